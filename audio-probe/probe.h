@@ -1,0 +1,51 @@
+/* The audio probe as the runner sees it: a separate process that decodes an MP3 with
+ * libmpg123 and plays it through ALSA for the whole suite, recording every underrun, gap and
+ * wake-up into preallocated shared buffers; the runner asks for the metrics of time windows
+ * (one per workload run, plus the idle baseline) after the fact. */
+#ifndef VMS_PROBE_H
+#define VMS_PROBE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct vms_probe_opts {
+	const char *file;     /* MP3 to play; NULL = the sample MP3 shipped with vmsuite */
+	const char *device;   /* ALSA device; NULL = default card if one exists, else virtual */
+	double period_ms;     /* 0 = 25 */
+	double buffer_ms;     /* 0 = 100 */
+	int rt;               /* SCHED_FIFO */
+	int mlock;            /* mlockall */
+	const char *join_procs; /* cgroup.procs (v2) or tasks (v1) file the probe writes its own
+				 * pid into before it loads the MP3; NULL = stay put */
+	const char *cpu_list; /* "0" or "0-1": pin the probe; NULL = no pinning */
+};
+
+struct vms_probe;
+
+/* Validates file and device (each bad input gets one clear message, reported here), starts
+ * the probe process and returns once it is playing. 0, or -1 after reporting the error. */
+int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out);
+/* Underruns seen so far (for progress lines); cheap, reads shared memory. */
+long vms_probe_underruns(const struct vms_probe *p);
+/* 1 while the probe process is alive and playing. */
+int vms_probe_alive(const struct vms_probe *p);
+/* Stops the probe process (every wait bounded) and keeps its records. A probe that died
+ * early keeps what it recorded until then. 0, or -1 when it had died (reported once). */
+int vms_probe_stop(struct vms_probe *p);
+/* Metrics of the window [t0, t1] (CLOCK_MONOTONIC seconds), stored with vms_metric_put()
+ * at sample index `run` in `metrics`. Metric names: sound_rating, underruns, skips,
+ * gap_total_ms, gap_longest_ms, played_s, window_s, wake_p50_ms, wake_p90_ms, wake_p99_ms,
+ * wake_p999_ms, wake_max_ms, headroom_min_ms, near_misses, decode_ms_per_s, probe_cpu_pct,
+ * probe_maxrss_kib. Returns a new object with the window's detail:
+ *   {"gaps": [{"start_s", "duration_ms", "cause", "evidence": {...}}...],
+ *    "causes": {"paging": n, ...}, "latency_hist": {...}, "series": {...}} */
+json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metrics,
+			 size_t run);
+/* The audio facts (MP3: sha256, version, layer, rate, channels, bitrates, cbr/vbr, duration,
+ * decoder version; ALSA device and granted geometry; rt/mlock). New object. */
+json_t *vms_probe_facts(const struct vms_probe *p);
+/* Frees p (stops it first if needed). */
+void vms_probe_free(struct vms_probe *p);
+
+#endif

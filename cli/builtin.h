@@ -1,0 +1,33 @@
+/* The subcommands of vmsuite. Adding a command: write cli/cmd-NAME.c with
+ * `int cmd_NAME(int argc, char **argv)` (argv[0] is the command name), declare it here, add
+ * one line to the table in cli/vmsuite.c (name, summary, usage), and document it in
+ * docs/vmsuite.1 and the README. Commands return an exit code from core/util.h. */
+#ifndef VMS_BUILTIN_H
+#define VMS_BUILTIN_H
+
+struct vms_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+	const char *help; /* full usage text printed by `vmsuite help NAME` and `NAME --help` */
+};
+
+int cmd_run(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_sysinfo(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+
+/* The command table; NULL-name terminated. */
+extern const struct vms_command vms_commands[];
+const struct vms_command *vms_command_find(const char *name);
+/* Prints the command's help to stdout. */
+void vms_command_usage(const struct vms_command *c);
+/* Reports a usage error for command c ("vmsuite: <cmd>: <msg>") and a hint; returns 129. */
+int vms_usage_error(const struct vms_command *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* True when argv holds -h or --help before any "--"; commands call it first. */
+int vms_wants_help(int argc, char **argv);
+
+#endif

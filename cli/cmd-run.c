@@ -1,0 +1,3 @@
+#include "cli/builtin.h"
+#include "core/util.h"
+int cmd_run(int argc, char **argv) { (void)argc; (void)argv; return VMS_EXIT_FATAL; }

@@ -1,0 +1,211 @@
+/* vmsuite's entry point: the command table (single source for dispatch, `help` and "did you
+ * mean"), global options, and the final flush-and-check of stdout. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/builtin.h"
+#include "core/util.h"
+#include "core/version.h"
+
+#define RUN_HELP                                                                               \
+	"usage: vmsuite run [-w SPEC]... [-n RUNS] [-o FILE] [--label NAME] [--workdir DIR]\n"    \
+	"                   [--with-audio [FILE]] [--machine PROFILE] [--quiet]\n"                 \
+	"\n"                                                                                       \
+	"Runs each workload RUNS times in a forked child, measures every run (rusage, /proc/vmstat,\n" \
+	"PSI, a 10 Hz time series), writes every raw number to a JSON result file and prints the\n" \
+	"2001-style report.\n"                                                                     \
+	"\n"                                                                                       \
+	"  -w, --workload SPEC   NAME[:key=value]...; repeatable. Sizes take K/M/G suffixes.\n"      \
+	"                        Default: the 2001 plan, mmap001 (5 runs) then mtest01 (10 runs).\n" \
+	"                        See `vmsuite list` for workloads and options.\n"                   \
+	"  -n, --runs RUNS       runs per workload (overrides each workload's default)\n"           \
+	"  -o, --output FILE     result file (default vmsuite-<label>-<YYYYmmdd-HHMMSS>.json)\n"     \
+	"      --label NAME      name of this kernel/setup in reports (default: uname -r)\n"         \
+	"      --workdir DIR     where file-backed workloads create their files (default: .);\n"      \
+	"                        must be a disk filesystem, not tmpfs\n"                           \
+	"      --with-audio [FILE]  play FILE (default: the bundled sample MP3) during the suite\n"   \
+	"      --quiet           no progress and no report on stdout\n"                            \
+	"\n"                                                                                       \
+	"Examples:\n"                                                                              \
+	"  vmsuite run                                       # the 2001 plan\n"                     \
+	"  vmsuite run -w mmap001:bytes=256M -w mtest01:percent=80:write=1 -n 3\n"                   \
+	"  vmsuite run -w mtest01:bytes=64M -w mmap001:bytes=128M -n 2 -o r.json\n"                  \
+	"\n"                                                                                       \
+	"Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error); 125 nothing could\n"  \
+	"be measured; 128 tool error; 129 usage error; 130 interrupted (result kept, incomplete).\n"
+
+const struct vms_command vms_commands[] = {
+	{ "run", cmd_run, "run workloads N times each and write a result file", RUN_HELP },
+	{ "list", cmd_list, "list the workloads, their options and defaults",
+	  "usage: vmsuite list\n\nPrints every workload: its name, what it stresses, its options with\n"
+	  "defaults and units, what it needs, and whether it can run here.\n" },
+	{ "report", cmd_report, "render a saved result file",
+	  "usage: vmsuite report FILE [--format text|json] [-o OUT]\n\n"
+	  "Renders a result file written by `vmsuite run`. text (default) prints the 2001-style\n"
+	  "block per workload; json prints the per-workload summary (means, sd, cv) as JSON.\n" },
+	{ "sysinfo", cmd_sysinfo, "print the environment fingerprint a run records",
+	  "usage: vmsuite sysinfo [--format text|json] [--workdir DIR]\n" },
+	{ "probe", cmd_probe, "run the audio probe alone (device check, idle baseline)",
+	  "usage: vmsuite probe [FILE] [--seconds N] [--device DEV] [--period MS] [--buffer MS]\n"
+	  "                     [--rt] [--mlock] [-o FILE]\n" },
+	{ "compare", cmd_compare, "compare result files: kernel A vs B, with statistics",
+	  "usage: vmsuite compare BASE.json OTHER.json [MORE.json...] [--format text|markdown|json]\n" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+const struct vms_command *vms_command_find(const char *name)
+{
+	const struct vms_command *c;
+
+	for (c = vms_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+void vms_command_usage(const struct vms_command *c)
+{
+	fputs(c->help, stdout);
+}
+
+int vms_usage_error(const struct vms_command *c, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	vms_error("%s: %s", c->name, msg);
+	fprintf(stderr, "Try 'vmsuite %s --help'.\n", c->name);
+	return VMS_EXIT_USAGE;
+}
+
+int vms_wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return 0;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return 1;
+	}
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	const struct vms_command *c;
+
+	fprintf(f, "usage: vmsuite [--version] [--help] <command> [<args>]\n\n"
+		   "VM stress workloads with an audio skip probe, for people who test Linux "
+		   "kernels.\n\nCommands:\n");
+	for (c = vms_commands; c->name; c++)
+		fprintf(f, "  %-9s %s\n", c->name, c->summary);
+	fprintf(f, "\nSee 'vmsuite help <command>' for a command's options.\n"
+		   "Typical session: `vmsuite run -o before.json` on the old kernel, the same on the new\n"
+		   "one with -o after.json, then `vmsuite compare before.json after.json`.\n");
+}
+
+/* Edit distance for "did you mean". */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[64];
+
+	if (lb >= VMS_ARRAY_SIZE(row))
+		return lb;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t prev = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t cur = row[j];
+			size_t sub = prev + (a[i - 1] != b[j - 1]);
+			size_t best = row[j] + 1 < row[j - 1] + 1 ? row[j] + 1 : row[j - 1] + 1;
+
+			row[j] = sub < best ? sub : best;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+static int unknown_command(const char *name)
+{
+	const struct vms_command *c, *best = NULL;
+	size_t bestd = 3;
+
+	for (c = vms_commands; c->name; c++) {
+		size_t d = distance(name, c->name);
+
+		if (d < bestd) {
+			bestd = d;
+			best = c;
+		}
+	}
+	vms_error("'%s' is not a vmsuite command; see 'vmsuite --help'", name);
+	if (best)
+		fprintf(stderr, "\nThe most similar command is\n\t%s\n", best->name);
+	return VMS_EXIT_USAGE;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct vms_command *c;
+
+	if (argc < 2) {
+		usage(stdout);
+		return 0;
+	}
+	c = vms_command_find(argv[1]);
+	if (!c)
+		return unknown_command(argv[1]);
+	vms_command_usage(c);
+	return 0;
+}
+
+static int finish(int ret)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		vms_error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+		return VMS_EXIT_FATAL;
+	}
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const struct vms_command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return VMS_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("vmsuite %s (%s, %s)\n", VMS_VERSION, VMS_BUILD_TYPE, VMS_C_COMPILER);
+		return finish(0);
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return finish(cmd_help(1, argv));
+	if (!strcmp(argv[1], "help"))
+		return finish(cmd_help(argc - 1, argv + 1));
+	if (argv[1][0] == '-') {
+		vms_error("unknown option '%s'; see 'vmsuite --help'", argv[1]);
+		return VMS_EXIT_USAGE;
+	}
+	c = vms_command_find(argv[1]);
+	if (!c)
+		return unknown_command(argv[1]);
+	if (vms_wants_help(argc - 1, argv + 1)) {
+		vms_command_usage(c);
+		return finish(0);
+	}
+	return finish(c->fn(argc - 1, argv + 1));
+}

@@ -1,0 +1,145 @@
+/* The result model on jansson: metric objects with raw samples, atomic writing, and loading
+ * with a clear reason for every way a file can fail to be a vmsuite result. */
+#include "core/result.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+const char *vms_better_name(enum vms_better b)
+{
+	switch (b) {
+	case VMS_BETTER_LOWER: return "lower";
+	case VMS_BETTER_HIGHER: return "higher";
+	default: return "none";
+	}
+}
+
+void vms_metric_put(json_t *metrics, const char *name, const char *unit, enum vms_better better,
+		    unsigned flags, size_t run, double value)
+{
+	json_t *m = json_object_get(metrics, name);
+	json_t *samples;
+
+	if (!m) {
+		m = json_pack("{s:s, s:s, s:b, s:s, s:[]}", "unit", unit, "better",
+			      vms_better_name(better), "primary", !!(flags & VMS_METRIC_PRIMARY),
+			      "kind", (flags & VMS_METRIC_COUNT) ? "count" : "gauge", "samples");
+		if (!m)
+			abort();
+		json_object_set_new(metrics, name, m);
+	}
+	samples = json_object_get(m, "samples");
+	while (json_array_size(samples) <= run)
+		json_array_append_new(samples, json_null());
+	json_array_set_new(samples, run, json_real(value));
+}
+
+void vms_metrics_pad(json_t *metrics, size_t n)
+{
+	const char *name;
+	json_t *m;
+
+	json_object_foreach(metrics, name, m) {
+		json_t *samples = json_object_get(m, "samples");
+
+		while (json_array_size(samples) < n)
+			json_array_append_new(samples, json_null());
+	}
+}
+
+double *vms_metric_values(const json_t *metrics, const char *name, size_t *n)
+{
+	json_t *samples = json_object_get(json_object_get(metrics, name), "samples");
+	size_t i, k = 0;
+	json_t *v;
+	double *out;
+
+	*n = 0;
+	if (!json_is_array(samples))
+		return NULL;
+	out = vms_xcalloc(json_array_size(samples) + 1, sizeof(*out));
+	json_array_foreach(samples, i, v)
+		if (json_is_number(v))
+			out[k++] = json_number_value(v);
+	*n = k;
+	return out;
+}
+
+int vms_json_write_file(const json_t *doc, const char *path)
+{
+	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	size_t len;
+	int ret;
+
+	if (!text)
+		return -ENOMEM;
+	len = strlen(text);
+	text = vms_xrealloc(text, len + 2);
+	text[len++] = '\n';
+	text[len] = '\0';
+	ret = vms_write_atomic(path, text, len);
+	free(text);
+	return ret;
+}
+
+json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	const char *format;
+	json_t *doc;
+	FILE *f;
+	long version;
+	char *end;
+
+	f = fopen(path, "re");
+	if (!f) {
+		*error = VMS_LOAD_IO;
+		snprintf(err, errlen, "%s", strerror(errno));
+		return NULL;
+	}
+	doc = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+	fclose(f);
+	if (!doc) {
+		*error = VMS_LOAD_NOT_JSON;
+		if (jerr.line > 0)
+			snprintf(err, errlen, "not JSON (line %d, column %d: %s)", jerr.line,
+				 jerr.column, jerr.text);
+		else
+			snprintf(err, errlen, "not JSON (%s)", jerr.text);
+		return NULL;
+	}
+	format = json_string_value(json_object_get(doc, "format"));
+	if (!json_is_object(doc) || !format ||
+	    strncmp(format, VMS_RESULT_FORMAT_PREFIX, strlen(VMS_RESULT_FORMAT_PREFIX))) {
+		*error = VMS_LOAD_NOT_OURS;
+		snprintf(err, errlen, "not a vmsuite result (no \"format\": \"%s\")",
+			 VMS_RESULT_FORMAT);
+		goto fail;
+	}
+	version = strtol(format + strlen(VMS_RESULT_FORMAT_PREFIX), &end, 10);
+	if (*end || version < 1) {
+		*error = VMS_LOAD_NOT_OURS;
+		snprintf(err, errlen, "unknown result format '%s'", format);
+		goto fail;
+	}
+	if (version > VMS_RESULT_FORMAT_VERSION) {
+		*error = VMS_LOAD_TOO_NEW;
+		snprintf(err, errlen,
+			 "result format '%s' is newer than this vmsuite reads (%s); upgrade vmsuite",
+			 format, VMS_RESULT_FORMAT);
+		goto fail;
+	}
+	if (!json_is_array(json_object_get(doc, "workloads"))) {
+		*error = VMS_LOAD_MALFORMED;
+		snprintf(err, errlen, "malformed result: no \"workloads\" array");
+		goto fail;
+	}
+	*error = VMS_LOAD_OK;
+	return doc;
+fail:
+	json_decref(doc);
+	return NULL;
+}

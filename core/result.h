@@ -1,0 +1,56 @@
+/* The result model: one jansson document per `vmsuite run` ("vmsuite.result/1"), its metric
+ * objects (unit, better direction, raw per-run samples), atomic writing and validated loading.
+ * Layout documented field by field in docs/result-format.md. */
+#ifndef VMS_RESULT_H
+#define VMS_RESULT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#define VMS_RESULT_FORMAT "vmsuite.result/1"
+#define VMS_RESULT_FORMAT_PREFIX "vmsuite.result/"
+#define VMS_RESULT_FORMAT_VERSION 1
+
+enum vms_better {
+	VMS_BETTER_LOWER,
+	VMS_BETTER_HIGHER,
+	VMS_BETTER_NONE, /* informational: a size, a setting */
+};
+
+enum vms_metric_flags {
+	VMS_METRIC_PRIMARY = 1 << 0, /* decides compare's VERDICT lines */
+	VMS_METRIC_COUNT = 1 << 1,   /* a count of events that is mostly zero (compare by runs with one) */
+};
+
+/* Sets metrics[name].samples[run] = value, creating the metric object
+ *   {"unit", "better", "primary", "kind", "samples": []}
+ * on first use and padding samples with null up to run. Never fails (aborts on OOM). */
+void vms_metric_put(json_t *metrics, const char *name, const char *unit, enum vms_better better,
+		    unsigned flags, size_t run, double value);
+/* Pads every metric's samples with null to length n (failed runs have no value). */
+void vms_metrics_pad(json_t *metrics, size_t n);
+/* The non-null samples of metrics[name] as doubles into a new array; *n gets the count.
+ * Returns NULL (and *n = 0) when the metric does not exist. Caller frees. */
+double *vms_metric_values(const json_t *metrics, const char *name, size_t *n);
+/* "lower"/"higher"/"none" and back. */
+const char *vms_better_name(enum vms_better b);
+
+/* Serialises doc (sorted as inserted, two-space indent, locale-independent numbers) and
+ * writes it atomically to path. 0 or -errno; reports nothing. */
+int vms_json_write_file(const json_t *doc, const char *path);
+
+enum vms_load_error {
+	VMS_LOAD_OK = 0,
+	VMS_LOAD_IO,          /* cannot open/read: errno-style message in err */
+	VMS_LOAD_NOT_JSON,    /* parse error: line/column in err */
+	VMS_LOAD_NOT_OURS,    /* JSON but no "format": "vmsuite.result/N" */
+	VMS_LOAD_TOO_NEW,     /* a newer format version than this vmsuite reads */
+	VMS_LOAD_MALFORMED,   /* ours, but a required field is missing or of the wrong type */
+};
+
+/* Loads and validates a result file. On success returns the document (caller decrefs) and
+ * *error = VMS_LOAD_OK. On failure returns NULL, sets *error and writes a one-line
+ * lowercase reason (without the file name) into err. */
+json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err, size_t errlen);
+
+#endif

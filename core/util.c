@@ -1,0 +1,407 @@
+/* Shared helpers: messages, checked allocation, parsing of sizes and durations, clocks,
+ * and small file I/O for procfs, sysfs and cgroupfs. */
+#include "core/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[4096];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fflush(stdout);
+	fprintf(stderr, "vmsuite: %s%s\n", prefix, msg);
+}
+
+int vms_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void vms_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void vms_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("note: ", fmt, ap);
+	va_end(ap);
+}
+
+static void *oom(size_t n)
+{
+	fprintf(stderr, "vmsuite: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *vms_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	return p ? p : oom(n);
+}
+
+void *vms_xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	return p ? p : oom(nmemb * size);
+}
+
+void *vms_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	return q ? q : oom(n);
+}
+
+char *vms_xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	return p ? p : oom(strlen(s) + 1);
+}
+
+char *vms_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return oom(strlen(fmt));
+	return s;
+}
+
+int vms_parse_size(const char *s, uint64_t *out)
+{
+	const char *p = s;
+	char *end;
+	uint64_t whole, mult = 1;
+	double frac = 0;
+	int shift = 0;
+
+	if (!s || !isdigit((unsigned char)*p))
+		return -EINVAL;
+	errno = 0;
+	whole = strtoull(p, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	p = end;
+	if (*p == '.') {
+		const char *f = p + 1;
+
+		if (!isdigit((unsigned char)*f))
+			return -EINVAL;
+		frac = strtod(p, &end);
+		p = end;
+	}
+	switch (toupper((unsigned char)*p)) {
+	case 'K': shift = 10; break;
+	case 'M': shift = 20; break;
+	case 'G': shift = 30; break;
+	case 'T': shift = 40; break;
+	default: break;
+	}
+	if (shift) {
+		p++;
+		if (*p == 'i')
+			p++;
+		if (*p == 'B' || *p == 'b')
+			p++;
+	} else if (*p == 'B' || *p == 'b') {
+		p++;
+	}
+	if (*p)
+		return -EINVAL;
+	if (frac != 0 && !shift)
+		return -EINVAL;
+	mult = UINT64_C(1) << shift;
+	if (whole > UINT64_MAX / mult)
+		return -ERANGE;
+	*out = whole * mult + (uint64_t)(frac * (double)mult);
+	return 0;
+}
+
+int vms_parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.'))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || !isfinite(v) || v < 0)
+		return -EINVAL;
+	if (!strcmp(end, "ms"))
+		v /= 1000;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		v *= 60;
+	else if (!strcmp(end, "h"))
+		v *= 3600;
+	else if (*end && strcmp(end, "s"))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int vms_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (*end || end == s)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+const char *vms_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	size_t u = 0;
+
+	while (v >= 1024 && u + 1 < VMS_ARRAY_SIZE(units)) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%" PRIu64 " bytes", bytes);
+	else if (v == floor(v))
+		snprintf(buf, len, "%.0f %s", v, units[u]);
+	else
+		snprintf(buf, len, "%.1f %s", v, units[u]);
+	return buf;
+}
+
+static double now(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double vms_now_mono(void)
+{
+	return now(CLOCK_MONOTONIC);
+}
+
+double vms_now_real(void)
+{
+	return now(CLOCK_REALTIME);
+}
+
+void vms_sleep(double seconds, volatile int *stop)
+{
+	struct timespec ts;
+
+	if (seconds <= 0)
+		return;
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - (double)ts.tv_sec) * 1e9);
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		if (stop && *stop)
+			return;
+}
+
+const char *vms_format_utc(double t, char *buf, size_t len)
+{
+	time_t secs = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&secs, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}
+
+char *vms_read_text(const char *path)
+{
+	size_t cap = 4096, len = 0;
+	char *buf;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	buf = vms_xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= cap) {
+			cap *= 2;
+			buf = vms_xrealloc(buf, cap);
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			int e = errno;
+
+			if (e == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+}
+
+int vms_read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f))
+		ret = ferror(f) ? -EIO : -ENODATA;
+	else
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+	return ret;
+}
+
+int vms_read_u64(const char *path, uint64_t *out)
+{
+	char line[64];
+	char *end;
+	int ret = vms_read_line(path, line, sizeof(line));
+
+	if (ret)
+		return ret;
+	if (!strcmp(line, "max")) {
+		*out = UINT64_MAX;
+		return 0;
+	}
+	errno = 0;
+	*out = strtoull(line, &end, 10);
+	if (end == line || errno)
+		return -EINVAL;
+	return 0;
+}
+
+int vms_write_text(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	if (n < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	return (size_t)n == len ? 0 : -EIO;
+}
+
+int vms_write_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = vms_xasprintf("%s.tmp.%ld", path, (long)getpid());
+	char *dir = vms_xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	const char *p = data;
+	int fd, dfd, ret = 0;
+
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+	else
+		dir[0] = '.', dir[1] = '\0';
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_free;
+	}
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n < 0 ? -errno : -EIO;
+			goto out_unlink;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fsync(fd) < 0) {
+		ret = -errno;
+		goto out_unlink;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		ret = -errno;
+		goto out_unlink;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0) {
+		ret = -errno;
+		goto out_unlink;
+	}
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	goto out_free;
+
+out_unlink:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+out_free:
+	free(dir);
+	free(tmp);
+	return ret;
+}
+
+int vms_stderr_is_tty(void)
+{
+	return isatty(STDERR_FILENO);
+}

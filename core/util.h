@@ -1,0 +1,75 @@
+/* Shared helpers: error reporting in git style, checked allocation, size and duration
+ * parsing, monotonic/real clocks and small file I/O. No kernel paths of their own. */
+#ifndef VMS_UTIL_H
+#define VMS_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define VMS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit codes (SPEC §2), chosen to work with `git bisect run`. */
+enum vms_exit {
+	VMS_EXIT_OK = 0,
+	VMS_EXIT_FAILED = 1,  /* a workload failed, or compare found a regression */
+	VMS_EXIT_SKIP = 125,  /* nothing could be measured here */
+	VMS_EXIT_FATAL = 128, /* fatal tool error */
+	VMS_EXIT_USAGE = 129, /* usage error */
+	VMS_EXIT_INTERRUPTED = 130,
+};
+
+/* Prints "vmsuite: <message>" to stderr. Returns -1 so callers can `return vms_error(...)`. */
+int vms_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "vmsuite: warning: <message>" to stderr. */
+void vms_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "vmsuite: note: <message>" to stderr. */
+void vms_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation for the tool's own bookkeeping: aborts with a message on out-of-memory.
+ * Workload hot paths must not use these (their allocation failure is data). */
+void *vms_xmalloc(size_t n);
+void *vms_xcalloc(size_t nmemb, size_t size);
+void *vms_xrealloc(void *p, size_t n);
+char *vms_xstrdup(const char *s);
+/* printf into a new string; caller frees. */
+char *vms_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parses a size: plain bytes or a number with K/M/G/T suffix (binary multiples, optional
+ * trailing "B" or "iB"; "1.5G" allowed). Returns 0, or -EINVAL for malformed text and
+ * -ERANGE for values that do not fit 64 bits. Zero is accepted; callers check ranges. */
+int vms_parse_size(const char *s, uint64_t *out);
+/* Parses a non-negative duration in seconds ("10", "2.5", "300ms", "2m"). 0 or -EINVAL. */
+int vms_parse_seconds(const char *s, double *out);
+/* Parses a whole number in [min, max]. 0, -EINVAL or -ERANGE. */
+int vms_parse_long(const char *s, long min, long max, long *out);
+/* Formats a byte count as "512 MiB"/"1.9 GiB" into buf. Returns buf. */
+const char *vms_format_size(uint64_t bytes, char *buf, size_t len);
+
+/* Seconds from CLOCK_MONOTONIC / CLOCK_REALTIME. */
+double vms_now_mono(void);
+double vms_now_real(void);
+/* Sleeps for the given seconds, restarting on EINTR unless *stop becomes non-zero. */
+void vms_sleep(double seconds, volatile int *stop);
+/* ISO 8601 UTC time "2026-11-30T18:10:09Z" of a CLOCK_REALTIME value, into buf. */
+const char *vms_format_utc(double t, char *buf, size_t len);
+
+/* Reads a whole small file (procfs, sysfs) into a new NUL-terminated string; caller frees.
+ * Returns NULL with errno set on failure. */
+char *vms_read_text(const char *path);
+/* Reads the first line of a file into buf, without the newline. 0 or -errno. */
+int vms_read_line(const char *path, char *buf, size_t len);
+/* Reads a file holding one unsigned integer ("max" reads as UINT64_MAX). 0 or -errno. */
+int vms_read_u64(const char *path, uint64_t *out);
+/* Writes a string to a file (sysfs/cgroupfs knob). 0 or -errno. */
+int vms_write_text(const char *path, const char *text);
+/* Writes data to path atomically: temp file in the same directory, fsync, rename, fsync of
+ * the directory. On failure nothing is left behind and -errno is returned. */
+int vms_write_atomic(const char *path, const void *data, size_t len);
+
+/* True when stderr is a terminal (progress is shown only then). */
+int vms_stderr_is_tty(void);
+
+#include "core/banned.h"
+#endif
