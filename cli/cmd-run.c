@@ -1,3 +1,202 @@
+/* `vmsuite run`: parses the plan, checks everything that can be checked before the first
+ * workload starts (bad input exits 129/128 with nothing run), then hands over to the runner
+ * and prints the 2001-style report. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "cli/builtin.h"
+#include "cli/options.h"
+#include "core/result.h"
 #include "core/util.h"
-int cmd_run(int argc, char **argv) { (void)argc; (void)argv; return VMS_EXIT_FATAL; }
+#include "report/report.h"
+#include "workloads/runner.h"
+#include "workloads/workload.h"
+
+struct run_args {
+	const char *specs[64];
+	size_t n_specs;
+	long runs; /* 0 = each workload's default */
+	const char *output, *label, *workdir;
+	int quiet;
+	int with_audio;
+	const char *audio_file;
+	int drop_caches;
+};
+
+static int parse_args(const struct vms_command *self, int argc, char **argv, struct run_args *a)
+{
+	const char *val;
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if ((r = vms_opt_value(argc, argv, &i, "-w", "--workload", &val))) {
+			if (r < 0)
+				return vms_usage_error(self, "-w needs a workload, e.g. -w mmap001");
+			if (a->n_specs == VMS_ARRAY_SIZE(a->specs))
+				return vms_usage_error(self, "too many -w options");
+			a->specs[a->n_specs++] = val;
+		} else if ((r = vms_opt_value(argc, argv, &i, "-n", "--runs", &val))) {
+			if (r < 0)
+				return vms_usage_error(self, "-n needs a number of runs");
+			if (vms_parse_long(val, 1, 100000, &a->runs))
+				return vms_usage_error(self,
+						       "runs must be a whole number from 1 to "
+						       "100000, not '%s'",
+						       val);
+		} else if ((r = vms_opt_value(argc, argv, &i, "-o", "--output", &val))) {
+			if (r < 0 || !*val)
+				return vms_usage_error(self, "-o needs a file name");
+			a->output = val;
+		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--label", &val))) {
+			if (r < 0 || !*val || strchr(val, '/'))
+				return vms_usage_error(self, "--label needs a name without '/'");
+			a->label = val;
+		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--workdir", &val))) {
+			if (r < 0 || !*val)
+				return vms_usage_error(self, "--workdir needs a directory");
+			a->workdir = val;
+		} else if (!strncmp(arg, "--with-audio", 12) &&
+			   (arg[12] == '\0' || arg[12] == '=')) {
+			a->with_audio = 1;
+			if (arg[12] == '=')
+				a->audio_file = arg + 13;
+			else if (i + 1 < argc && argv[i + 1][0] != '-')
+				a->audio_file = argv[++i];
+		} else if (vms_opt_flag(arg, "-q", "--quiet")) {
+			a->quiet = 1;
+		} else if (vms_opt_flag(arg, NULL, "--no-drop-caches")) {
+			a->drop_caches = 0;
+		} else if (arg[0] == '-') {
+			return vms_usage_error(self, "unknown option '%s'", arg);
+		} else {
+			return vms_usage_error(self, "unexpected argument '%s' (workloads go with -w)",
+					       arg);
+		}
+	}
+	return 0;
+}
+
+static char *default_output(const char *label)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	return vms_xasprintf("vmsuite-%s-%s.json", label, stamp);
+}
+
+/* The output must be a writable file path; checked before anything runs. */
+static int check_output(const char *path)
+{
+	char *dir = vms_xstrdup(path), *slash = strrchr(dir, '/');
+	struct stat st;
+	int ret = 0;
+
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		vms_error("cannot write result to '%s': it is a directory", path);
+		ret = -1;
+	} else if (access(slash ? dir : ".", W_OK)) {
+		vms_error("cannot write result to '%s': %s", path, strerror(errno));
+		ret = -1;
+	}
+	free(dir);
+	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const struct vms_command *self = vms_command_find("run");
+	struct run_args a = { .drop_caches = 1 };
+	struct vms_run_config cfg = { 0 };
+	struct vms_run_item items[64];
+	char why[1024], workdir[PATH_MAX];
+	char *output = NULL;
+	struct utsname uts;
+	json_t *doc = NULL;
+	size_t i, n = 0;
+	int ret;
+
+	if ((ret = parse_args(self, argc, argv, &a)))
+		return ret;
+	if (!a.n_specs) {
+		a.specs[a.n_specs++] = "mmap001"; /* the 2001 plan */
+		a.specs[a.n_specs++] = "mtest01";
+	}
+	for (i = 0; i < a.n_specs; i++) {
+		if (vms_workload_spec_parse(a.specs[i], &items[n].spec, why, sizeof(why))) {
+			ret = vms_usage_error(self, "%s", why);
+			goto out;
+		}
+		items[n].runs = a.runs ? a.runs : items[n].spec.w->default_runs;
+		n++;
+	}
+	if (a.with_audio) {
+		ret = vms_usage_error(self, "--with-audio: the audio probe is not in this build yet");
+		goto out;
+	}
+	if (!realpath(a.workdir ? a.workdir : ".", workdir)) {
+		vms_error("cannot use work directory '%s': %s", a.workdir ? a.workdir : ".",
+			  strerror(errno));
+		ret = VMS_EXIT_FATAL;
+		goto out;
+	}
+	uname(&uts);
+	if (!a.label)
+		a.label = uts.release;
+	output = a.output ? vms_xstrdup(a.output) : default_output(a.label);
+	if (check_output(output)) {
+		ret = VMS_EXIT_FATAL;
+		goto out;
+	}
+	/* every workload's needs (tmpfs, free disk) before the first one starts */
+	for (i = 0; i < n; i++) {
+		struct vms_workload_ctx ctx = { .w = items[i].spec.w, .opts = items[i].spec.opts,
+						.workdir = workdir };
+
+		if (ctx.w->prepare && ctx.w->prepare(&ctx, why, sizeof(why))) {
+			vms_error("%s: %s", ctx.w->name, why);
+			ret = VMS_EXIT_FATAL;
+			goto out;
+		}
+	}
+
+	cfg.items = items;
+	cfg.n_items = n;
+	cfg.workdir = workdir;
+	cfg.label = a.label;
+	cfg.output = output;
+	cfg.argc = argc + 1;
+	cfg.argv = argv - 1;
+	cfg.quiet = a.quiet;
+	cfg.progress = !a.quiet && vms_stderr_is_tty();
+	cfg.drop_caches = a.drop_caches;
+	cfg.sample_hz = 10;
+
+	vms_runner_install_signals();
+	ret = vms_runner_run(&cfg, &doc);
+	if (doc && !a.quiet) {
+		vms_report_text(stdout, doc);
+		printf("\nResult: %s\n", output);
+	}
+	if (ret == VMS_EXIT_INTERRUPTED)
+		vms_note("interrupted: the result so far is in '%s', marked incomplete", output);
+out:
+	json_decref(doc);
+	for (i = 0; i < n; i++)
+		vms_workload_spec_release(&items[i].spec);
+	free(output);
+	return ret;
+}

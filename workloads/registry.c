@@ -1,4 +1,255 @@
-/* placeholder */
+/* The workload table and the parsing of -w NAME[:key=value]... specs into typed options. */
+#include "workloads/workload.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+
 #include "core/util.h"
-int vms_workloads_placeholder(void);
-int vms_workloads_placeholder(void) { return 0; }
+
+#define TMPFS_MAGIC_ 0x01021994
+#define RAMFS_MAGIC_ 0x858458f6
+
+#define VMS_WORKLOAD(n) &vms_workload_##n,
+const struct vms_workload *const vms_workloads[] = { VMS_WORKLOAD_LIST NULL };
+#undef VMS_WORKLOAD
+
+const struct vms_workload *vms_workload_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; vms_workloads[i]; i++)
+		if (!strcmp(vms_workloads[i]->name, name))
+			return vms_workloads[i];
+	return NULL;
+}
+
+int vms_workload_option_index(const struct vms_workload *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->n_options; i++)
+		if (!strcmp(w->options[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static int parse_value(const struct vms_workload *w, const struct vms_option_def *d,
+		       const char *text, struct vms_opt_value *v, char *why, size_t len)
+{
+	uint64_t u = 0;
+	long l;
+	int ret = 0;
+
+	switch (d->type) {
+	case VMS_OPT_SIZE:
+		ret = vms_parse_size(text, &u);
+		if (ret) {
+			snprintf(why, len, "%s: malformed size '%s' for %s (use bytes or K/M/G)",
+				 w->name, text, d->name);
+			return -EINVAL;
+		}
+		break;
+	case VMS_OPT_COUNT:
+	case VMS_OPT_PERCENT:
+		ret = vms_parse_long(text, 0, LONG_MAX, &l);
+		if (ret) {
+			snprintf(why, len, "%s: malformed number '%s' for %s", w->name, text,
+				 d->name);
+			return -EINVAL;
+		}
+		u = (uint64_t)l;
+		break;
+	case VMS_OPT_BOOL:
+		if (!strcmp(text, "1") || !strcmp(text, "yes") || !strcmp(text, "true") ||
+		    !strcmp(text, "on"))
+			u = 1;
+		else if (!strcmp(text, "0") || !strcmp(text, "no") || !strcmp(text, "false") ||
+			 !strcmp(text, "off"))
+			u = 0;
+		else {
+			snprintf(why, len, "%s: '%s' is not a boolean for %s (use 1 or 0)", w->name,
+				 text, d->name);
+			return -EINVAL;
+		}
+		break;
+	case VMS_OPT_PATH:
+		if (!*text) {
+			snprintf(why, len, "%s: empty path for %s", w->name, d->name);
+			return -EINVAL;
+		}
+		free(v->s);
+		v->s = vms_xstrdup(text);
+		break;
+	}
+	if (d->type != VMS_OPT_PATH && (u < d->min || (d->max && u > d->max))) {
+		if (d->max)
+			snprintf(why, len, "%s: %s=%s is out of range (%llu..%llu %s)", w->name,
+				 d->name, text, (unsigned long long)d->min,
+				 (unsigned long long)d->max, d->unit);
+		else
+			snprintf(why, len, "%s: %s=%s is too small (at least %llu %s)", w->name,
+				 d->name, text, (unsigned long long)d->min, d->unit);
+		return -EINVAL;
+	}
+	v->u = u;
+	return 0;
+}
+
+int vms_workload_opt_set(struct vms_workload_spec *spec, const char *name, const char *value,
+			 char *why, size_t len)
+{
+	const struct vms_workload *w = spec->w;
+	int i = vms_workload_option_index(w, name);
+	size_t k;
+
+	if (i < 0) {
+		int n = snprintf(why, len, "%s: unknown option '%s' (options:", w->name, name);
+
+		for (k = 0; k < w->n_options && n > 0 && (size_t)n < len; k++)
+			n += snprintf(why + n, len - (size_t)n, " %s", w->options[k].name);
+		if (n > 0 && (size_t)n < len)
+			snprintf(why + n, len - (size_t)n, ")");
+		return -EINVAL;
+	}
+	if (parse_value(w, &w->options[i], value, &spec->opts[i], why, len))
+		return -EINVAL;
+	spec->opts[i].set = 1;
+	return 0;
+}
+
+static void known_workloads(char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; vms_workloads[i] && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+				      vms_workloads[i]->name);
+}
+
+int vms_workload_spec_parse(const char *text, struct vms_workload_spec *spec, char *why,
+			    size_t len)
+{
+	char *copy = vms_xstrdup(text), *save = NULL, *tok;
+	const struct vms_workload *w;
+	size_t i;
+	int ret = 0;
+
+	memset(spec, 0, sizeof(*spec));
+	tok = strtok_r(copy, ":", &save);
+	w = tok ? vms_workload_find(tok) : NULL;
+	if (!w) {
+		char known[256];
+
+		known_workloads(known, sizeof(known));
+		snprintf(why, len, "unknown workload '%s' (known: %s)", tok ? tok : "", known);
+		ret = -EINVAL;
+		goto out;
+	}
+	spec->w = w;
+	spec->opts = vms_xcalloc(w->n_options, sizeof(*spec->opts));
+	for (i = 0; i < w->n_options; i++) {
+		const struct vms_option_def *d = &w->options[i];
+
+		if (d->def && parse_value(w, d, d->def, &spec->opts[i], why, len)) {
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+	while ((tok = strtok_r(NULL, ":", &save))) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq || eq == tok) {
+			snprintf(why, len, "%s: expected key=value, got '%s'", w->name, tok);
+			ret = -EINVAL;
+			goto out;
+		}
+		*eq = '\0';
+		ret = vms_workload_opt_set(spec, tok, eq + 1, why, len);
+		if (ret)
+			goto out;
+	}
+out:
+	if (ret)
+		vms_workload_spec_release(spec);
+	free(copy);
+	return ret;
+}
+
+void vms_workload_spec_release(struct vms_workload_spec *spec)
+{
+	size_t i;
+
+	if (spec->opts && spec->w)
+		for (i = 0; i < spec->w->n_options; i++)
+			free(spec->opts[i].s);
+	free(spec->opts);
+	spec->opts = NULL;
+}
+
+json_t *vms_workload_opts_json(const struct vms_workload *w, const struct vms_opt_value *opts)
+{
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; i < w->n_options; i++) {
+		const struct vms_option_def *d = &w->options[i];
+		const struct vms_opt_value *v = &opts[i];
+
+		if (!v->set && !d->def)
+			continue;
+		if (d->type == VMS_OPT_PATH)
+			json_object_set_new(o, d->name, v->s ? json_string(v->s) : json_null());
+		else if (d->type == VMS_OPT_BOOL)
+			json_object_set_new(o, d->name, json_boolean(v->u));
+		else
+			json_object_set_new(o, d->name, json_integer((json_int_t)v->u));
+	}
+	return o;
+}
+
+int vms_workload_fail(struct vms_workload_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->shared->reason, sizeof(ctx->shared->reason), fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+int vms_workload_check_dir(const char *dir, uint64_t need, char *why, size_t len)
+{
+	struct statfs sf;
+	struct statvfs sv;
+	uint64_t avail;
+	char a[32], b[32];
+
+	if (statfs(dir, &sf) < 0 || statvfs(dir, &sv) < 0) {
+		int e = errno;
+
+		snprintf(why, len, "cannot use work directory '%s': %s", dir, strerror(e));
+		return -e;
+	}
+	if ((unsigned long)sf.f_type == TMPFS_MAGIC_ || (unsigned long)sf.f_type == RAMFS_MAGIC_) {
+		snprintf(why, len,
+			 "work directory '%s' is on tmpfs/ramfs: its pages live in RAM and swap, "
+			 "so the file-mapping test would become a swap test; use --workdir on a "
+			 "disk filesystem",
+			 dir);
+		return -EXDEV;
+	}
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (avail < need) {
+		snprintf(why, len, "work directory '%s' has %s free, the workload needs %s", dir,
+			 vms_format_size(avail, a, sizeof(a)), vms_format_size(need, b, sizeof(b)));
+		return -ENOSPC;
+	}
+	return 0;
+}

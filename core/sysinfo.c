@@ -1,0 +1,829 @@
+/* The environment fingerprint a run records and `vmsuite sysinfo` prints: uname(2),
+ * /proc/{cmdline,swaps,meminfo,cpuinfo,self/mountinfo,self/cgroup,asound/cards,pressure},
+ * every /proc/sys/vm file, /sys/kernel/mm/transparent_hugepage, cpufreq, and statfs(2) of the work dir. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "core/procfs.h"
+#include "core/sysinfo.h"
+#include "core/util.h"
+#include "core/version.h"
+
+#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
+#define VM_SYSCTL_DIR "/proc/sys/vm"
+
+/* statfs(2) f_type values (linux/magic.h and filesystems' own headers). */
+#define MAGIC_TMPFS 0x01021994UL
+#define MAGIC_RAMFS 0x858458f6UL
+#define MAGIC_HUGETLBFS 0x958458f6UL
+
+static const struct {
+	unsigned long magic;
+	const char *name;
+} fs_magics[] = {
+	{ 0xef53UL, "ext2/ext3/ext4" },
+	{ 0x58465342UL, "xfs" },
+	{ 0x9123683eUL, "btrfs" },
+	{ 0xf2f52010UL, "f2fs" },
+	{ 0xca451a4eUL, "bcachefs" },
+	{ 0x2fc12fc1UL, "zfs" },
+	{ 0x3153464aUL, "jfs" },
+	{ 0x52654973UL, "reiserfs" },
+	{ 0x2011bab0UL, "exfat" },
+	{ 0x4d44UL, "vfat/msdos" },
+	{ 0x5346544eUL, "ntfs" },
+	{ 0x6969UL, "nfs" },
+	{ 0xff534d42UL, "cifs" },
+	{ 0xfe534d42UL, "smb2" },
+	{ 0x01021997UL, "9p" },
+	{ 0x65735546UL, "fuse" },
+	{ 0x794c7630UL, "overlay" },
+	{ 0x73717368UL, "squashfs" },
+	{ 0x9660UL, "iso9660" },
+	{ MAGIC_TMPFS, "tmpfs" },
+	{ MAGIC_RAMFS, "ramfs" },
+	{ MAGIC_HUGETLBFS, "hugetlbfs" },
+	{ 0x9fa0UL, "proc" },
+	{ 0x62656572UL, "sysfs" },
+	{ 0x1373UL, "devfs" },
+};
+
+static const char *magic_name(unsigned long magic)
+{
+	size_t i;
+
+	for (i = 0; i < VMS_ARRAY_SIZE(fs_magics); i++)
+		if (fs_magics[i].magic == magic)
+			return fs_magics[i].name;
+	return "unknown";
+}
+
+/* <root><path>, with root NULL or "/" meaning the real tree. Caller frees. */
+static char *at(const char *root, const char *path)
+{
+	if (!root || !strcmp(root, "/"))
+		return vms_xstrdup(path);
+	return vms_xasprintf("%s%s", root, path);
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && isspace((unsigned char)end[-1]))
+		end--;
+	*end = '\0';
+	return s;
+}
+
+/* Reads root+path and returns its trimmed content as a new string, or NULL. */
+static char *read_trimmed(const char *root, const char *path)
+{
+	char *p = at(root, path);
+	char *text = vms_read_text(p);
+	char *out = NULL;
+
+	free(p);
+	if (text) {
+		out = vms_xstrdup(trim(text));
+		free(text);
+	}
+	return out;
+}
+
+static json_t *string_or_null(char *s)
+{
+	json_t *j = s ? json_string(s) : json_null();
+
+	free(s);
+	return j ? j : json_null(); /* json_string() refuses invalid UTF-8 */
+}
+
+/* info[key] = {"value": value (stolen, NULL = null), "source": source}. */
+static void put(json_t *info, const char *key, json_t *value, const char *source)
+{
+	json_t *e = json_object();
+
+	json_object_set_new(e, "value", value ? value : json_null());
+	json_object_set_new(e, "source", json_string(source));
+	json_object_set_new(info, key, e);
+}
+
+char *vms_unescape_octal(const char *s)
+{
+	char *out = vms_xmalloc(strlen(s) + 1), *o = out;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) | (s[3] - '0'));
+			s += 4;
+		} else {
+			*o++ = *s++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+int vms_sysfs_selection(const char *text, char *buf, size_t len)
+{
+	const char *open = strchr(text, '['), *close;
+	size_t n;
+
+	if (!open)
+		return -ENODATA;
+	close = strchr(open, ']');
+	if (!close || close == open + 1)
+		return -ENODATA;
+	n = (size_t)(close - open - 1);
+	if (n + 1 > len)
+		return -ERANGE;
+	memcpy(buf, open + 1, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+json_t *vms_swaps_parse(const char *text)
+{
+	json_t *arr = json_array();
+	char *copy = vms_xstrdup(text), *save = NULL, *line;
+	int first = 1;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char name[4096], type[64];
+		uint64_t size_kib, used_kib;
+		long long prio;
+		char *dec;
+		json_t *d;
+
+		if (first) {
+			first = 0;
+			if (!strncmp(line, "Filename", 8))
+				continue;
+		}
+		if (sscanf(line, "%4095s %63s %" SCNu64 " %" SCNu64 " %lld", name, type, &size_kib,
+			   &used_kib, &prio) != 5)
+			continue;
+		dec = vms_unescape_octal(name);
+		d = json_pack("{s:s, s:s, s:I, s:I, s:I}", "name", dec, "type", type, "size_bytes",
+			      (json_int_t)(size_kib * 1024), "used_bytes",
+			      (json_int_t)(used_kib * 1024), "priority", (json_int_t)prio);
+		free(dec);
+		if (d)
+			json_array_append_new(arr, d);
+	}
+	free(copy);
+	return arr;
+}
+
+void vms_mount_release(struct vms_mount *m)
+{
+	free(m->root);
+	free(m->mount_point);
+	free(m->fstype);
+	free(m->device);
+	free(m->options);
+	free(m->super_options);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Splits one mountinfo line in place; 0 or -EINVAL. Fields stay escaped. */
+static int split_mountinfo(char *line, char **f, unsigned *major, unsigned *minor)
+{
+	/* f[0] root, f[1] mount point, f[2] options, f[3] fstype, f[4] source, f[5] super opts */
+	char *save = NULL, *tok;
+	int i;
+
+	tok = strtok_r(line, " ", &save); /* mount id */
+	if (!tok || !strtok_r(NULL, " ", &save)) /* parent id */
+		return -EINVAL;
+	tok = strtok_r(NULL, " ", &save);
+	if (!tok || sscanf(tok, "%u:%u", major, minor) != 2)
+		return -EINVAL;
+	for (i = 0; i < 3; i++)
+		if (!(f[i] = strtok_r(NULL, " ", &save)))
+			return -EINVAL;
+	while ((tok = strtok_r(NULL, " ", &save)) && strcmp(tok, "-"))
+		; /* optional fields: shared:N master:N ... */
+	if (!tok)
+		return -EINVAL;
+	for (i = 3; i < 5; i++)
+		if (!(f[i] = strtok_r(NULL, " \n", &save)))
+			return -EINVAL;
+	f[5] = strtok_r(NULL, " \n", &save);
+	if (!f[5])
+		f[5] = f[4] + strlen(f[4]); /* no super options: an empty string */
+	return 0;
+}
+
+/* True when mount point mp (decoded) contains abs_path. */
+static int mount_contains(const char *mp, const char *abs_path)
+{
+	size_t n = strlen(mp);
+
+	if (!strcmp(mp, "/"))
+		return 1;
+	return !strncmp(mp, abs_path, n) && (abs_path[n] == '\0' || abs_path[n] == '/');
+}
+
+int vms_mountinfo_find(const char *mountinfo_path, const char *abs_path, struct vms_mount *out)
+{
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0, best_len = 0;
+	int found = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!abs_path || abs_path[0] != '/')
+		return -EINVAL;
+	f = fopen(mountinfo_path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char *fld[6];
+		unsigned major, minor;
+		char *mp;
+		size_t len;
+
+		if (split_mountinfo(line, fld, &major, &minor))
+			continue;
+		mp = vms_unescape_octal(fld[1]);
+		len = strlen(mp);
+		if (!mount_contains(mp, abs_path) || (found && len < best_len)) {
+			free(mp);
+			continue;
+		}
+		vms_mount_release(out);
+		out->mount_point = mp;
+		out->root = vms_unescape_octal(fld[0]);
+		out->options = vms_xstrdup(fld[2]);
+		out->fstype = vms_unescape_octal(fld[3]);
+		out->device = vms_unescape_octal(fld[4]);
+		out->super_options = vms_xstrdup(fld[5]);
+		out->major = major;
+		out->minor = minor;
+		best_len = len;
+		found = 1;
+	}
+	free(line);
+	fclose(f);
+	return found ? 0 : -ENOENT;
+}
+
+void vms_fs_info_release(struct vms_fs_info *fi)
+{
+	free(fi->path);
+	free(fi->fstype);
+	free(fi->mount_point);
+	free(fi->device);
+	free(fi->dev);
+	free(fi->options);
+	free(fi->super_options);
+	memset(fi, 0, sizeof(*fi));
+}
+
+int vms_fs_info_at(const char *root, const char *path, struct vms_fs_info *out)
+{
+	char resolved[PATH_MAX];
+	struct statfs sfs;
+	struct statvfs svfs;
+	struct vms_mount m;
+	char *mi;
+
+	memset(out, 0, sizeof(*out));
+	if (!realpath(path ? path : ".", resolved))
+		return -errno;
+	if (statfs(resolved, &sfs) || statvfs(resolved, &svfs))
+		return -errno;
+	out->path = vms_xstrdup(resolved);
+	out->magic = (unsigned long)sfs.f_type & 0xffffffffUL;
+	out->magic_name = magic_name(out->magic);
+	out->free_bytes = (uint64_t)svfs.f_bavail * svfs.f_frsize;
+	out->total_bytes = (uint64_t)svfs.f_blocks * svfs.f_frsize;
+
+	mi = at(root, "/proc/self/mountinfo");
+	if (!vms_mountinfo_find(mi, resolved, &m)) {
+		out->fstype = m.fstype;
+		out->mount_point = m.mount_point;
+		out->device = m.device;
+		out->options = m.options;
+		out->super_options = m.super_options;
+		out->dev = vms_xasprintf("%u:%u", m.major, m.minor);
+		free(m.root);
+	}
+	free(mi);
+	out->is_tmpfs = out->magic == MAGIC_TMPFS || (out->fstype && !strcmp(out->fstype, "tmpfs"));
+	out->memory_backed = out->is_tmpfs || out->magic == MAGIC_RAMFS ||
+			     out->magic == MAGIC_HUGETLBFS ||
+			     (out->fstype && (!strcmp(out->fstype, "ramfs") ||
+					      !strcmp(out->fstype, "hugetlbfs")));
+	return 0;
+}
+
+int vms_fs_info(const char *path, struct vms_fs_info *out)
+{
+	return vms_fs_info_at(NULL, path, out);
+}
+
+static json_t *str_or_null(const char *s)
+{
+	json_t *j = s ? json_string(s) : NULL;
+
+	return j ? j : json_null();
+}
+
+json_t *vms_fs_info_json(const struct vms_fs_info *fi)
+{
+	char magic[32];
+	json_t *o = json_object();
+
+	snprintf(magic, sizeof(magic), "0x%lx", fi->magic);
+	json_object_set_new(o, "path", str_or_null(fi->path));
+	json_object_set_new(o, "type", str_or_null(fi->fstype ? fi->fstype : fi->magic_name));
+	json_object_set_new(o, "magic", json_string(magic));
+	json_object_set_new(o, "magic_name", str_or_null(fi->magic_name));
+	json_object_set_new(o, "mount_point", str_or_null(fi->mount_point));
+	json_object_set_new(o, "device", str_or_null(fi->device));
+	json_object_set_new(o, "dev", str_or_null(fi->dev));
+	json_object_set_new(o, "options", str_or_null(fi->options));
+	json_object_set_new(o, "super_options", str_or_null(fi->super_options));
+	json_object_set_new(o, "free_bytes", json_integer((json_int_t)fi->free_bytes));
+	json_object_set_new(o, "total_bytes", json_integer((json_int_t)fi->total_bytes));
+	json_object_set_new(o, "is_tmpfs", json_boolean(fi->is_tmpfs));
+	json_object_set_new(o, "memory_backed", json_boolean(fi->memory_backed));
+	return o;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every readable regular file of /proc/sys/vm, name -> trimmed content, sorted by name.
+ * stat_refresh is skipped: reading it makes every CPU fold its vmstat counters. */
+static json_t *vm_sysctls(const char *root)
+{
+	char *dirpath = at(root, VM_SYSCTL_DIR);
+	DIR *d = opendir(dirpath);
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	json_t *o;
+
+	if (!d) {
+		free(dirpath);
+		return NULL;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "stat_refresh"))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			names = vms_xrealloc(names, cap * sizeof(*names));
+		}
+		names[n++] = vms_xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	o = json_object();
+	for (i = 0; i < n; i++) {
+		char *p = vms_xasprintf("%s/%s", dirpath, names[i]);
+		struct stat st;
+		char *text;
+
+		if (!stat(p, &st) && S_ISREG(st.st_mode) && (text = vms_read_text(p))) {
+			json_t *v = json_string(trim(text));
+
+			if (v)
+				json_object_set_new(o, names[i], v);
+			free(text);
+		}
+		free(p);
+		free(names[i]);
+	}
+	free(names);
+	free(dirpath);
+	return o;
+}
+
+static json_t *thp_selection(const char *root, const char *file)
+{
+	char *text = read_trimmed(root, file);
+	char sel[64];
+	json_t *v = NULL;
+
+	if (text && !vms_sysfs_selection(text, sel, sizeof(sel)))
+		v = json_string(sel);
+	free(text);
+	return v;
+}
+
+/* "model name" (x86), "cpu model" (mips), "cpu" (powerpc), "Hardware"/"Processor" (arm), or
+ * the arm64 implementer/part pair. NULL when none. Caller frees. */
+static char *cpu_model(const char *root)
+{
+	static const char *const keys[] = { "model name", "cpu model", "cpu", "Hardware",
+					    "Processor", "uarch" };
+	char *p = at(root, "/proc/cpuinfo");
+	char *text = vms_read_text(p);
+	char *found[VMS_ARRAY_SIZE(keys)] = { 0 };
+	char *impl = NULL, *part = NULL, *line, *save = NULL, *out = NULL;
+	size_t i;
+
+	free(p);
+	if (!text)
+		return NULL;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':'), *k, *v;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		k = trim(line);
+		v = trim(colon + 1);
+		for (i = 0; i < VMS_ARRAY_SIZE(keys); i++)
+			if (!found[i] && !strcmp(k, keys[i]) && *v)
+				found[i] = v;
+		if (!impl && !strcmp(k, "CPU implementer"))
+			impl = v;
+		if (!part && !strcmp(k, "CPU part"))
+			part = v;
+	}
+	for (i = 0; i < VMS_ARRAY_SIZE(keys) && !out; i++)
+		if (found[i])
+			out = vms_xstrdup(found[i]);
+	if (!out && impl && part)
+		out = vms_xasprintf("implementer %s part %s", impl, part);
+	free(text);
+	return out;
+}
+
+/* Counts the CPUs of a cpulist ("0-3,8,10-11"); -1 when malformed. */
+static long cpulist_count(const char *s)
+{
+	long count = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0)
+			return -1;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a)
+				return -1;
+			s = end;
+		}
+		count += b - a + 1;
+		if (*s == ',')
+			s++;
+		else if (*s && !isspace((unsigned char)*s))
+			return -1;
+		else
+			break;
+	}
+	return count ? count : -1;
+}
+
+static void put_cpu_count(json_t *info, const char *root)
+{
+	char *text = read_trimmed(root, "/sys/devices/system/cpu/online");
+	long n = text ? cpulist_count(text) : -1;
+
+	free(text);
+	if (n > 0) {
+		put(info, "cpu_count", json_integer(n), "/sys/devices/system/cpu/online");
+		return;
+	}
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	put(info, "cpu_count", n > 0 ? json_integer(n) : NULL, "sysconf(_SC_NPROCESSORS_ONLN)");
+}
+
+/* {version, path, controller, hybrid, lines} from /proc/self/cgroup. version: 0 none,
+ * 1 when any v1 hierarchy with controllers is listed, 2 when only the unified one is. */
+static json_t *cgroup_summary(const char *root)
+{
+	char *text = read_trimmed(root, "/proc/self/cgroup");
+	char *line, *save = NULL;
+	char *unified = NULL, *memory = NULL, *first_v1 = NULL;
+	int have_v1 = 0;
+	json_t *lines, *o;
+
+	if (!text)
+		return NULL;
+	lines = json_array();
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *c1 = strchr(line, ':'), *c2;
+		json_t *l = json_string(line);
+
+		if (l)
+			json_array_append_new(lines, l);
+		if (!c1 || !(c2 = strchr(c1 + 1, ':')))
+			continue;
+		if (c2 == c1 + 1) {
+			if (!unified)
+				unified = c2 + 1;
+			continue;
+		}
+		if (!strncmp(c1 + 1, "name=", 5))
+			continue;
+		have_v1 = 1;
+		if (!first_v1)
+			first_v1 = c2 + 1;
+		*c2 = '\0';
+		{
+			char *ctl, *csave = NULL;
+
+			for (ctl = strtok_r(c1 + 1, ",", &csave); ctl; ctl = strtok_r(NULL, ",", &csave))
+				if (!strcmp(ctl, "memory"))
+					memory = c2 + 1;
+		}
+	}
+	o = json_object();
+	json_object_set_new(o, "version", json_integer(have_v1 ? 1 : unified ? 2 : 0));
+	if (have_v1) {
+		json_object_set_new(o, "path", str_or_null(memory ? memory : first_v1));
+		json_object_set_new(o, "path_controller", memory ? json_string("memory") : json_null());
+	} else {
+		json_object_set_new(o, "path", str_or_null(unified));
+		json_object_set_new(o, "path_controller", json_null());
+	}
+	json_object_set_new(o, "hybrid", json_boolean(have_v1 && unified));
+	json_object_set_new(o, "lines", lines);
+	free(text);
+	return o;
+}
+
+static json_t *psi_available(const char *root)
+{
+	char *p = at(root, "/proc/pressure/memory");
+	uint64_t some, full;
+	int ok = !vms_psi_read_file(p, &some, &full);
+
+	free(p);
+	return json_boolean(ok);
+}
+
+const char *const vms_sysinfo_keys[] = {
+	"kernel_release", "kernel_version", "kernel_cmdline", "hostname", "architecture",
+	"vm_sysctl", "thp_enabled", "thp_defrag", "swap_devices", "swap_total_bytes",
+	"mem_total_bytes", "page_size", "cpu_model", "cpu_count", "cpu_governor", "workdir_fs",
+	"psi_available", "cgroup", "alsa_cards", "vmsuite_version", "compiler", "build_type",
+	NULL,
+};
+
+json_t *vms_sysinfo_collect_at(const char *root, const char *workdir)
+{
+	json_t *info = json_object();
+	struct utsname u;
+	struct vms_meminfo mem;
+	struct vms_fs_info fs;
+	char *p, *wsrc;
+	long page;
+	int have_uname = !uname(&u), have_mem;
+
+	put(info, "kernel_release", have_uname ? json_string(u.release) : NULL, "uname(2) release");
+	put(info, "kernel_version", have_uname ? json_string(u.version) : NULL, "uname(2) version");
+	put(info, "kernel_cmdline", string_or_null(read_trimmed(root, "/proc/cmdline")),
+	    "/proc/cmdline");
+	put(info, "hostname", have_uname ? json_string(u.nodename) : NULL, "uname(2) nodename");
+	put(info, "architecture", have_uname ? json_string(u.machine) : NULL, "uname(2) machine");
+	put(info, "vm_sysctl", vm_sysctls(root), VM_SYSCTL_DIR);
+	put(info, "thp_enabled", thp_selection(root, THP_DIR "/enabled"), THP_DIR "/enabled");
+	put(info, "thp_defrag", thp_selection(root, THP_DIR "/defrag"), THP_DIR "/defrag");
+
+	p = at(root, "/proc/swaps");
+	{
+		char *text = vms_read_text(p);
+
+		put(info, "swap_devices", text ? vms_swaps_parse(text) : NULL, "/proc/swaps");
+		free(text);
+	}
+	free(p);
+
+	p = at(root, "/proc/meminfo");
+	have_mem = !vms_meminfo_read(&mem, p);
+	free(p);
+	put(info, "swap_total_bytes", have_mem ? json_integer((json_int_t)mem.swap_total) : NULL,
+	    "/proc/meminfo SwapTotal");
+	put(info, "mem_total_bytes", have_mem ? json_integer((json_int_t)mem.mem_total) : NULL,
+	    "/proc/meminfo MemTotal");
+
+	page = sysconf(_SC_PAGESIZE);
+	put(info, "page_size", page > 0 ? json_integer(page) : NULL, "sysconf(_SC_PAGESIZE)");
+	put(info, "cpu_model", string_or_null(cpu_model(root)), "/proc/cpuinfo");
+	put_cpu_count(info, root);
+	put(info, "cpu_governor",
+	    string_or_null(read_trimmed(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")),
+	    "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+
+	wsrc = vms_xasprintf("statfs(2) of '%s', /proc/self/mountinfo",
+			     workdir ? workdir : ".");
+	if (!vms_fs_info_at(root, workdir ? workdir : ".", &fs)) {
+		put(info, "workdir_fs", vms_fs_info_json(&fs), wsrc);
+		vms_fs_info_release(&fs);
+	} else {
+		put(info, "workdir_fs", NULL, wsrc);
+	}
+	free(wsrc);
+
+	put(info, "psi_available", psi_available(root), "/proc/pressure/memory");
+	put(info, "cgroup", cgroup_summary(root), "/proc/self/cgroup");
+	put(info, "alsa_cards", string_or_null(read_trimmed(root, "/proc/asound/cards")),
+	    "/proc/asound/cards");
+	put(info, "vmsuite_version", json_string(VMS_VERSION), "core/version.h VMS_VERSION");
+	put(info, "compiler", json_string(VMS_C_COMPILER), "core/version.h VMS_C_COMPILER");
+	put(info, "build_type", json_string(VMS_BUILD_TYPE), "core/version.h VMS_BUILD_TYPE");
+	return info;
+}
+
+json_t *vms_sysinfo_collect(const char *workdir)
+{
+	return vms_sysinfo_collect_at(NULL, workdir);
+}
+
+/* ---- text rendering ---- */
+
+struct row {
+	char *key, *value, *source;
+};
+
+struct rows {
+	struct row *v;
+	size_t n, cap;
+};
+
+static void add_row(struct rows *r, char *key, char *value, const char *source)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 128;
+		r->v = vms_xrealloc(r->v, r->cap * sizeof(*r->v));
+	}
+	r->v[r->n].key = key;
+	r->v[r->n].value = value;
+	r->v[r->n].source = vms_xstrdup(source ? source : "");
+	r->n++;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Adds a string value, one row per line, tabs shown as spaces. */
+static void add_text(struct rows *r, const char *key, const char *text, const char *source)
+{
+	char *copy = vms_xstrdup(*text ? text : "\"\""), *line, *c;
+	int first = 1;
+
+	for (c = copy; *c; c++)
+		if (*c == '\t')
+			*c = ' ';
+	line = copy;
+	for (;;) {
+		char *nl = strchr(line, '\n');
+
+		if (nl)
+			*nl = '\0';
+		add_row(r, vms_xstrdup(first ? key : ""), vms_xstrdup(line), first ? source : "");
+		first = 0;
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	free(copy);
+}
+
+static void flatten(struct rows *r, const char *key, const json_t *v, const char *source)
+{
+	char buf[64];
+
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		const char *k;
+		json_t *sub;
+
+		if (!json_object_size(v))
+			add_row(r, vms_xstrdup(key), vms_xstrdup("(none)"), source);
+		json_object_foreach((json_t *)v, k, sub) {
+			char *sk = vms_xasprintf("%s.%s", key, k);
+
+			flatten(r, sk, sub, source);
+			free(sk);
+		}
+		break;
+	}
+	case JSON_ARRAY: {
+		size_t i;
+		json_t *sub;
+
+		if (!json_array_size(v))
+			add_row(r, vms_xstrdup(key), vms_xstrdup("(none)"), source);
+		json_array_foreach(v, i, sub) {
+			char *sk = vms_xasprintf("%s[%zu]", key, i);
+
+			flatten(r, sk, sub, source);
+			free(sk);
+		}
+		break;
+	}
+	case JSON_STRING:
+		add_text(r, key, json_string_value(v), source);
+		break;
+	case JSON_INTEGER:
+		if (ends_with(key, "_bytes") && json_integer_value(v) >= 0)
+			add_row(r, vms_xstrdup(key),
+				vms_xasprintf("%" JSON_INTEGER_FORMAT " (%s)", json_integer_value(v),
+					      vms_format_size((uint64_t)json_integer_value(v), buf,
+							      sizeof(buf))),
+				source);
+		else
+			add_row(r, vms_xstrdup(key),
+				vms_xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v)), source);
+		break;
+	case JSON_REAL:
+		add_row(r, vms_xstrdup(key), vms_xasprintf("%g", json_real_value(v)), source);
+		break;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		add_row(r, vms_xstrdup(key), vms_xstrdup(json_is_true(v) ? "yes" : "no"), source);
+		break;
+	case JSON_NULL:
+		add_row(r, vms_xstrdup(key), vms_xstrdup("(none)"), source);
+		break;
+	}
+}
+
+#define TEXT_VALUE_WIDTH 40
+
+int vms_sysinfo_write_text(FILE *f, const json_t *info)
+{
+	struct rows r = { 0 };
+	const char *key;
+	json_t *entry;
+	size_t kw = 0, vw = 0, i, first;
+
+	json_object_foreach((json_t *)info, key, entry) {
+		const json_t *value = json_object_get(entry, "value");
+		const char *source = json_string_value(json_object_get(entry, "source"));
+
+		if (!value)
+			value = entry;
+		if (!strcmp(key, "vm_sysctl") && json_is_object(value) && json_object_size(value)) {
+			const char *name;
+			json_t *sv;
+
+			json_object_foreach((json_t *)value, name, sv) {
+				char *k = vms_xasprintf("vm.%s", name);
+				char *src = vms_xasprintf("%s/%s", source ? source : "", name);
+
+				flatten(&r, k, sv, src);
+				free(k);
+				free(src);
+			}
+			continue;
+		}
+		first = r.n;
+		flatten(&r, key, value, source);
+		for (i = first + 1; i < r.n; i++)
+			r.v[i].source[0] = '\0'; /* the source is shown once per entry */
+	}
+	for (i = 0; i < r.n; i++) {
+		size_t k = strlen(r.v[i].key), v = strlen(r.v[i].value);
+
+		kw = k > kw ? k : kw;
+		if (v <= TEXT_VALUE_WIDTH && v > vw)
+			vw = v;
+	}
+	for (i = 0; i < r.n; i++) {
+		if (*r.v[i].source)
+			fprintf(f, "%-*s  %-*s  %s\n", (int)kw, r.v[i].key, (int)vw, r.v[i].value,
+				r.v[i].source);
+		else
+			fprintf(f, "%-*s  %s\n", (int)kw, r.v[i].key, r.v[i].value);
+		free(r.v[i].key);
+		free(r.v[i].value);
+		free(r.v[i].source);
+	}
+	free(r.v);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,29 @@
+/* Renderers of a result document ("vmsuite.result/1"): the 2001-style text report and a JSON
+ * summary. One result model, several renderers; `run` and `report` share them, so what `run`
+ * prints is exactly what `report` re-renders from the file. */
+#ifndef VMS_REPORT_H
+#define VMS_REPORT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Summary statistics of the non-null samples of one metric. */
+struct vms_summary {
+	size_t n;
+	double mean, sd, cv, min, max; /* cv as a fraction; 0 when mean is 0 */
+};
+
+/* Fills s from metrics[name].samples. Returns 0, or -ENOENT when the metric is absent or has
+ * no samples (s->n = 0). */
+int vms_summary_of(const json_t *metrics, const char *name, struct vms_summary *s);
+
+/* Writes the text report: a header line, then per workload the 2001 block, the spread, the
+ * reclaim/pressure figures that explain it, failed runs, and the sound lines when the run had
+ * audio. Returns 0 (write errors show up in ferror(out)). */
+int vms_report_text(FILE *out, const json_t *doc);
+
+/* A JSON summary: per workload per metric n/mean/sd/cv/min/max with unit and direction, plus
+ * label, kernel and machine. New object. */
+json_t *vms_report_summary_json(const json_t *doc);
+
+#endif

@@ -1,0 +1,642 @@
+/* The runner: forks one child per workload run, measures it from outside (wait4 rusage,
+ * /proc/vmstat, PSI, /proc/meminfo start state, a ~10 Hz series), stores every raw number in
+ * the result document and checkpoints that document atomically after each run. */
+#include "workloads/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/procfs.h"
+#include "core/result.h"
+#include "core/util.h"
+#include "core/version.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+void vms_runner_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int vms_runner_stopping(void)
+{
+	return stop_signal != 0;
+}
+
+/* ---- the time series ---------------------------------------------------------------- */
+
+enum series_col {
+	COL_PGFAULT,
+	COL_PGMAJFAULT,
+	COL_PSWPIN,
+	COL_PSWPOUT,
+	COL_PGSCAN,
+	COL_PGSTEAL,
+	COL_PSI_MEM_SOME,
+	COL_PSI_IO_SOME,
+	COL_MEM_FREE,
+	COL_DIRTY,
+	COL_WRITEBACK,
+	COL_SWAP_USED,
+	COL_NR
+};
+
+static const struct {
+	const char *name, *unit;
+	int cumulative; /* counters: stored as the increase since the run started */
+} series_cols[COL_NR] = {
+	[COL_PGFAULT] = { "pgfault", "faults", 1 },
+	[COL_PGMAJFAULT] = { "pgmajfault", "faults", 1 },
+	[COL_PSWPIN] = { "pswpin", "pages", 1 },
+	[COL_PSWPOUT] = { "pswpout", "pages", 1 },
+	[COL_PGSCAN] = { "pgscan", "pages", 1 },
+	[COL_PGSTEAL] = { "pgsteal", "pages", 1 },
+	[COL_PSI_MEM_SOME] = { "psi_memory_some_us", "us", 1 },
+	[COL_PSI_IO_SOME] = { "psi_io_some_us", "us", 1 },
+	[COL_MEM_FREE] = { "mem_free_kib", "KiB", 0 },
+	[COL_DIRTY] = { "dirty_kib", "KiB", 0 },
+	[COL_WRITEBACK] = { "writeback_kib", "KiB", 0 },
+	[COL_SWAP_USED] = { "swap_used_kib", "KiB", 0 },
+};
+
+struct sample {
+	double t;
+	uint64_t v[COL_NR];
+};
+
+struct series {
+	struct sample *s;
+	size_t n, cap;
+	struct vms_vmstat vm; /* scratch, too large for the stack of a tight loop */
+};
+
+/* Sums vmstat counters with a prefix; pgscan_/pgsteal_ also have _anon/_file splits of the
+ * same pages, which must not be added twice. */
+static uint64_t vmstat_sum(const struct vms_vmstat *s, const char *prefix, int skip_type_split)
+{
+	size_t plen = strlen(prefix);
+	uint64_t sum = 0;
+	unsigned i;
+
+	for (i = 0; i < s->n; i++) {
+		const char *rest = s->kv[i].name + plen;
+
+		if (strncmp(s->kv[i].name, prefix, plen))
+			continue;
+		if (skip_type_split && (!strcmp(rest, "anon") || !strcmp(rest, "file")))
+			continue;
+		sum += s->kv[i].value;
+	}
+	return sum;
+}
+
+static void take_sample(struct series *se, double t)
+{
+	struct vms_meminfo mi;
+	struct vms_psi psi;
+	struct sample *x;
+
+	if (se->n == se->cap) {
+		se->cap = se->cap ? se->cap * 2 : 256;
+		se->s = vms_xrealloc(se->s, se->cap * sizeof(*se->s));
+	}
+	x = &se->s[se->n++];
+	memset(x, 0, sizeof(*x));
+	x->t = t;
+	if (!vms_vmstat_read(&se->vm, NULL)) {
+		x->v[COL_PGFAULT] = vms_vmstat_get(&se->vm, "pgfault");
+		x->v[COL_PGMAJFAULT] = vms_vmstat_get(&se->vm, "pgmajfault");
+		x->v[COL_PSWPIN] = vms_vmstat_get(&se->vm, "pswpin");
+		x->v[COL_PSWPOUT] = vms_vmstat_get(&se->vm, "pswpout");
+		x->v[COL_PGSCAN] = vmstat_sum(&se->vm, "pgscan_", 1);
+		x->v[COL_PGSTEAL] = vmstat_sum(&se->vm, "pgsteal_", 1);
+	}
+	vms_psi_read(&psi, NULL);
+	x->v[COL_PSI_MEM_SOME] = psi.some_us[VMS_PSI_MEMORY];
+	x->v[COL_PSI_IO_SOME] = psi.some_us[VMS_PSI_IO];
+	if (!vms_meminfo_read(&mi, NULL)) {
+		x->v[COL_MEM_FREE] = mi.mem_free / 1024;
+		x->v[COL_DIRTY] = mi.dirty / 1024;
+		x->v[COL_WRITEBACK] = mi.writeback / 1024;
+		x->v[COL_SWAP_USED] = (mi.swap_total - mi.swap_free) / 1024;
+	}
+}
+
+static json_t *series_json(const struct series *se, double hz)
+{
+	json_t *o = json_object(), *t = json_array(), *cols = json_object();
+	size_t i;
+	int c;
+
+	for (i = 0; i < se->n; i++)
+		json_array_append_new(t, json_real((double)(long)(se->s[i].t * 1000) / 1000));
+	for (c = 0; c < COL_NR; c++) {
+		json_t *a = json_array();
+
+		for (i = 0; i < se->n; i++) {
+			uint64_t v = se->s[i].v[c];
+
+			if (series_cols[c].cumulative)
+				v = v >= se->s[0].v[c] ? v - se->s[0].v[c] : 0;
+			json_array_append_new(a, json_integer((json_int_t)v));
+		}
+		json_object_set_new(cols, series_cols[c].name,
+				    json_pack("{s:s, s:b, s:o}", "unit", series_cols[c].unit,
+					      "cumulative", series_cols[c].cumulative, "values",
+					      a));
+	}
+	json_object_set_new(o, "interval_s", json_real(1.0 / hz));
+	json_object_set_new(o, "t_s", t);
+	json_object_set_new(o, "columns", cols);
+	return o;
+}
+
+/* ---- one run ------------------------------------------------------------------------ */
+
+struct run_outcome {
+	int status; /* wait status */
+	int waited;
+	int interrupted;
+	struct rusage ru;
+	double t0, t1;
+};
+
+static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config *cfg)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() == 1)
+		_exit(126);
+	if (cfg->join_procs) {
+		char pid[32];
+
+		snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+		if (vms_write_text(cfg->join_procs, pid)) {
+			vms_workload_fail(ctx, "cannot join the memory cgroup via '%s'",
+					  cfg->join_procs);
+			_exit(126);
+		}
+	}
+	if (cfg->cpu_list) {
+		cpu_set_t set;
+		unsigned long a, b;
+		const char *p = cfg->cpu_list;
+		char *end;
+
+		CPU_ZERO(&set);
+		while (*p) {
+			a = b = strtoul(p, &end, 10);
+			if (*end == '-')
+				b = strtoul(end + 1, &end, 10);
+			for (; a <= b && a < CPU_SETSIZE; a++)
+				CPU_SET(a, &set);
+			p = *end == ',' ? end + 1 : end;
+			if (end == p && *p)
+				break;
+		}
+		sched_setaffinity(0, sizeof(set), &set);
+	}
+	/* faithful mode: 4 KiB pages, so fault counts mean what they meant in 2001 */
+	ctx->shared->thp_disabled = prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0;
+	fflush(NULL);
+	_exit(ctx->w->run(ctx));
+}
+
+static int pidfd_open_(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+/* Waits for the child while sampling; on a stop signal, terminates it (SIGTERM, then SIGKILL
+ * after 2 s) and still reaps it. */
+static void supervise(pid_t pid, struct series *se, double hz, struct run_outcome *o,
+		      const struct vms_run_config *cfg, const char *what)
+{
+	int pfd = pidfd_open_(pid);
+	double period = 1.0 / hz, next = o->t0, kill_at = 0, last_progress = 0;
+	int termed = 0;
+
+	take_sample(se, 0);
+	for (;;) {
+		double now = vms_now_mono();
+		int timeout;
+		pid_t r;
+
+		if (stop_signal && !termed) {
+			kill(pid, SIGTERM);
+			termed = 1;
+			kill_at = now + 2;
+			o->interrupted = 1;
+		}
+		if (termed && now >= kill_at)
+			kill(pid, SIGKILL);
+		next += period;
+		if (next < now)
+			next = now + period;
+		timeout = (int)((next - now) * 1000) + 1;
+		if (pfd >= 0) {
+			struct pollfd p = { .fd = pfd, .events = POLLIN };
+
+			if (poll(&p, 1, timeout) > 0) {
+				r = wait4(pid, &o->status, WNOHANG, &o->ru);
+				if (r == pid)
+					break;
+			}
+		} else {
+			r = wait4(pid, &o->status, WNOHANG, &o->ru);
+			if (r == pid)
+				break;
+			vms_sleep(period / 10, NULL);
+			if (vms_now_mono() < next)
+				continue;
+		}
+		now = vms_now_mono();
+		take_sample(se, now - o->t0);
+		if (cfg->progress && now - last_progress >= 0.5) {
+			fprintf(stderr, "\r\033[Kvmsuite: %s  %.1f s", what, now - o->t0);
+			if (cfg->audio)
+				fprintf(stderr, "  (underruns so far: %ld)", 0L);
+			last_progress = now;
+		}
+	}
+	o->t1 = vms_now_mono();
+	o->waited = 1;
+	take_sample(se, o->t1 - o->t0);
+	if (pfd >= 0)
+		close(pfd);
+	if (cfg->progress)
+		fprintf(stderr, "\r\033[K");
+}
+
+static json_t *rusage_json(const struct rusage *ru)
+{
+	return json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "user_s",
+			 (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6, "sys_s",
+			 (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6,
+			 "maxrss_kib", (json_int_t)ru->ru_maxrss, "minflt",
+			 (json_int_t)ru->ru_minflt, "majflt", (json_int_t)ru->ru_majflt, "nvcsw",
+			 (json_int_t)ru->ru_nvcsw, "nivcsw", (json_int_t)ru->ru_nivcsw, "inblock",
+			 (json_int_t)ru->ru_inblock, "oublock", (json_int_t)ru->ru_oublock);
+}
+
+static json_t *start_state_json(void)
+{
+	struct vms_meminfo mi;
+
+	if (vms_meminfo_read(&mi, NULL))
+		return json_null();
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "mem_free_bytes",
+			 (json_int_t)mi.mem_free, "mem_available_bytes",
+			 (json_int_t)mi.mem_available, "cached_bytes", (json_int_t)mi.cached,
+			 "dirty_bytes", (json_int_t)mi.dirty, "writeback_bytes",
+			 (json_int_t)mi.writeback, "swap_used_bytes",
+			 (json_int_t)(mi.swap_total - mi.swap_free), "anon_bytes",
+			 (json_int_t)mi.anon);
+}
+
+/* sync, then drop the page cache, dentries and inodes when allowed. Returns what was done. */
+static const char *clean_state(int drop)
+{
+	sync();
+	if (!drop)
+		return "sync";
+	if (geteuid() != 0 || vms_write_text("/proc/sys/vm/drop_caches", "3\n"))
+		return "sync (drop_caches not permitted)";
+	return "sync+drop_caches";
+}
+
+static double tv(const struct timeval *t)
+{
+	return (double)t->tv_sec + (double)t->tv_usec / 1e6;
+}
+
+static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o,
+			uint64_t bytes, const struct vms_vmstat *b, const struct vms_vmstat *a,
+			const struct vms_psi *pb, const struct vms_psi *pa)
+{
+	double user = tv(&o->ru.ru_utime), sys = tv(&o->ru.ru_stime), el = o->t1 - o->t0;
+	const unsigned P = VMS_METRIC_PRIMARY, C = VMS_METRIC_COUNT;
+	const enum vms_better L = VMS_BETTER_LOWER, N = VMS_BETTER_NONE;
+
+#define D(name) ((double)(vms_vmstat_get(a, name) - vms_vmstat_get(b, name)))
+#define S(prefix, split) ((double)(vmstat_sum(a, prefix, split) - vmstat_sum(b, prefix, split)))
+	vms_metric_put(metrics, "bytes_allocated", "bytes", N, 0, run, (double)bytes);
+	vms_metric_put(metrics, "elapsed_s", "s", L, P, run, el);
+	vms_metric_put(metrics, "user_s", "s", L, 0, run, user);
+	vms_metric_put(metrics, "sys_s", "s", L, P, run, sys);
+	vms_metric_put(metrics, "cpu_pct", "%", N, 0, run, el > 0 ? 100 * (user + sys) / el : 0);
+	vms_metric_put(metrics, "major_faults", "faults", L, 0, run, (double)o->ru.ru_majflt);
+	vms_metric_put(metrics, "minor_faults", "faults", L, 0, run, (double)o->ru.ru_minflt);
+	vms_metric_put(metrics, "max_rss_kib", "KiB", N, 0, run, (double)o->ru.ru_maxrss);
+	vms_metric_put(metrics, "nvcsw", "switches", L, 0, run, (double)o->ru.ru_nvcsw);
+	vms_metric_put(metrics, "nivcsw", "switches", L, 0, run, (double)o->ru.ru_nivcsw);
+	vms_metric_put(metrics, "inblock", "blocks", L, 0, run, (double)o->ru.ru_inblock);
+	vms_metric_put(metrics, "oublock", "blocks", N, 0, run, (double)o->ru.ru_oublock);
+	vms_metric_put(metrics, "pswpin", "pages", L, 0, run, D("pswpin"));
+	vms_metric_put(metrics, "pswpout", "pages", L, 0, run, D("pswpout"));
+	vms_metric_put(metrics, "pgscan", "pages", L, 0, run, S("pgscan_", 1));
+	vms_metric_put(metrics, "pgsteal", "pages", L, 0, run, S("pgsteal_", 1));
+	vms_metric_put(metrics, "allocstall", "stalls", L, C, run, S("allocstall_", 0));
+	vms_metric_put(metrics, "workingset_refault", "pages", L, 0, run,
+		       S("workingset_refault_", 0));
+	vms_metric_put(metrics, "oom_kill", "kills", L, C, run, D("oom_kill"));
+#undef D
+#undef S
+	if (pa->available[VMS_PSI_MEMORY] && pb->available[VMS_PSI_MEMORY]) {
+		vms_metric_put(metrics, "psi_memory_some_ms", "ms", L, 0, run,
+			       (double)(pa->some_us[0] - pb->some_us[0]) / 1000);
+		vms_metric_put(metrics, "psi_memory_full_ms", "ms", L, 0, run,
+			       (double)(pa->full_us[0] - pb->full_us[0]) / 1000);
+	}
+	if (pa->available[VMS_PSI_IO] && pb->available[VMS_PSI_IO]) {
+		vms_metric_put(metrics, "psi_io_some_ms", "ms", L, 0, run,
+			       (double)(pa->some_us[1] - pb->some_us[1]) / 1000);
+		vms_metric_put(metrics, "psi_io_full_ms", "ms", L, 0, run,
+			       (double)(pa->full_us[1] - pb->full_us[1]) / 1000);
+	}
+}
+
+/* Runs one workload run; fills `run` (a new JSON object) and the workload's metrics. Returns
+ * 0 ok, 1 failed, 2 interrupted. */
+static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx,
+		    json_t *metrics, json_t *run, size_t index, long nruns)
+{
+	struct vms_vmstat *vb = vms_xmalloc(sizeof(*vb)), *va = vms_xmalloc(sizeof(*va));
+	struct vms_psi pb, pa;
+	struct series se = { 0 };
+	struct run_outcome o = { 0 };
+	struct vms_workload_shared *sh;
+	json_t *cg_before = NULL;
+	char what[128];
+	int ret = 0;
+	pid_t pid;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		free(vb);
+		free(va);
+		vms_error("cannot map shared memory: %s", strerror(errno));
+		return 1;
+	}
+	memset(sh, 0, sizeof(*sh));
+	ctx->shared = sh;
+	snprintf(ctx->file, sizeof(ctx->file), "%s/.vmsuite-%s-%ld-%zu.tmp", ctx->workdir,
+		 ctx->w->name, (long)getpid(), index + 1);
+	snprintf(what, sizeof(what), "%s run %zu/%ld", ctx->w->name, index + 1, nruns);
+
+	json_object_set_new(run, "index", json_integer((json_int_t)index + 1));
+	json_object_set_new(run, "clean_state", json_string(clean_state(cfg->drop_caches)));
+	json_object_set_new(run, "start_state", start_state_json());
+	if (cfg->cgroup_delta)
+		cg_before = cfg->cgroup_delta(cfg->cg_ctx, 0);
+	vms_vmstat_read(vb, NULL);
+	vms_psi_read(&pb, NULL);
+
+	fflush(NULL);
+	o.t0 = vms_now_mono();
+	pid = fork();
+	if (pid < 0) {
+		vms_error("cannot fork: %s", strerror(errno));
+		ret = 1;
+		json_object_set_new(run, "status", json_string("failed"));
+		json_object_set_new(run, "reason", json_string("fork failed"));
+		goto out;
+	}
+	if (pid == 0)
+		child_main(ctx, cfg);
+	supervise(pid, &se, cfg->sample_hz, &o, cfg, what);
+	unlink(ctx->file); /* whatever happened to the child, its file goes */
+
+	vms_vmstat_read(va, NULL);
+	vms_psi_read(&pa, NULL);
+	json_object_set_new(run, "t_start", json_real(o.t0));
+	json_object_set_new(run, "t_end", json_real(o.t1));
+	json_object_set_new(run, "thp_disabled", json_boolean(sh->thp_disabled));
+
+	{
+		int sig = WIFSIGNALED(o.status) ? WTERMSIG(o.status) : 0;
+		int code = WIFEXITED(o.status) ? WEXITSTATUS(o.status) : -1;
+		uint64_t ooms = vms_vmstat_get(va, "oom_kill") - vms_vmstat_get(vb, "oom_kill");
+		int oom = sig == SIGKILL && ooms > 0 && !o.interrupted;
+		char reason[700];
+
+		json_object_set_new(run, "exit_code", code >= 0 ? json_integer(code) : json_null());
+		json_object_set_new(run, "signal", sig ? json_integer(sig) : json_null());
+		json_object_set_new(run, "oom_killed", json_boolean(oom));
+		if (o.interrupted) {
+			ret = 2;
+			snprintf(reason, sizeof(reason), "interrupted by %s",
+				 strsignal(stop_signal ? stop_signal : SIGINT));
+		} else if (sig) {
+			ret = 1;
+			snprintf(reason, sizeof(reason), "killed by signal %d (%s)%s", sig,
+				 strsignal(sig), oom ? " (the OOM killer)" : "");
+		} else if (code) {
+			ret = 1;
+			snprintf(reason, sizeof(reason), "%s",
+				 sh->reason[0] ? sh->reason : "exited with a non-zero status");
+			if (!sh->reason[0])
+				snprintf(reason, sizeof(reason), "exited with status %d", code);
+		}
+		json_object_set_new(run, "status",
+				    json_string(ret == 0 ? "ok" : ret == 2 ? "interrupted" : "failed"));
+		if (ret)
+			json_object_set_new(run, "reason", json_string(reason));
+	}
+	json_object_set_new(run, "bytes_allocated", json_integer((json_int_t)sh->bytes_allocated));
+	json_object_set_new(run, "rusage", rusage_json(&o.ru));
+	json_object_set_new(run, "vmstat_delta", vms_vmstat_delta_json(vb, va));
+	json_object_set_new(run, "psi_delta", vms_psi_delta_json(&pb, &pa));
+	if (cfg->cgroup_delta) {
+		json_t *after = cfg->cgroup_delta(cfg->cg_ctx, 1);
+
+		json_object_set_new(run, "cgroup", after ? after : json_null());
+		json_decref(cg_before);
+	}
+	json_object_set_new(run, "series", series_json(&se, cfg->sample_hz));
+	if (ret == 0)
+		put_metrics(metrics, index, &o, sh->bytes_allocated, vb, va, &pb, &pa);
+out:
+	munmap(sh, sizeof(*sh));
+	ctx->shared = NULL;
+	free(se.s);
+	free(vb);
+	free(va);
+	return ret;
+}
+
+/* ---- the suite ---------------------------------------------------------------------- */
+
+static json_t *protocol_json(const struct vms_run_config *cfg)
+{
+	json_t *p = json_pack("{s:s, s:b, s:f, s:b, s:b}", "workdir", cfg->workdir,
+			      "thp_disabled", 1, "sample_hz", cfg->sample_hz, "drop_caches",
+			      cfg->drop_caches && geteuid() == 0, "with_audio", cfg->audio != NULL);
+	json_t *plan = json_array();
+	size_t i;
+
+	for (i = 0; i < cfg->n_items; i++)
+		json_array_append_new(plan, json_pack("{s:s, s:o, s:i}", "workload",
+						      cfg->items[i].spec.w->name, "options",
+						      vms_workload_opts_json(cfg->items[i].spec.w,
+									     cfg->items[i].spec.opts),
+						      "runs", (int)cfg->items[i].runs));
+	json_object_set_new(p, "plan", plan);
+	json_object_set_new(p, "machine",
+			    cfg->machine ? json_incref(cfg->machine)
+					 : json_pack("{s:s, s:n, s:n, s:n, s:n, s:i, s:n}", "profile",
+						     "host", "mem_limit_bytes", "swap_limit_bytes",
+						     "effective_swap_bytes", "cpus", "cgroup_version",
+						     0, "cgroup_path"));
+	return p;
+}
+
+static json_t *new_document(const struct vms_run_config *cfg)
+{
+	json_t *doc = json_object(), *argv = json_array();
+	char when[64];
+	int i;
+
+	for (i = 0; i < cfg->argc; i++)
+		json_array_append_new(argv, json_string(cfg->argv[i]));
+	json_object_set_new(doc, "format", json_string(VMS_RESULT_FORMAT));
+	json_object_set_new(doc, "tool",
+			    json_pack("{s:s, s:s, s:s, s:s}", "name", "vmsuite", "version",
+				      VMS_VERSION, "build_type", VMS_BUILD_TYPE, "compiler",
+				      VMS_C_COMPILER));
+	json_object_set_new(doc, "command_line", argv);
+	json_object_set_new(doc, "label", json_string(cfg->label));
+	json_object_set_new(doc, "start_time",
+			    json_string(vms_format_utc(vms_now_real(), when, sizeof(when))));
+	json_object_set_new(doc, "end_time", json_null());
+	json_object_set_new(doc, "complete", json_false());
+	json_object_set_new(doc, "interrupted", json_false());
+	json_object_set_new(doc, "exit_status", json_null());
+	json_object_set_new(doc, "protocol", protocol_json(cfg));
+	json_object_set_new(doc, "fingerprint", json_object());
+	json_object_set_new(doc, "audio", json_null());
+	json_object_set_new(doc, "workloads", json_array());
+	return doc;
+}
+
+static int checkpoint(json_t *doc, const char *path)
+{
+	int ret = vms_json_write_file(doc, path);
+
+	if (ret)
+		vms_error("cannot write '%s': %s", path, strerror(-ret));
+	return ret;
+}
+
+static void finish_document(json_t *doc, int complete, int interrupted, int exit_status)
+{
+	char when[64];
+
+	json_object_set_new(doc, "end_time",
+			    json_string(vms_format_utc(vms_now_real(), when, sizeof(when))));
+	json_object_set_new(doc, "complete", json_boolean(complete));
+	json_object_set_new(doc, "interrupted", json_boolean(interrupted));
+	json_object_set_new(doc, "exit_status", json_integer(exit_status));
+}
+
+int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
+{
+	json_t *doc = new_document(cfg), *workloads = json_object_get(doc, "workloads");
+	int interrupted = 0, failed = 0, measured = 0, ret;
+	size_t i;
+
+	*doc_out = doc;
+	if (checkpoint(doc, cfg->output))
+		return VMS_EXIT_FATAL;
+	for (i = 0; i < cfg->n_items && !interrupted; i++) {
+		const struct vms_run_item *it = &cfg->items[i];
+		struct vms_workload_ctx ctx = { .w = it->spec.w, .opts = it->spec.opts,
+						.workdir = cfg->workdir };
+		json_t *wl, *metrics = json_object(), *runs = json_array();
+		long r;
+
+		if (ctx.w->prepare) {
+			char why[512];
+
+			/* checked before any run by the command; checked again here in case the
+			 * disk filled up meanwhile */
+			if (ctx.w->prepare(&ctx, why, sizeof(why))) {
+				vms_error("%s: %s", ctx.w->name, why);
+				json_decref(metrics);
+				json_decref(runs);
+				failed = 1;
+				continue;
+			}
+		}
+		wl = json_pack("{s:s, s:s, s:o, s:i, s:o, s:o}", "name", ctx.w->name, "summary",
+			       ctx.w->summary, "options", vms_workload_opts_json(ctx.w, ctx.opts),
+			       "runs_planned", (int)it->runs, "metrics", metrics, "runs", runs);
+		json_array_append_new(workloads, wl);
+		for (r = 0; r < it->runs; r++) {
+			json_t *run = json_object();
+			int st;
+
+			json_array_append_new(runs, run);
+			st = run_once(cfg, &ctx, metrics, run, (size_t)r, it->runs);
+			vms_metrics_pad(metrics, (size_t)r + 1);
+			if (st == 2) {
+				interrupted = 1;
+				break;
+			}
+			if (st == 1) {
+				failed = 1;
+				vms_warn("%s run %ld/%ld failed: %s", ctx.w->name, r + 1, it->runs,
+					 json_string_value(json_object_get(run, "reason")));
+			} else {
+				measured = 1;
+			}
+			if (stop_signal) {
+				interrupted = 1;
+				break;
+			}
+			if (checkpoint(doc, cfg->output))
+				return VMS_EXIT_FATAL;
+		}
+	}
+	ret = interrupted ? VMS_EXIT_INTERRUPTED
+	      : failed	  ? VMS_EXIT_FAILED
+	      : measured  ? VMS_EXIT_OK
+			  : VMS_EXIT_SKIP;
+	if (failed && !measured && !interrupted)
+		ret = VMS_EXIT_FAILED;
+	finish_document(doc, !interrupted, interrupted, ret);
+	if (checkpoint(doc, cfg->output))
+		return VMS_EXIT_FATAL;
+	return ret;
+}

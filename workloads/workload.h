@@ -1,0 +1,119 @@
+/* The workload registry. Adding a workload:
+ *   1. write workloads/NAME.c ending in `const struct vms_workload vms_workload_NAME = {...}`;
+ *   2. add one line VMS_WORKLOAD(NAME) to VMS_WORKLOAD_LIST below;
+ *   3. add a test in tests/workloads/ and a line in docs/vmsuite.1 and docs/workloads.md.
+ * A workload declares its options, what it needs and its run function; the runner forks a
+ * child per run, calls run() there and measures it from outside with wait4(). */
+#ifndef VMS_WORKLOAD_H
+#define VMS_WORKLOAD_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum vms_opt_type {
+	VMS_OPT_SIZE,    /* bytes, K/M/G suffixes */
+	VMS_OPT_COUNT,   /* whole number */
+	VMS_OPT_PERCENT, /* 1..100 */
+	VMS_OPT_BOOL,    /* 0/1, yes/no, true/false */
+	VMS_OPT_PATH,    /* a directory */
+};
+
+struct vms_option_def {
+	const char *name;
+	enum vms_opt_type type;
+	const char *def;  /* default as text; NULL = unset (computed by the workload) */
+	const char *unit; /* "bytes", "pages", "%", ... for `vmsuite list` */
+	const char *help;
+	uint64_t min, max; /* inclusive range for numbers; 0, 0 = any */
+};
+
+struct vms_opt_value {
+	int set;    /* given on the command line (or by a profile) */
+	uint64_t u; /* numbers and bools */
+	char *s;    /* paths; owned */
+};
+
+enum vms_need {
+	VMS_NEED_DISK = 1 << 0, /* a disk-backed work directory (not tmpfs) with free space */
+	VMS_NEED_ROOT = 1 << 1,
+	VMS_NEED_SWAP = 1 << 2,
+};
+
+/* What a workload child shares with the runner: lives in a MAP_SHARED page so that it
+ * survives the child being killed (bytes allocated so far stays visible). */
+struct vms_workload_shared {
+	volatile uint64_t bytes_allocated;
+	volatile int thp_disabled; /* prctl(PR_SET_THP_DISABLE) succeeded in the child */
+	char reason[512];          /* why the child failed, set before a non-zero exit */
+};
+
+/* One run's context. The runner fills it; `file` is the path a file-backed workload must use
+ * (the runner removes it after the child ends, whatever happened). */
+struct vms_workload_ctx {
+	const struct vms_workload *w;
+	struct vms_opt_value *opts; /* indexed like w->options */
+	const char *workdir;
+	char file[4096];
+	struct vms_workload_shared *shared;
+};
+
+struct vms_workload {
+	const char *name;
+	const char *summary;  /* one line */
+	const char *stresses; /* which kernel paths it exercises */
+	const struct vms_option_def *options;
+	size_t n_options;
+	unsigned needs;   /* enum vms_need */
+	long default_runs;
+	const char *faithful_to; /* the 2001 command it reproduces */
+	/* Parent side, before any run: resolve computed defaults into ctx->opts, check what the
+	 * workload needs (free disk, tmpfs). 0, or -errno with a one-line reason in why. */
+	int (*prepare)(struct vms_workload_ctx *ctx, char *why, size_t len);
+	/* Child side: does the work. Returns the child's exit status (0 ok); on failure writes
+	 * ctx->shared->reason. Must not use the tool's aborting allocators. */
+	int (*run)(struct vms_workload_ctx *ctx);
+};
+
+#define VMS_WORKLOAD_LIST                                                                      \
+	VMS_WORKLOAD(mmap001)                                                                  \
+	VMS_WORKLOAD(mtest01)                                                                  \
+	VMS_WORKLOAD(mmap002)
+
+#define VMS_WORKLOAD(n) extern const struct vms_workload vms_workload_##n;
+VMS_WORKLOAD_LIST
+#undef VMS_WORKLOAD
+
+/* NULL-terminated table of all workloads, in registration order. */
+extern const struct vms_workload *const vms_workloads[];
+const struct vms_workload *vms_workload_find(const char *name);
+/* Index of option `name` in w->options, or -1. */
+int vms_workload_option_index(const struct vms_workload *w, const char *name);
+
+/* A parsed -w SPEC: NAME[:key=value]... */
+struct vms_workload_spec {
+	const struct vms_workload *w;
+	struct vms_opt_value *opts; /* w->n_options entries */
+};
+
+/* Parses SPEC into spec (defaults applied for unset options with a default). Returns 0, or
+ * -EINVAL with a one-line reason in why ("unknown workload 'x' (known: ...)", "mtest01:
+ * unknown option 'foo'", "mmap001: malformed size 'lots' for bytes"). */
+int vms_workload_spec_parse(const char *text, struct vms_workload_spec *spec, char *why,
+			    size_t len);
+/* Sets option `name` from text as if given on the command line. 0 or -EINVAL with why. */
+int vms_workload_opt_set(struct vms_workload_spec *spec, const char *name, const char *value,
+			 char *why, size_t len);
+void vms_workload_spec_release(struct vms_workload_spec *spec);
+/* The options as a JSON object {name: number|string|bool} (set or defaulted ones only). */
+json_t *vms_workload_opts_json(const struct vms_workload *w, const struct vms_opt_value *opts);
+
+/* Helpers for workload code. */
+/* Reports a failure reason from the child (printf-style) into ctx->shared->reason. Returns 1. */
+int vms_workload_fail(struct vms_workload_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Checks that dir is on a disk filesystem (not tmpfs/ramfs) with at least `need` bytes free.
+ * 0, or -errno with a reason in why. */
+int vms_workload_check_dir(const char *dir, uint64_t need, char *why, size_t len);
+
+#endif
