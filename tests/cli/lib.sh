@@ -1,0 +1,48 @@
+# Shared helpers for the end-to-end tests that drive the real vmsuite binary.
+# Provided by ctest: VMSUITE, VMS_SOURCE_DIR, VMS_BINARY_DIR, VMS_TEST_TMP.
+set -u
+: "${VMSUITE:?run me through ctest}"
+rm -rf "$VMS_TEST_TMP"
+mkdir -p "$VMS_TEST_TMP"
+cd "$VMS_TEST_TMP" || exit 1
+failures=0
+checks=0
+
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+ok() {
+  checks=$((checks + 1))
+}
+
+# expect_exit CODE DESCRIPTION -- command...: runs it, captures out/err in $out/$err.
+expect_exit() {
+  local want=$1 what=$2
+  shift 3
+  "$@" >"$VMS_TEST_TMP/out" 2>"$VMS_TEST_TMP/err"
+  local got=$?
+  out=$(cat "$VMS_TEST_TMP/out")
+  err=$(cat "$VMS_TEST_TMP/err")
+  if [ "$got" -ne "$want" ]; then
+    fail "$what: exit $got, want $want; stderr: $err"
+  else
+    ok
+  fi
+}
+
+# expect_in TEXT NEEDLE DESCRIPTION
+expect_in() {
+  if printf '%s' "$1" | grep -qF -- "$2"; then ok; else fail "$3: '$2' not in: $1"; fi
+}
+
+json_get() { # json_get FILE PYTHON-EXPR (d is the document)
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+finish() {
+  echo "$checks passed, $failures failed"
+  [ "$failures" -eq 0 ]
+  exit $?
+}

@@ -1,0 +1,90 @@
+/* Test helper command: writes a synthetic result file (tests/compare/gen.h), or re-parses a
+ * JSON file (exit 0 when it parses) for the CLI tests. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/result.h"
+#include "core/util.h"
+#include "tests/compare/gen.h"
+
+/* usage: gen-result -o FILE [--label L] [--seed N] [--runs N] [--shift FRACTION] [--audio]
+ *                   [--set PATH=JSON]... [--drop-workload NAME]
+ *        gen-result --parse FILE */
+int main(int argc, char **argv)
+{
+	const char *out = NULL, *label = "6.1.0-base", *drop = NULL;
+	unsigned long seed = 1;
+	double shift = 0;
+	size_t runs = 5, i;
+	int audio = 0, a;
+	json_t *doc;
+
+	if (argc == 3 && !strcmp(argv[1], "--parse")) {
+		json_error_t e;
+
+		doc = json_load_file(argv[2], 0, &e);
+		if (!doc) {
+			fprintf(stderr, "gen-result: %s: line %d: %s\n", argv[2], e.line, e.text);
+			return 1;
+		}
+		json_decref(doc);
+		return 0;
+	}
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--audio"))
+			audio = 1;
+		else if (a + 1 >= argc)
+			break;
+		else if (!strcmp(argv[a], "-o"))
+			out = argv[++a];
+		else if (!strcmp(argv[a], "--label"))
+			label = argv[++a];
+		else if (!strcmp(argv[a], "--seed"))
+			seed = strtoul(argv[++a], NULL, 10);
+		else if (!strcmp(argv[a], "--runs"))
+			runs = strtoul(argv[++a], NULL, 10);
+		else if (!strcmp(argv[a], "--shift"))
+			shift = strtod(argv[++a], NULL);
+		else if (!strcmp(argv[a], "--drop-workload"))
+			drop = argv[++a];
+		else if (!strcmp(argv[a], "--set"))
+			a++;
+		else
+			break;
+	}
+	if (a < argc || !out || runs < 1 || runs > 64) {
+		fprintf(stderr, "gen-result: bad arguments\n");
+		return 2;
+	}
+	doc = gen_standard(label, seed, runs, shift, audio);
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--set")) {
+			char *eq, *p = vms_xstrdup(argv[++a]);
+
+			eq = strchr(p, '=');
+			if (!eq) {
+				fprintf(stderr, "gen-result: --set wants PATH=JSON\n");
+				return 2;
+			}
+			*eq = '\0';
+			gen_set(doc, p, eq + 1);
+			free(p);
+		}
+	}
+	if (drop) {
+		json_t *wls = json_object_get(doc, "workloads"), *wl;
+
+		json_array_foreach(wls, i, wl)
+			if (!strcmp(json_string_value(json_object_get(wl, "name")), drop)) {
+				json_array_remove(wls, i);
+				break;
+			}
+	}
+	if (vms_json_write_file(doc, out)) {
+		fprintf(stderr, "gen-result: cannot write %s\n", out);
+		return 1;
+	}
+	json_decref(doc);
+	return 0;
+}

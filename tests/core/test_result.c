@@ -1,0 +1,119 @@
+/* Unit tests of core/result.c: metric objects with null-padded samples, and loading with a
+ * distinct reason for each way a file can fail to be a vmsuite result. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/result.h"
+#include "core/util.h"
+
+static void test_metric_put_pads(void **state)
+{
+	json_t *m = json_object();
+	double *v;
+	size_t n;
+
+	(void)state;
+	vms_metric_put(m, "elapsed_s", "s", VMS_BETTER_LOWER, VMS_METRIC_PRIMARY, 0, 1.5);
+	vms_metric_put(m, "elapsed_s", "s", VMS_BETTER_LOWER, VMS_METRIC_PRIMARY, 2, 2.5);
+	vms_metrics_pad(m, 4);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(m, "elapsed_s"),
+							 "samples")),
+			 4);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(m, "elapsed_s"),
+							      "better")),
+			    "lower");
+	assert_true(json_is_true(json_object_get(json_object_get(m, "elapsed_s"), "primary")));
+	v = vms_metric_values(m, "elapsed_s", &n);
+	assert_int_equal(n, 2);
+	assert_true(v[0] == 1.5 && v[1] == 2.5);
+	free(v);
+	assert_null(vms_metric_values(m, "nope", &n));
+	assert_int_equal(n, 0);
+	json_decref(m);
+}
+
+static char *write_tmp(const char *content)
+{
+	char *path = vms_xstrdup("/tmp/vms-result-XXXXXX");
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, content, strlen(content)), (ssize_t)strlen(content));
+	close(fd);
+	return path;
+}
+
+static void expect_load(const char *content, enum vms_load_error want, const char *needle)
+{
+	char *path = write_tmp(content), err[256];
+	enum vms_load_error e;
+	json_t *doc = vms_result_load(path, &e, err, sizeof(err));
+
+	assert_int_equal(e, want);
+	if (want == VMS_LOAD_OK) {
+		assert_non_null(doc);
+	} else {
+		assert_null(doc);
+		assert_non_null(strstr(err, needle));
+	}
+	json_decref(doc);
+	unlink(path);
+	free(path);
+}
+
+static void test_load_errors(void **state)
+{
+	char err[256];
+	enum vms_load_error e;
+
+	(void)state;
+	assert_null(vms_result_load("/nonexistent/r.json", &e, err, sizeof(err)));
+	assert_int_equal(e, VMS_LOAD_IO);
+	assert_non_null(strstr(err, "No such file"));
+	expect_load("not json at all", VMS_LOAD_NOT_JSON, "not JSON");
+	expect_load("{\"a\": 1}", VMS_LOAD_NOT_OURS, "not a vmsuite result");
+	expect_load("[1,2]", VMS_LOAD_NOT_OURS, "not a vmsuite result");
+	expect_load("{\"format\": \"vmsuite.result/2\", \"workloads\": []}", VMS_LOAD_TOO_NEW,
+		    "newer");
+	expect_load("{\"format\": \"vmsuite.result/x\"}", VMS_LOAD_NOT_OURS, "unknown");
+	expect_load("{\"format\": \"vmsuite.result/1\"}", VMS_LOAD_MALFORMED, "workloads");
+	expect_load("{\"format\": \"vmsuite.result/1\", \"workloads\": []}", VMS_LOAD_OK, "");
+}
+
+static void test_write_reparses(void **state)
+{
+	char path[] = "/tmp/vms-result-w-XXXXXX", err[128];
+	json_t *doc = json_pack("{s:s, s:[], s:s, s:f}", "format", VMS_RESULT_FORMAT,
+				"workloads", "label", "quote\" and \\ and \n newline", "x", 0.1);
+	enum vms_load_error e;
+	json_t *back;
+	int fd = mkstemp(path);
+
+	(void)state;
+	close(fd);
+	assert_int_equal(vms_json_write_file(doc, path), 0);
+	back = vms_result_load(path, &e, err, sizeof(err));
+	assert_non_null(back);
+	assert_true(json_equal(doc, back));
+	json_decref(back);
+	json_decref(doc);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metric_put_pads),
+		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_write_reparses),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

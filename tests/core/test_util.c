@@ -1,0 +1,108 @@
+/* Unit tests of core/util.c: size, duration and number parsing, size formatting, atomic writes. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+static void test_parse_size(void **state)
+{
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(vms_parse_size("2048000000", &v), 0);
+	assert_int_equal(v, 2048000000ULL);
+	assert_int_equal(vms_parse_size("256M", &v), 0);
+	assert_int_equal(v, 256ULL << 20);
+	assert_int_equal(vms_parse_size("1G", &v), 0);
+	assert_int_equal(v, 1ULL << 30);
+	assert_int_equal(vms_parse_size("4k", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(vms_parse_size("1.5G", &v), 0);
+	assert_int_equal(v, 3ULL << 29);
+	assert_int_equal(vms_parse_size("512MiB", &v), 0);
+	assert_int_equal(v, 512ULL << 20);
+	assert_int_equal(vms_parse_size("100B", &v), 0);
+	assert_int_equal(v, 100);
+	assert_int_equal(vms_parse_size("", &v), -EINVAL);
+	assert_int_equal(vms_parse_size("lots", &v), -EINVAL);
+	assert_int_equal(vms_parse_size("-1", &v), -EINVAL);
+	assert_int_equal(vms_parse_size("12Q", &v), -EINVAL);
+	assert_int_equal(vms_parse_size("1.5", &v), -EINVAL);
+	assert_int_equal(vms_parse_size("99999999999999999999", &v), -ERANGE);
+	assert_int_equal(vms_parse_size("99999999999T", &v), -ERANGE);
+}
+
+static void test_parse_seconds_and_long(void **state)
+{
+	double d;
+	long l;
+
+	(void)state;
+	assert_int_equal(vms_parse_seconds("10", &d), 0);
+	assert_true(d == 10);
+	assert_int_equal(vms_parse_seconds("300ms", &d), 0);
+	assert_true(d > 0.2999 && d < 0.3001);
+	assert_int_equal(vms_parse_seconds("2m", &d), 0);
+	assert_true(d == 120);
+	assert_int_equal(vms_parse_seconds("-1", &d), -EINVAL);
+	assert_int_equal(vms_parse_seconds("1x", &d), -EINVAL);
+	assert_int_equal(vms_parse_long("5", 1, 10, &l), 0);
+	assert_int_equal(l, 5);
+	assert_int_equal(vms_parse_long("0", 1, 10, &l), -ERANGE);
+	assert_int_equal(vms_parse_long("-3", 1, 10, &l), -ERANGE);
+	assert_int_equal(vms_parse_long("3x", 1, 10, &l), -EINVAL);
+	assert_int_equal(vms_parse_long("", 1, 10, &l), -EINVAL);
+}
+
+static void test_format_size(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(vms_format_size(512ULL << 20, buf, sizeof(buf)), "512 MiB");
+	assert_string_equal(vms_format_size(1536ULL << 20, buf, sizeof(buf)), "1.5 GiB");
+	assert_string_equal(vms_format_size(100, buf, sizeof(buf)), "100 bytes");
+}
+
+static void test_write_atomic(void **state)
+{
+	char dir[] = "/tmp/vms-test-XXXXXX", path[64];
+	char *text;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.json", dir);
+	assert_int_equal(vms_write_atomic(path, "{}\n", 3), 0);
+	text = vms_read_text(path);
+	assert_string_equal(text, "{}\n");
+	free(text);
+	/* replacing keeps only the new content, and no temp file stays behind */
+	assert_int_equal(vms_write_atomic(path, "[1]\n", 4), 0);
+	text = vms_read_text(path);
+	assert_string_equal(text, "[1]\n");
+	free(text);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0); /* fails if a temp file was left */
+	/* a directory that does not exist: error, nothing created */
+	assert_int_equal(vms_write_atomic("/nonexistent-dir/x.json", "x", 1), -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_parse_seconds_and_long),
+		cmocka_unit_test(test_format_size),
+		cmocka_unit_test(test_write_atomic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
