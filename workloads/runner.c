@@ -108,7 +108,8 @@ static uint64_t vmstat_sum(const struct vms_vmstat *s, const char *prefix, int s
 
 		if (strncmp(s->kv[i].name, prefix, plen))
 			continue;
-		if (skip_type_split && (!strcmp(rest, "anon") || !strcmp(rest, "file")))
+		if (skip_type_split && (!strcmp(rest, "anon") || !strcmp(rest, "file") ||
+					 !strcmp(rest, "direct_throttle")))
 			continue;
 		sum += s->kv[i].value;
 	}
