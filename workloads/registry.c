@@ -7,13 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statfs.h>
-#include <sys/statvfs.h>
 
+#include "core/sysinfo.h"
 #include "core/util.h"
-
-#define TMPFS_MAGIC_ 0x01021994
-#define RAMFS_MAGIC_ 0x858458f6
 
 #define VMS_WORKLOAD(n) &vms_workload_##n,
 const struct vms_workload *const vms_workloads[] = { VMS_WORKLOAD_LIST NULL };
@@ -226,30 +222,27 @@ int vms_workload_fail(struct vms_workload_ctx *ctx, const char *fmt, ...)
 
 int vms_workload_check_dir(const char *dir, uint64_t need, char *why, size_t len)
 {
-	struct statfs sf;
-	struct statvfs sv;
-	uint64_t avail;
+	struct vms_fs_info fi;
 	char a[32], b[32];
+	int ret = vms_fs_info(dir, &fi);
 
-	if (statfs(dir, &sf) < 0 || statvfs(dir, &sv) < 0) {
-		int e = errno;
-
-		snprintf(why, len, "cannot use work directory '%s': %s", dir, strerror(e));
-		return -e;
+	if (ret) {
+		snprintf(why, len, "cannot use work directory '%s': %s", dir, strerror(-ret));
+		return ret;
 	}
-	if ((unsigned long)sf.f_type == TMPFS_MAGIC_ || (unsigned long)sf.f_type == RAMFS_MAGIC_) {
+	if (fi.memory_backed) {
 		snprintf(why, len,
-			 "work directory '%s' is on tmpfs/ramfs: its pages live in RAM and swap, "
-			 "so the file-mapping test would become a swap test; use --workdir on a "
-			 "disk filesystem",
-			 dir);
-		return -EXDEV;
-	}
-	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-	if (avail < need) {
+			 "work directory '%s' is on %s: its pages live in RAM and swap, so the "
+			 "file-mapping test would become a swap test; use --workdir on a disk "
+			 "filesystem",
+			 dir, fi.fstype ? fi.fstype : fi.magic_name);
+		ret = -EXDEV;
+	} else if (fi.free_bytes < need) {
 		snprintf(why, len, "work directory '%s' has %s free, the workload needs %s", dir,
-			 vms_format_size(avail, a, sizeof(a)), vms_format_size(need, b, sizeof(b)));
-		return -ENOSPC;
+			 vms_format_size(fi.free_bytes, a, sizeof(a)),
+			 vms_format_size(need, b, sizeof(b)));
+		ret = -ENOSPC;
 	}
-	return 0;
+	vms_fs_info_release(&fi);
+	return ret;
 }

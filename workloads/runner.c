@@ -21,6 +21,7 @@
 
 #include "core/procfs.h"
 #include "core/result.h"
+#include "core/sysinfo.h"
 #include "core/util.h"
 #include "core/version.h"
 
@@ -545,7 +546,7 @@ static json_t *new_document(const struct vms_run_config *cfg)
 	json_object_set_new(doc, "interrupted", json_false());
 	json_object_set_new(doc, "exit_status", json_null());
 	json_object_set_new(doc, "protocol", protocol_json(cfg));
-	json_object_set_new(doc, "fingerprint", json_object());
+	json_object_set_new(doc, "fingerprint", vms_sysinfo_collect(cfg->workdir));
 	json_object_set_new(doc, "audio", json_null());
 	json_object_set_new(doc, "workloads", json_array());
 	return doc;
