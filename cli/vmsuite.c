@@ -47,7 +47,16 @@ const struct vms_command vms_commands[] = {
 	  "Renders a result file written by `vmsuite run`. text (default) prints the 2001-style\n"
 	  "block per workload; json prints the per-workload summary (means, sd, cv) as JSON.\n" },
 	{ "sysinfo", cmd_sysinfo, "print the environment fingerprint a run records",
-	  "usage: vmsuite sysinfo [--format text|json] [--workdir DIR]\n" },
+	  "usage: vmsuite sysinfo [--format text|json] [--workdir DIR]\n\n"
+	  "Prints the environment fingerprint that `vmsuite run` stores in every result file: kernel\n"
+	  "release/version/cmdline, every /proc/sys/vm knob, THP, swap devices, memory, CPU model/\n"
+	  "count/governor, page size, the work directory's filesystem and mount options, PSI, cgroup,\n"
+	  "ALSA cards and the vmsuite build, each with where it was read. Keys: docs/sysinfo.md.\n\n"
+	  "  --format FORMAT   text (default): aligned \"key  value  source\" lines, one per sysctl;\n"
+	  "                    json: the object a result file stores under \"fingerprint\"\n"
+	  "  --workdir DIR     describe the filesystem of DIR (default: .); give the directory you\n"
+	  "                    pass to `vmsuite run --workdir`\n\n"
+	  "Exit status: 0 ok; 128 output cannot be written; 129 usage error.\n" },
 	{ "probe", cmd_probe, "run the audio probe alone (device check, idle baseline)",
 	  "usage: vmsuite probe [FILE] [--seconds N] [--device DEV] [--period MS] [--buffer MS]\n"
 	  "                     [--rt] [--mlock] [-o FILE]\n" },

@@ -1,6 +1,6 @@
-/* The environment fingerprint a run records and `vmsuite sysinfo` prints: uname(2),
+/* The environment fingerprint a run records and `vmsuite sysinfo` prints. Reads uname(2),
  * /proc/{cmdline,swaps,meminfo,cpuinfo,self/mountinfo,self/cgroup,asound/cards,pressure},
- * every /proc/sys/vm file, /sys/kernel/mm/transparent_hugepage, cpufreq, and statfs(2) of the work dir. */
+ * /proc/sys/vm, /sys/kernel/mm/transparent_hugepage, cpufreq, and statfs(2) of the work dir. */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -19,43 +19,31 @@
 #include "core/util.h"
 #include "core/version.h"
 
-#define THP_DIR "/sys/kernel/mm/transparent_hugepage"
+#define THP_DIR       "/sys/kernel/mm/transparent_hugepage"
 #define VM_SYSCTL_DIR "/proc/sys/vm"
 
 /* statfs(2) f_type values (linux/magic.h and filesystems' own headers). */
-#define MAGIC_TMPFS 0x01021994UL
-#define MAGIC_RAMFS 0x858458f6UL
+#define MAGIC_TMPFS     0x01021994UL
+#define MAGIC_RAMFS     0x858458f6UL
 #define MAGIC_HUGETLBFS 0x958458f6UL
 
 static const struct {
 	unsigned long magic;
 	const char *name;
 } fs_magics[] = {
-	{ 0xef53UL, "ext2/ext3/ext4" },
-	{ 0x58465342UL, "xfs" },
-	{ 0x9123683eUL, "btrfs" },
-	{ 0xf2f52010UL, "f2fs" },
-	{ 0xca451a4eUL, "bcachefs" },
-	{ 0x2fc12fc1UL, "zfs" },
-	{ 0x3153464aUL, "jfs" },
-	{ 0x52654973UL, "reiserfs" },
-	{ 0x2011bab0UL, "exfat" },
-	{ 0x4d44UL, "vfat/msdos" },
-	{ 0x5346544eUL, "ntfs" },
-	{ 0x6969UL, "nfs" },
-	{ 0xff534d42UL, "cifs" },
-	{ 0xfe534d42UL, "smb2" },
-	{ 0x01021997UL, "9p" },
-	{ 0x65735546UL, "fuse" },
-	{ 0x794c7630UL, "overlay" },
-	{ 0x73717368UL, "squashfs" },
-	{ 0x9660UL, "iso9660" },
-	{ MAGIC_TMPFS, "tmpfs" },
-	{ MAGIC_RAMFS, "ramfs" },
-	{ MAGIC_HUGETLBFS, "hugetlbfs" },
-	{ 0x9fa0UL, "proc" },
-	{ 0x62656572UL, "sysfs" },
-	{ 0x1373UL, "devfs" },
+    {0xef53UL, "ext2/ext3/ext4"}, {0x58465342UL, "xfs"},
+    {0x9123683eUL, "btrfs"},      {0xf2f52010UL, "f2fs"},
+    {0xca451a4eUL, "bcachefs"},   {0x2fc12fc1UL, "zfs"},
+    {0x3153464aUL, "jfs"},        {0x52654973UL, "reiserfs"},
+    {0x2011bab0UL, "exfat"},      {0x4d44UL, "vfat/msdos"},
+    {0x5346544eUL, "ntfs"},       {0x6969UL, "nfs"},
+    {0xff534d42UL, "cifs"},       {0xfe534d42UL, "smb2"},
+    {0x01021997UL, "9p"},         {0x65735546UL, "fuse"},
+    {0x794c7630UL, "overlay"},    {0x73717368UL, "squashfs"},
+    {0x9660UL, "iso9660"},        {MAGIC_TMPFS, "tmpfs"},
+    {MAGIC_RAMFS, "ramfs"},       {MAGIC_HUGETLBFS, "hugetlbfs"},
+    {0x9fa0UL, "proc"},           {0x62656572UL, "sysfs"},
+    {0x1373UL, "devfs"},
 };
 
 static const char *magic_name(unsigned long magic)
@@ -157,6 +145,27 @@ int vms_sysfs_selection(const char *text, char *buf, size_t len)
 	return 0;
 }
 
+/* Parse a whole decimal token; 0 or -EINVAL. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return *end || errno ? -EINVAL : 0;
+}
+
+static int parse_ll(const char *s, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return !*s || *end || errno ? -EINVAL : 0;
+}
+
 json_t *vms_swaps_parse(const char *text)
 {
 	json_t *arr = json_array();
@@ -164,10 +173,10 @@ json_t *vms_swaps_parse(const char *text)
 	int first = 1;
 
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char name[4096], type[64];
+		char *tok[6], *tsave = NULL, *dec;
 		uint64_t size_kib, used_kib;
 		long long prio;
-		char *dec;
+		size_t n = 0;
 		json_t *d;
 
 		if (first) {
@@ -175,13 +184,18 @@ json_t *vms_swaps_parse(const char *text)
 			if (!strncmp(line, "Filename", 8))
 				continue;
 		}
-		if (sscanf(line, "%4095s %63s %" SCNu64 " %" SCNu64 " %lld", name, type, &size_kib,
-			   &used_kib, &prio) != 5)
+		/* names have their blanks escaped as \040, so fields split on white space */
+		for (tok[n] = strtok_r(line, " \t", &tsave); tok[n] && n < 5;
+		     tok[n] = strtok_r(NULL, " \t", &tsave))
+			n++;
+		if (n != 5 || parse_u64(tok[2], &size_kib) || parse_u64(tok[3], &used_kib) ||
+		    parse_ll(tok[4], &prio) || size_kib > INT64_MAX / 1024 ||
+		    used_kib > INT64_MAX / 1024)
 			continue;
-		dec = vms_unescape_octal(name);
-		d = json_pack("{s:s, s:s, s:I, s:I, s:I}", "name", dec, "type", type, "size_bytes",
-			      (json_int_t)(size_kib * 1024), "used_bytes",
-			      (json_int_t)(used_kib * 1024), "priority", (json_int_t)prio);
+		dec = vms_unescape_octal(tok[0]);
+		d = json_pack("{s:s, s:s, s:I, s:I, s:I}", "name", dec, "type", tok[1],
+		              "size_bytes", (json_int_t)(size_kib * 1024), "used_bytes",
+		              (json_int_t)(used_kib * 1024), "priority", (json_int_t)prio);
 		free(dec);
 		if (d)
 			json_array_append_new(arr, d);
@@ -208,7 +222,7 @@ static int split_mountinfo(char *line, char **f, unsigned *major, unsigned *mino
 	char *save = NULL, *tok;
 	int i;
 
-	tok = strtok_r(line, " ", &save); /* mount id */
+	tok = strtok_r(line, " ", &save);        /* mount id */
 	if (!tok || !strtok_r(NULL, " ", &save)) /* parent id */
 		return -EINVAL;
 	tok = strtok_r(NULL, " ", &save);
@@ -327,10 +341,9 @@ int vms_fs_info_at(const char *root, const char *path, struct vms_fs_info *out)
 	}
 	free(mi);
 	out->is_tmpfs = out->magic == MAGIC_TMPFS || (out->fstype && !strcmp(out->fstype, "tmpfs"));
-	out->memory_backed = out->is_tmpfs || out->magic == MAGIC_RAMFS ||
-			     out->magic == MAGIC_HUGETLBFS ||
-			     (out->fstype && (!strcmp(out->fstype, "ramfs") ||
-					      !strcmp(out->fstype, "hugetlbfs")));
+	out->memory_backed =
+	    out->is_tmpfs || out->magic == MAGIC_RAMFS || out->magic == MAGIC_HUGETLBFS ||
+	    (out->fstype && (!strcmp(out->fstype, "ramfs") || !strcmp(out->fstype, "hugetlbfs")));
 	return 0;
 }
 
@@ -437,11 +450,11 @@ static json_t *thp_selection(const char *root, const char *file)
  * the arm64 implementer/part pair. NULL when none. Caller frees. */
 static char *cpu_model(const char *root)
 {
-	static const char *const keys[] = { "model name", "cpu model", "cpu", "Hardware",
-					    "Processor", "uarch" };
+	static const char *const keys[] = {"model name", "cpu model", "cpu",
+	                                   "Hardware",   "Processor", "uarch"};
 	char *p = at(root, "/proc/cpuinfo");
 	char *text = vms_read_text(p);
-	char *found[VMS_ARRAY_SIZE(keys)] = { 0 };
+	char *found[VMS_ARRAY_SIZE(keys)] = {0};
 	char *impl = NULL, *part = NULL, *line, *save = NULL, *out = NULL;
 	size_t i;
 
@@ -551,7 +564,8 @@ static json_t *cgroup_summary(const char *root)
 		{
 			char *ctl, *csave = NULL;
 
-			for (ctl = strtok_r(c1 + 1, ",", &csave); ctl; ctl = strtok_r(NULL, ",", &csave))
+			for (ctl = strtok_r(c1 + 1, ",", &csave); ctl;
+			     ctl = strtok_r(NULL, ",", &csave))
 				if (!strcmp(ctl, "memory"))
 					memory = c2 + 1;
 		}
@@ -560,7 +574,8 @@ static json_t *cgroup_summary(const char *root)
 	json_object_set_new(o, "version", json_integer(have_v1 ? 1 : unified ? 2 : 0));
 	if (have_v1) {
 		json_object_set_new(o, "path", str_or_null(memory ? memory : first_v1));
-		json_object_set_new(o, "path_controller", memory ? json_string("memory") : json_null());
+		json_object_set_new(o, "path_controller",
+		                    memory ? json_string("memory") : json_null());
 	} else {
 		json_object_set_new(o, "path", str_or_null(unified));
 		json_object_set_new(o, "path_controller", json_null());
@@ -582,11 +597,29 @@ static json_t *psi_available(const char *root)
 }
 
 const char *const vms_sysinfo_keys[] = {
-	"kernel_release", "kernel_version", "kernel_cmdline", "hostname", "architecture",
-	"vm_sysctl", "thp_enabled", "thp_defrag", "swap_devices", "swap_total_bytes",
-	"mem_total_bytes", "page_size", "cpu_model", "cpu_count", "cpu_governor", "workdir_fs",
-	"psi_available", "cgroup", "alsa_cards", "vmsuite_version", "compiler", "build_type",
-	NULL,
+    "kernel_release",
+    "kernel_version",
+    "kernel_cmdline",
+    "hostname",
+    "architecture",
+    "vm_sysctl",
+    "thp_enabled",
+    "thp_defrag",
+    "swap_devices",
+    "swap_total_bytes",
+    "mem_total_bytes",
+    "page_size",
+    "cpu_model",
+    "cpu_count",
+    "cpu_governor",
+    "workdir_fs",
+    "psi_available",
+    "cgroup",
+    "alsa_cards",
+    "vmsuite_version",
+    "compiler",
+    "build_type",
+    NULL,
 };
 
 json_t *vms_sysinfo_collect_at(const char *root, const char *workdir)
@@ -631,11 +664,11 @@ json_t *vms_sysinfo_collect_at(const char *root, const char *workdir)
 	put(info, "cpu_model", string_or_null(cpu_model(root)), "/proc/cpuinfo");
 	put_cpu_count(info, root);
 	put(info, "cpu_governor",
-	    string_or_null(read_trimmed(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")),
+	    string_or_null(
+	        read_trimmed(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")),
 	    "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
 
-	wsrc = vms_xasprintf("statfs(2) of '%s', /proc/self/mountinfo",
-			     workdir ? workdir : ".");
+	wsrc = vms_xasprintf("statfs(2) of '%s', /proc/self/mountinfo", workdir ? workdir : ".");
 	if (!vms_fs_info_at(root, workdir ? workdir : ".", &fs)) {
 		put(info, "workdir_fs", vms_fs_info_json(&fs), wsrc);
 		vms_fs_info_release(&fs);
@@ -724,7 +757,8 @@ static void flatten(struct rows *r, const char *key, const json_t *v, const char
 
 		if (!json_object_size(v))
 			add_row(r, vms_xstrdup(key), vms_xstrdup("(none)"), source);
-		json_object_foreach((json_t *)v, k, sub) {
+		json_object_foreach((json_t *)v, k, sub)
+		{
 			char *sk = vms_xasprintf("%s.%s", key, k);
 
 			flatten(r, sk, sub, source);
@@ -738,7 +772,8 @@ static void flatten(struct rows *r, const char *key, const json_t *v, const char
 
 		if (!json_array_size(v))
 			add_row(r, vms_xstrdup(key), vms_xstrdup("(none)"), source);
-		json_array_foreach(v, i, sub) {
+		json_array_foreach(v, i, sub)
+		{
 			char *sk = vms_xasprintf("%s[%zu]", key, i);
 
 			flatten(r, sk, sub, source);
@@ -746,19 +781,19 @@ static void flatten(struct rows *r, const char *key, const json_t *v, const char
 		}
 		break;
 	}
-	case JSON_STRING:
-		add_text(r, key, json_string_value(v), source);
-		break;
+	case JSON_STRING: add_text(r, key, json_string_value(v), source); break;
 	case JSON_INTEGER:
 		if (ends_with(key, "_bytes") && json_integer_value(v) >= 0)
 			add_row(r, vms_xstrdup(key),
-				vms_xasprintf("%" JSON_INTEGER_FORMAT " (%s)", json_integer_value(v),
-					      vms_format_size((uint64_t)json_integer_value(v), buf,
-							      sizeof(buf))),
-				source);
+			        vms_xasprintf("%" JSON_INTEGER_FORMAT " (%s)",
+			                      json_integer_value(v),
+			                      vms_format_size((uint64_t)json_integer_value(v), buf,
+			                                      sizeof(buf))),
+			        source);
 		else
 			add_row(r, vms_xstrdup(key),
-				vms_xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v)), source);
+			        vms_xasprintf("%" JSON_INTEGER_FORMAT, json_integer_value(v)),
+			        source);
 		break;
 	case JSON_REAL:
 		add_row(r, vms_xstrdup(key), vms_xasprintf("%g", json_real_value(v)), source);
@@ -767,9 +802,7 @@ static void flatten(struct rows *r, const char *key, const json_t *v, const char
 	case JSON_FALSE:
 		add_row(r, vms_xstrdup(key), vms_xstrdup(json_is_true(v) ? "yes" : "no"), source);
 		break;
-	case JSON_NULL:
-		add_row(r, vms_xstrdup(key), vms_xstrdup("(none)"), source);
-		break;
+	case JSON_NULL: add_row(r, vms_xstrdup(key), vms_xstrdup("(none)"), source); break;
 	}
 }
 
@@ -777,12 +810,13 @@ static void flatten(struct rows *r, const char *key, const json_t *v, const char
 
 int vms_sysinfo_write_text(FILE *f, const json_t *info)
 {
-	struct rows r = { 0 };
+	struct rows r = {0};
 	const char *key;
 	json_t *entry;
 	size_t kw = 0, vw = 0, i, first;
 
-	json_object_foreach((json_t *)info, key, entry) {
+	json_object_foreach((json_t *)info, key, entry)
+	{
 		const json_t *value = json_object_get(entry, "value");
 		const char *source = json_string_value(json_object_get(entry, "source"));
 
@@ -792,7 +826,8 @@ int vms_sysinfo_write_text(FILE *f, const json_t *info)
 			const char *name;
 			json_t *sv;
 
-			json_object_foreach((json_t *)value, name, sv) {
+			json_object_foreach((json_t *)value, name, sv)
+			{
 				char *k = vms_xasprintf("vm.%s", name);
 				char *src = vms_xasprintf("%s/%s", source ? source : "", name);
 
@@ -817,7 +852,7 @@ int vms_sysinfo_write_text(FILE *f, const json_t *info)
 	for (i = 0; i < r.n; i++) {
 		if (*r.v[i].source)
 			fprintf(f, "%-*s  %-*s  %s\n", (int)kw, r.v[i].key, (int)vw, r.v[i].value,
-				r.v[i].source);
+			        r.v[i].source);
 		else
 			fprintf(f, "%-*s  %s\n", (int)kw, r.v[i].key, r.v[i].value);
 		free(r.v[i].key);

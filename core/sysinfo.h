@@ -1,6 +1,6 @@
 /* The environment fingerprint (SPEC §7): kernel, /proc/sys/vm, THP, swap, memory, CPU, the
  * work directory's filesystem, PSI, cgroup membership and ALSA cards, each with where it was
- * read. Reads /proc/{cmdline,swaps,meminfo,cpuinfo,self/mountinfo,self/cgroup}, /sys and statfs(2). */
+ * read: /proc/{cmdline,swaps,meminfo,cpuinfo,self/mountinfo,self/cgroup}, /sys, statfs(2). */
 #ifndef VMS_SYSINFO_H
 #define VMS_SYSINFO_H
 
@@ -13,7 +13,7 @@
 struct vms_fs_info {
 	char *path;             /* absolute, symlinks resolved */
 	unsigned long magic;    /* statfs(2) f_type */
-	const char *magic_name; /* static name of the magic ("ext2/ext3/ext4", "tmpfs", "unknown") */
+	const char *magic_name; /* static: "ext2/ext3/ext4", "tmpfs", ... or "unknown" */
 	char *fstype;           /* mountinfo filesystem type ("ext4", "fuse.sshfs") */
 	char *mount_point;      /* mountinfo mount point of the mount holding path */
 	char *device;           /* mountinfo mount source ("/dev/vda", "tmpfs") */

@@ -152,6 +152,31 @@ static void test_swaps_parse(void **state)
 	a = vms_swaps_parse("");
 	assert_int_equal(json_array_size(a), 0);
 	json_decref(a);
+
+	/* malformed numbers are skipped, not half-read; names of any length survive */
+	{
+		char *longname = vms_xmalloc(5001), *t;
+
+		memset(longname, 'x', 5000);
+		longname[0] = '/';
+		longname[5000] = '\0';
+		t = vms_xasprintf("Filename Type Size Used Priority\n"
+		                  "/dev/a partition -5 0 1\n"
+		                  "/dev/b partition 12k 0 1\n"
+		                  "/dev/c partition 8 0\n"
+		                  "%s file 8 4 -1\n",
+		                  longname);
+		a = vms_swaps_parse(t);
+		assert_int_equal(json_array_size(a), 1);
+		d = json_array_get(a, 0);
+		assert_string_equal(json_string_value(json_object_get(d, "name")), longname);
+		assert_int_equal(json_integer_value(json_object_get(d, "size_bytes")), 8192);
+		assert_int_equal(json_integer_value(json_object_get(d, "used_bytes")), 4096);
+		assert_int_equal(json_integer_value(json_object_get(d, "priority")), -1);
+		json_decref(a);
+		free(t);
+		free(longname);
+	}
 }
 
 static const char fake_mountinfo[] =
