@@ -13,6 +13,8 @@
 
 #include "cli/builtin.h"
 #include "cli/options.h"
+#include "core/cgroup.h"
+#include "core/machine.h"
 #include "core/result.h"
 #include "core/util.h"
 #include "report/report.h"
@@ -28,7 +30,20 @@ struct run_args {
 	int with_audio;
 	const char *audio_file;
 	int drop_caches;
+	struct vms_machine_request machine;
 };
+
+static const char *profile_names(void)
+{
+	static char names[256];
+	size_t n = 0, i;
+
+	if (!names[0])
+		for (i = 0; vms_machine_profiles[i].name && n < sizeof(names); i++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
+					      vms_machine_profiles[i].name);
+	return names;
+}
 
 static int parse_args(const struct vms_command *self, int argc, char **argv, struct run_args *a)
 {
@@ -71,6 +86,31 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 				a->audio_file = arg + 13;
 			else if (i + 1 < argc && argv[i + 1][0] != '-')
 				a->audio_file = argv[++i];
+		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--machine", &val))) {
+			if (r < 0 || !*val)
+				return vms_usage_error(self, "--machine needs a profile (%s)",
+						       profile_names());
+			if (!vms_machine_profile_find(val))
+				return vms_usage_error(self, "unknown machine profile '%s' (%s)", val,
+						       profile_names());
+			a->machine.profile = val;
+		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--mem-limit", &val))) {
+			if (r < 0 || vms_parse_size(val, &a->machine.mem_limit) ||
+			    a->machine.mem_limit < (16u << 20))
+				return vms_usage_error(self,
+						       "--mem-limit needs a size of at least 16M, "
+						       "not '%s'",
+						       r < 0 ? "" : val);
+			a->machine.set_mem_limit = 1;
+		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--swap-limit", &val))) {
+			if (r < 0 || vms_parse_size(val, &a->machine.swap_limit))
+				return vms_usage_error(self, "--swap-limit needs a size, not '%s'",
+						       r < 0 ? "" : val);
+			a->machine.set_swap_limit = 1;
+		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--cpus", &val))) {
+			if (r < 0 || vms_parse_long(val, 1, 4096, &a->machine.cpus))
+				return vms_usage_error(self, "--cpus needs a number of CPUs, not '%s'",
+						       r < 0 ? "" : val);
 		} else if (vms_opt_flag(arg, "-q", "--quiet")) {
 			a->quiet = 1;
 		} else if (vms_opt_flag(arg, NULL, "--no-drop-caches")) {
@@ -83,6 +123,40 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 		}
 	}
 	return 0;
+}
+
+/* Sizes and run counts the machine profile gives to options the user left unset. */
+static void apply_profile(struct vms_run_item *it, const struct vms_machine *m, long runs,
+			  int explicit_plan)
+{
+	const struct vms_workload *w = it->spec.w;
+	char val[32], why[256];
+
+	it->runs = runs ? runs : w->default_runs;
+	if (!strcmp(w->name, "mmap001")) {
+		if (!it->spec.opts[vms_workload_option_index(w, "bytes")].set &&
+		    !it->spec.opts[vms_workload_option_index(w, "pages")].set) {
+			snprintf(val, sizeof(val), "%llu", (unsigned long long)m->mmap001_bytes);
+			vms_workload_opt_set(&it->spec, "bytes", val, why, sizeof(why));
+		}
+		if (!runs)
+			it->runs = m->mmap001_runs;
+	} else if (!strcmp(w->name, "mtest01")) {
+		if (!explicit_plan) {
+			snprintf(val, sizeof(val), "%u", m->mtest01_percent);
+			vms_workload_opt_set(&it->spec, "percent", val, why, sizeof(why));
+			vms_workload_opt_set(&it->spec, "write", m->mtest01_write ? "1" : "0", why,
+					     sizeof(why));
+		}
+		if (!runs)
+			it->runs = m->mtest01_runs;
+	} else if (!strcmp(w->name, "mmap002")) {
+		/* memtest's R is the machine's RAM; the file (2R) must fit the disk */
+		if (!it->spec.opts[vms_workload_option_index(w, "bytes")].set && m->use_cgroup) {
+			snprintf(val, sizeof(val), "%llu", (unsigned long long)m->mem_limit);
+			vms_workload_opt_set(&it->spec, "bytes", val, why, sizeof(why));
+		}
+	}
 }
 
 static char *default_output(const char *label)
@@ -121,6 +195,8 @@ int cmd_run(int argc, char **argv)
 	const struct vms_command *self = vms_command_find("run");
 	struct run_args a = { .drop_caches = 1 };
 	struct vms_run_config cfg = { 0 };
+	struct vms_cgroup cg = VMS_CGROUP_INIT;
+	struct vms_machine machine;
 	struct vms_run_item items[64];
 	char why[1024], workdir[PATH_MAX];
 	char *output = NULL;
@@ -129,8 +205,11 @@ int cmd_run(int argc, char **argv)
 	size_t i, n = 0;
 	int ret;
 
+	int explicit_plan;
+
 	if ((ret = parse_args(self, argc, argv, &a)))
 		return ret;
+	explicit_plan = a.n_specs > 0;
 	if (!a.n_specs) {
 		a.specs[a.n_specs++] = "mmap001"; /* the 2001 plan */
 		a.specs[a.n_specs++] = "mtest01";
@@ -140,7 +219,6 @@ int cmd_run(int argc, char **argv)
 			ret = vms_usage_error(self, "%s", why);
 			goto out;
 		}
-		items[n].runs = a.runs ? a.runs : items[n].spec.w->default_runs;
 		n++;
 	}
 	if (a.with_audio) {
@@ -153,6 +231,13 @@ int cmd_run(int argc, char **argv)
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
+	a.machine.workdir = workdir;
+	if (vms_machine_resolve(&machine, &a.machine)) {
+		ret = VMS_EXIT_FATAL;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		apply_profile(&items[i], &machine, a.runs, explicit_plan);
 	uname(&uts);
 	if (!a.label)
 		a.label = uts.release;
@@ -173,6 +258,8 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 
+	if (machine.note[0])
+		vms_note("%s", machine.note);
 	cfg.items = items;
 	cfg.n_items = n;
 	cfg.workdir = workdir;
@@ -184,9 +271,20 @@ int cmd_run(int argc, char **argv)
 	cfg.progress = !a.quiet && vms_stderr_is_tty();
 	cfg.drop_caches = a.drop_caches;
 	cfg.sample_hz = 10;
+	cfg.cpu_list = machine.cpu_list[0] ? machine.cpu_list : NULL;
 
 	vms_runner_install_signals();
+	if (machine.use_cgroup) {
+		if (vms_cgroup_create(&cg, &machine.cg, NULL, machine.mem_limit, machine.swap_limit,
+				      NULL)) {
+			ret = VMS_EXIT_FATAL;
+			goto out;
+		}
+		cfg.cgroup = &cg;
+	}
+	cfg.machine = vms_machine_json(&machine, machine.use_cgroup ? &cg : NULL);
 	ret = vms_runner_run(&cfg, &doc);
+	vms_cgroup_destroy(&cg, 1);
 	if (doc && !a.quiet) {
 		vms_report_text(stdout, doc);
 		printf("\nResult: %s\n", output);
@@ -194,6 +292,7 @@ int cmd_run(int argc, char **argv)
 	if (ret == VMS_EXIT_INTERRUPTED)
 		vms_note("interrupted: the result so far is in '%s', marked incomplete", output);
 out:
+	json_decref(cfg.machine);
 	json_decref(doc);
 	for (i = 0; i < n; i++)
 		vms_workload_spec_release(&items[i].spec);

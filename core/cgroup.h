@@ -11,7 +11,7 @@
 
 /* "No limit" for mem/swap limits and "not available" for statistics. */
 #define VMS_CGROUP_UNLIMITED UINT64_MAX
-#define VMS_CGROUP_NA UINT64_MAX
+#define VMS_CGROUP_NA        UINT64_MAX
 
 enum vms_cgroup_version {
 	VMS_CGROUP_NONE = 0, /* no usable memory cgroup hierarchy */
@@ -33,15 +33,15 @@ struct vms_cgroup_fs_ops {
  * prefix. Plain data: copy it freely. */
 struct vms_cgroup_info {
 	enum vms_cgroup_version version;
-	char root[256];           /* root prefix given to detect ("" = the real system) */
-	char mount[PATH_MAX];     /* mount point of the memory hierarchy, e.g. /sys/fs/cgroup/memory */
+	char root[256];       /* root prefix given to detect ("" = the real system) */
+	char mount[PATH_MAX]; /* mount point of the memory hierarchy, e.g. /sys/fs/cgroup/memory */
 	char self_path[PATH_MAX]; /* own cgroup as in /proc/self/cgroup, e.g. /user.slice/x */
 	char self_dir[PATH_MAX];  /* mount + own cgroup: where children are created */
 	int writable;             /* a child with a memory limit can be created here */
-	char why[768];            /* when !writable: why, and what to do (one sentence, no newline) */
-	int swap_accounting;      /* memsw files (v1) / memory.swap.max (v2) are expected */
-	int pressure;             /* per-cgroup memory.pressure (v2) */
-	int v2_enable_memory;     /* v2 root cgroup: create must first write +memory */
+	char why[768];        /* when !writable: why, and what to do (one sentence, no newline) */
+	int swap_accounting;  /* memsw files (v1) / memory.swap.max (v2) are expected */
+	int pressure;         /* per-cgroup memory.pressure (v2) */
+	int v2_enable_memory; /* v2 root cgroup: create must first write +memory */
 };
 
 /* Finds the caller's memory cgroup from <root>/proc/self/cgroup and <root>/proc/self/mountinfo:
@@ -56,18 +56,18 @@ int vms_cgroup_detect(struct vms_cgroup_info *info, const char *root);
  * VMS_CGROUP_NA. Fixed size: reading it allocates nothing. */
 #define VMS_CGROUP_STAT_MAX 160
 struct vms_cgroup_stats {
-	double t;               /* CLOCK_MONOTONIC seconds */
-	uint64_t usage;         /* memory.usage_in_bytes (v1) / memory.current (v2) */
-	uint64_t peak;          /* memory.max_usage_in_bytes (v1) / memory.peak (v2) */
-	uint64_t swap;          /* swap in use: memsw.usage - usage (v1) / memory.swap.current (v2) */
-	uint64_t limit_hits;    /* memory.failcnt (v1) / memory.events "max" (v2) */
-	uint64_t swap_hits;     /* memory.memsw.failcnt (v1) / memory.swap.events "max" (v2) */
-	uint64_t high_events;   /* memory.events "high" (v2 only) */
-	uint64_t oom;           /* memory.events "oom" (v2 only) */
-	uint64_t oom_kill;      /* memory.oom_control "oom_kill" (v1) / memory.events (v2) */
-	uint64_t psi_some_us;   /* memory.pressure "some" total (v2 only) */
+	double t;            /* CLOCK_MONOTONIC seconds */
+	uint64_t usage;      /* memory.usage_in_bytes (v1) / memory.current (v2) */
+	uint64_t peak;       /* memory.max_usage_in_bytes (v1) / memory.peak (v2) */
+	uint64_t swap;       /* swap in use: memsw.usage - usage (v1) / memory.swap.current (v2) */
+	uint64_t limit_hits; /* memory.failcnt (v1, see limit_reached) / memory.events "max" (v2) */
+	uint64_t swap_hits;  /* memory.memsw.failcnt (v1) / memory.swap.events "max" (v2) */
+	uint64_t high_events; /* memory.events "high" (v2 only) */
+	uint64_t oom;         /* memory.events "oom" (v2 only) */
+	uint64_t oom_kill;    /* memory.oom_control "oom_kill" (v1) / memory.events (v2) */
+	uint64_t psi_some_us; /* memory.pressure "some" total (v2 only) */
 	uint64_t psi_full_us;
-	unsigned nstat;         /* memory.stat; v1 hierarchical total_X stored as X */
+	unsigned nstat; /* memory.stat; v1 hierarchical total_X stored as X */
 	struct {
 		char name[40];
 		uint64_t value;
@@ -77,26 +77,28 @@ struct vms_cgroup_stats {
 /* A child memory cgroup owned by this process. Zero it (or use VMS_CGROUP_INIT) before use. */
 struct vms_cgroup {
 	enum vms_cgroup_version version;
-	int created;                 /* the directory exists and is ours */
-	char dir[PATH_MAX];          /* the child's directory */
-	char parent[PATH_MAX];       /* the caller's cgroup (where remaining tasks are moved) */
-	char procs[PATH_MAX];        /* the file a process writes its pid into to join */
-	uint64_t mem_requested;      /* as asked (VMS_CGROUP_UNLIMITED = no limit) */
+	int created;            /* the directory exists and is ours */
+	char dir[PATH_MAX];     /* the child's directory */
+	char parent[PATH_MAX];  /* the caller's cgroup (where remaining tasks are moved) */
+	char procs[PATH_MAX];   /* the file a process writes its pid into to join */
+	uint64_t mem_requested; /* as asked (VMS_CGROUP_UNLIMITED = no limit) */
 	uint64_t swap_requested;
-	uint64_t mem_limit;          /* read back from the kernel (page-rounded) */
-	uint64_t swap_limit;         /* read back: memsw - mem (v1) / memory.swap.max (v2);
-				      * VMS_CGROUP_UNLIMITED when not enforced */
-	int swap_accounting;         /* the child has memsw / memory.swap.* files */
-	int peak_per_run;            /* peak is reset at each vms_cgroup_run_begin() */
-	int pressure;                /* memory.pressure exists */
-	int usage_fd;                /* memory.current / usage_in_bytes, for cheap sampling */
-	int peak_fd;                 /* v2 memory.peak, opened once: its reset is per fd */
-	uint64_t host_swap_total;    /* SwapTotal of <root>/proc/meminfo at create */
+	uint64_t mem_limit;       /* read back from the kernel (page-rounded) */
+	uint64_t swap_limit;      /* read back: memsw - mem (v1) / memory.swap.max (v2);
+	                           * VMS_CGROUP_UNLIMITED when not enforced */
+	int swap_accounting;      /* the child has memsw / memory.swap.* files */
+	int peak_per_run;         /* peak is reset at each vms_cgroup_run_begin() */
+	int pressure;             /* memory.pressure exists */
+	int usage_fd;             /* memory.current / usage_in_bytes, for cheap sampling */
+	int peak_fd;              /* v2 memory.peak, opened once: its reset is per fd */
+	uint64_t host_swap_total; /* SwapTotal of <root>/proc/meminfo at create */
 	const struct vms_cgroup_fs_ops *ops;
 	struct vms_cgroup_stats before; /* kept by vms_cgroup_run_hook() */
 };
 
+/* clang-format off */
 #define VMS_CGROUP_INIT { .usage_fd = -1, .peak_fd = -1 }
+/* clang-format on */
 
 /* Creates <info->self_dir>/<name> (name NULL = "vmsuite-<pid>"), first removing stale
  * "vmsuite-<pid>" siblings whose process is gone and which hold no tasks, then sets the limits:
@@ -104,17 +106,20 @@ struct vms_cgroup {
  * (= mem + swap, written in the order the kernel accepts: memsw may never be below the memory
  * limit). swap_limit is ignored (and reported as not enforced) when the kernel has no swap
  * accounting. mem_limit VMS_CGROUP_UNLIMITED = no limit. Reads the limits back into cg.
- * ops NULL = the real cgroupfs. On failure reports one error, removes what it made and returns
+ * ops NULL = the real cgroupfs (else ops must outlive cg). Opens two descriptors kept until
+ * vms_cgroup_destroy(). On failure reports one error, removes what it made and returns
  * -errno (-EPERM/-EACCES: not root; -ENOTSUP: info->version NONE or not writable). */
 int vms_cgroup_create(struct vms_cgroup *cg, const struct vms_cgroup_info *info, const char *name,
-		      uint64_t mem_limit, uint64_t swap_limit, const struct vms_cgroup_fs_ops *ops);
+                      uint64_t mem_limit, uint64_t swap_limit, const struct vms_cgroup_fs_ops *ops);
 
 /* Moves process pid (all its threads) into cg. 0 or -errno; reports nothing. */
 int vms_cgroup_join(const struct vms_cgroup *cg, pid_t pid);
 
 /* Moves the calling process into the cgroup whose join file is procs_path (cg->procs): for a
  * child between fork() and exec(). Only open/write/close and getpid: async-signal-safe, no
- * allocation, no stdio. 0 or -errno; reports nothing. */
+ * allocation, no stdio. 0 or -errno; reports nothing. Join before touching the memory that
+ * should be charged: neither version moves existing charges with a task (v1's
+ * move_charge_at_immigrate is deprecated and off). */
 int vms_cgroup_join_self(const char *procs_path);
 
 /* Memory in use by the cgroup now (one pread of memory.current / memory.usage_in_bytes on a
@@ -130,13 +135,19 @@ int vms_cgroup_stats_read(const struct vms_cgroup *cg, struct vms_cgroup_stats *
  * is cumulative since create), then snapshots into *before. 0 or -errno. */
 int vms_cgroup_run_begin(struct vms_cgroup *cg, struct vms_cgroup_stats *before);
 
+/* Whether a peak means the memory limit was reached: peak within max(1 MiB, 1 %) of it.
+ * The reliable "limit hit" signal on v1, where kernel 6.18 never counts memsw.failcnt and so
+ * leaves memory.failcnt at 0 when memsw == memory limit (swap limit 0). */
+int vms_cgroup_limit_reached(const struct vms_cgroup *cg, uint64_t peak);
+
 /* The run's figures as a new JSON object:
- *   {"peak_bytes", "peak_scope": "run"|"since_create", "usage_start_bytes", "usage_end_bytes",
+ *   {"peak_bytes", "peak_scope": "run"|"since_create", "limit_reached": bool,
+ *    "usage_start_bytes", "usage_end_bytes",
  *    "swap_end_bytes", "limit_hits", "swap_limit_hits", "high_events", "oom", "oom_kill",
  *    "pressure": {"some_us", "full_us"}, "stat_delta": {"<memory.stat key>": after - before}}
  * Keys whose figure is not available are left out. Never fails. */
 json_t *vms_cgroup_delta_json(const struct vms_cgroup *cg, const struct vms_cgroup_stats *before,
-			      const struct vms_cgroup_stats *after);
+                              const struct vms_cgroup_stats *after);
 
 /* Adapter for the runner's cgroup_delta hook (workloads/runner.h): ctx is a struct vms_cgroup.
  * phase 0 = vms_cgroup_run_begin() into cg->before, returns NULL; phase 1 = stats now, returns

@@ -46,6 +46,32 @@ static const char *str(const json_t *o, const char *key, const char *def)
 	return s ? s : def;
 }
 
+static double num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+/* "Machine: hron2001 — memory cgroup v1, 512 MiB RAM, no swap (1 GiB requested; ...)" */
+static void machine_line(FILE *out, const json_t *machine)
+{
+	char mem[32], swap[32];
+
+	if (!json_is_number(json_object_get(machine, "mem_limit_bytes"))) {
+		fprintf(out, "Machine: %s — no memory limit\n", str(machine, "profile", "host"));
+		return;
+	}
+	vms_format_size((uint64_t)num(machine, "mem_limit_bytes"), mem, sizeof(mem));
+	vms_format_size((uint64_t)num(machine, "effective_swap_bytes"), swap, sizeof(swap));
+	fprintf(out, "Machine: %s — memory cgroup v%d, %s RAM, %s swap", str(machine, "profile", "?"),
+		(int)json_integer_value(json_object_get(machine, "cgroup_version")), mem,
+		num(machine, "effective_swap_bytes") > 0 ? swap : "no");
+	if (json_is_integer(json_object_get(machine, "cpus")))
+		fprintf(out, ", %d CPU(s)", (int)json_integer_value(json_object_get(machine, "cpus")));
+	fputc('\n', out);
+	if (str(machine, "note", NULL) && *str(machine, "note", ""))
+		fprintf(out, "Note: %s\n", str(machine, "note", ""));
+}
+
 static void header(FILE *out, const json_t *doc)
 {
 	const json_t *machine = json_object_get(json_object_get(doc, "protocol"), "machine");
@@ -55,6 +81,8 @@ static void header(FILE *out, const json_t *doc)
 		str(doc, "label", "?"), str(doc, "start_time", "?"), str(machine, "profile", "?"),
 		json_is_true(json_object_get(doc, "complete")) ? ""
 							       : " — INCOMPLETE (interrupted)");
+	if (json_object_get(machine, "mem_limit_bytes"))
+		machine_line(out, machine);
 }
 
 static void failed_runs(FILE *out, const json_t *runs)
@@ -110,6 +138,13 @@ static void block(FILE *out, const json_t *wl)
 			mean_of(m, "psi_memory_some_ms") / 1000,
 			mean_of(m, "psi_memory_full_ms") / 1000, mean_of(m, "psi_io_some_ms") / 1000,
 			mean_of(m, "psi_io_full_ms") / 1000);
+	if (json_object_get(m, "cgroup_peak_bytes")) {
+		char peak[32];
+
+		fprintf(out, "Memory cgroup per run: peak %s, limit hits %.0f, OOM kills %.1f\n",
+			vms_format_size((uint64_t)mean_of(m, "cgroup_peak_bytes"), peak, sizeof(peak)),
+			mean_of(m, "cgroup_limit_hits"), mean_of(m, "cgroup_oom_kill"));
+	}
 	failed_runs(out, json_object_get(wl, "runs"));
 }
 

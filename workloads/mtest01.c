@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/sysinfo.h>
 
+#include "core/cgroup.h"
 #include "core/util.h"
 #include "workloads/mtest01.h"
 #include "workloads/workload.h"
@@ -39,8 +40,17 @@ int vms_mtest01_target(const struct vms_mtest01_mem *m, unsigned percent, uint64
 /* RAM and swap as the workload sees them: inside a limited memory cgroup, the cgroup's. */
 static void machine_mem(struct vms_mtest01_mem *m)
 {
+	struct vms_cgroup_meminfo cm;
 	struct sysinfo si;
 
+	/* sysinfo() ignores cgroups: inside the emulated machine, "RAM" is its limit */
+	if (!vms_cgroup_self_meminfo(&cm, NULL)) {
+		m->ram = cm.ram;
+		m->free_ram = cm.free_ram;
+		m->swap = cm.swap;
+		m->free_swap = cm.free_swap;
+		return;
+	}
 	sysinfo(&si);
 	m->ram = (uint64_t)si.totalram * si.mem_unit;
 	m->free_ram = (uint64_t)si.freeram * si.mem_unit;

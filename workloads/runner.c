@@ -64,6 +64,7 @@ enum series_col {
 	COL_DIRTY,
 	COL_WRITEBACK,
 	COL_SWAP_USED,
+	COL_CGROUP_USAGE,
 	COL_NR
 };
 
@@ -83,6 +84,7 @@ static const struct {
 	[COL_DIRTY] = { "dirty_kib", "KiB", 0 },
 	[COL_WRITEBACK] = { "writeback_kib", "KiB", 0 },
 	[COL_SWAP_USED] = { "swap_used_kib", "KiB", 0 },
+	[COL_CGROUP_USAGE] = { "cgroup_usage_kib", "KiB", 0 },
 };
 
 struct sample {
@@ -93,6 +95,7 @@ struct sample {
 struct series {
 	struct sample *s;
 	size_t n, cap;
+	const struct vms_cgroup *cg; /* sampled too when not NULL */
 	struct vms_vmstat vm; /* scratch, too large for the stack of a tight loop */
 };
 
@@ -147,6 +150,12 @@ static void take_sample(struct series *se, double t)
 		x->v[COL_WRITEBACK] = mi.writeback / 1024;
 		x->v[COL_SWAP_USED] = (mi.swap_total - mi.swap_free) / 1024;
 	}
+	if (se->cg) {
+		uint64_t usage = 0;
+
+		vms_cgroup_usage(se->cg, &usage);
+		x->v[COL_CGROUP_USAGE] = usage / 1024;
+	}
 }
 
 static json_t *series_json(const struct series *se, double hz)
@@ -158,7 +167,11 @@ static json_t *series_json(const struct series *se, double hz)
 	for (i = 0; i < se->n; i++)
 		json_array_append_new(t, json_real((double)(long)(se->s[i].t * 1000) / 1000));
 	for (c = 0; c < COL_NR; c++) {
-		json_t *a = json_array();
+		json_t *a;
+
+		if (c == COL_CGROUP_USAGE && !se->cg)
+			continue;
+		a = json_array();
 
 		for (i = 0; i < se->n; i++) {
 			uint64_t v = se->s[i].v[c];
@@ -200,15 +213,10 @@ static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(126);
-	if (cfg->join_procs) {
-		char pid[32];
-
-		snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-		if (vms_write_text(cfg->join_procs, pid)) {
-			vms_workload_fail(ctx, "cannot join the memory cgroup via '%s'",
-					  cfg->join_procs);
-			_exit(126);
-		}
+	if (cfg->cgroup && vms_cgroup_join_self(cfg->cgroup->procs)) {
+		vms_workload_fail(ctx, "cannot join the memory cgroup via '%s'",
+				  cfg->cgroup->procs);
+		_exit(126);
 	}
 	if (cfg->cpu_list) {
 		cpu_set_t set;
@@ -389,6 +397,29 @@ static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o
 	}
 }
 
+/* The emulated machine's own figures as metrics: how close the run came to the limit. */
+static void put_cgroup_metrics(json_t *metrics, size_t run, const json_t *cg)
+{
+	static const struct {
+		const char *key, *metric, *unit;
+		enum vms_better better;
+		unsigned flags;
+	} map[] = {
+		{ "peak_bytes", "cgroup_peak_bytes", "bytes", VMS_BETTER_NONE, 0 },
+		{ "limit_hits", "cgroup_limit_hits", "events", VMS_BETTER_LOWER, 0 },
+		{ "oom_kill", "cgroup_oom_kill", "kills", VMS_BETTER_LOWER, VMS_METRIC_COUNT },
+	};
+	size_t i;
+
+	for (i = 0; i < VMS_ARRAY_SIZE(map); i++) {
+		json_t *v = json_object_get(cg, map[i].key);
+
+		if (json_is_number(v))
+			vms_metric_put(metrics, map[i].metric, map[i].unit, map[i].better,
+				       map[i].flags, run, json_number_value(v));
+	}
+}
+
 /* Runs one workload run; fills `run` (a new JSON object) and the workload's metrics. Returns
  * 0 ok, 1 failed, 2 interrupted. */
 static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx,
@@ -399,7 +430,8 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	struct series se = { 0 };
 	struct run_outcome o = { 0 };
 	struct vms_workload_shared *sh;
-	json_t *cg_before = NULL;
+	struct vms_cgroup_stats *cgb = cfg->cgroup ? vms_xmalloc(sizeof(*cgb)) : NULL;
+	struct vms_cgroup_stats *cga = cfg->cgroup ? vms_xmalloc(sizeof(*cga)) : NULL;
 	char what[128];
 	int ret = 0;
 	pid_t pid;
@@ -420,8 +452,11 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	json_object_set_new(run, "index", json_integer((json_int_t)index + 1));
 	json_object_set_new(run, "clean_state", json_string(clean_state(cfg->drop_caches)));
 	json_object_set_new(run, "start_state", start_state_json());
-	if (cfg->cgroup_delta)
-		cg_before = cfg->cgroup_delta(cfg->cg_ctx, 0);
+	se.cg = cfg->cgroup;
+	if (cfg->cgroup && vms_cgroup_run_begin(cfg->cgroup, cgb)) {
+		free(cgb);
+		cgb = NULL;
+	}
 	vms_vmstat_read(vb, NULL);
 	vms_psi_read(&pb, NULL);
 
@@ -480,16 +515,21 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	json_object_set_new(run, "rusage", rusage_json(&o.ru));
 	json_object_set_new(run, "vmstat_delta", vms_vmstat_delta_json(vb, va));
 	json_object_set_new(run, "psi_delta", vms_psi_delta_json(&pb, &pa));
-	if (cfg->cgroup_delta) {
-		json_t *after = cfg->cgroup_delta(cfg->cg_ctx, 1);
+	if (cfg->cgroup) {
+		json_t *cgj = json_null();
 
-		json_object_set_new(run, "cgroup", after ? after : json_null());
-		json_decref(cg_before);
+		if (cgb && !vms_cgroup_stats_read(cfg->cgroup, cga))
+			cgj = vms_cgroup_delta_json(cfg->cgroup, cgb, cga);
+		json_object_set_new(run, "cgroup", cgj);
 	}
 	json_object_set_new(run, "series", series_json(&se, cfg->sample_hz));
-	if (ret == 0)
+	if (ret == 0) {
 		put_metrics(metrics, index, &o, sh->bytes_allocated, vb, va, &pb, &pa);
+		put_cgroup_metrics(metrics, index, json_object_get(run, "cgroup"));
+	}
 out:
+	free(cgb);
+	free(cga);
 	munmap(sh, sizeof(*sh));
 	ctx->shared = NULL;
 	free(se.s);

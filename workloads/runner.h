@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "audio-probe/probe.h"
+#include "core/cgroup.h"
 #include "workloads/workload.h"
 
 struct vms_run_item {
@@ -28,11 +29,8 @@ struct vms_run_config {
 	int drop_caches; /* sync + drop_caches between runs when root */
 	double sample_hz;
 	json_t *machine;       /* protocol.machine (owned by the caller), or NULL for "host" */
-	const char *join_procs; /* cgroup file a child writes its pid into, or NULL */
 	const char *cpu_list;   /* pin children to these CPUs ("0-1"), or NULL */
-	/* cgroup statistics hooks (optional): snapshot before/after a run, delta as JSON. */
-	json_t *(*cgroup_delta)(void *cg_ctx, int phase); /* phase 0 = before, 1 = after */
-	void *cg_ctx;
+	struct vms_cgroup *cgroup; /* the emulated machine's memory cgroup, or NULL */
 	const struct vms_probe_opts *audio; /* NULL = no audio probe */
 	double baseline_s;                  /* idle audio baseline before the first workload */
 };

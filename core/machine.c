@@ -1,0 +1,324 @@
+/* Machine profiles (hron2001 = the 512 MiB box of the 2001 tests, emulated by a memory cgroup;
+ * host = the real machine), overrides, CPU pinning lists and the protocol.machine record.
+ * Reads /proc/meminfo, statvfs(2) of the work directory and sched_getaffinity(2). */
+#include "core/machine.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+#include "core/procfs.h"
+#include "core/util.h"
+
+#define MIB (UINT64_C(1) << 20)
+#define GIB (UINT64_C(1) << 30)
+
+const struct vms_machine_profile vms_machine_profiles[] = {
+    {"hron2001", "the 2001 test box: 512 MiB RAM + up to 1 GiB swap (memory cgroup)", 1, 512 * MIB,
+     1 * GIB, 2048000000, 5, 80, 1, 10},
+    {"host", "the real machine, no memory limit; mmap001 = 4 x RAM capped by free disk", 0, 0, 0, 0,
+     5, 80, 1, 10},
+    {NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0},
+};
+
+const struct vms_machine_profile *vms_machine_profile_find(const char *name)
+{
+	const struct vms_machine_profile *p;
+
+	for (p = vms_machine_profiles; p->name; p++)
+		if (!strcmp(p->name, name))
+			return p;
+	return NULL;
+}
+
+json_t *vms_machine_profiles_json(void)
+{
+	const struct vms_machine_profile *p;
+	json_t *a = json_array();
+
+	for (p = vms_machine_profiles; p->name; p++)
+		json_array_append_new(
+		    a,
+		    json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:i, s:i, s:b, s:i}", "name", p->name,
+		              "summary", p->summary, "cgroup", p->cgroup, "mem_limit_bytes",
+		              p->cgroup ? json_integer((json_int_t)p->mem_limit) : json_null(),
+		              "swap_limit_bytes",
+		              p->cgroup ? json_integer((json_int_t)p->swap_limit) : json_null(),
+		              "mmap001_bytes",
+		              p->mmap001_bytes ? json_integer((json_int_t)p->mmap001_bytes)
+		                               : json_null(),
+		              "mmap001_runs", (int)p->mmap001_runs, "mtest01_percent",
+		              (int)p->mtest01_percent, "mtest01_write", p->mtest01_write,
+		              "mtest01_runs", (int)p->mtest01_runs));
+	return a;
+}
+
+static void cpu_range(char *list, size_t len, long a, long b)
+{
+	size_t used = strlen(list);
+
+	if (used >= len)
+		return;
+	if (a == b)
+		snprintf(list + used, len - used, "%s%ld", used ? "," : "", a);
+	else
+		snprintf(list + used, len - used, "%s%ld-%ld", used ? "," : "", a, b);
+}
+
+/* Formats the CPUs in set as a list ("0-1,4"). */
+static void format_set(const cpu_set_t *set, char *list, size_t len)
+{
+	long c, start = -1;
+
+	list[0] = '\0';
+	for (c = 0; c <= CPU_SETSIZE; c++) {
+		int in = c < CPU_SETSIZE && CPU_ISSET((int)c, set);
+
+		if (in && start < 0)
+			start = c;
+		if (!in && start >= 0) {
+			cpu_range(list, len, start, c - 1);
+			start = -1;
+		}
+	}
+}
+
+int vms_cpu_list_first(const char *online, long n, char *list, size_t len, cpu_set_t *set)
+{
+	const char *p = online;
+	long got = 0;
+
+	if (n < 1 || !online)
+		return -EINVAL;
+	CPU_ZERO(set);
+	while (*p && *p != '\n' && got < n) {
+		char *end;
+		long a, b;
+
+		a = strtol(p, &end, 10);
+		if (end == p || a < 0)
+			return -EINVAL;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				return -EINVAL;
+			p = end;
+		}
+		for (; a <= b && got < n; a++, got++) {
+			if (a >= CPU_SETSIZE)
+				return -ERANGE;
+			CPU_SET((int)a, set);
+		}
+		if (*p == ',')
+			p++;
+		else if (*p && *p != '\n')
+			return -EINVAL;
+	}
+	if (got < n)
+		return -ERANGE;
+	format_set(set, list, len);
+	return 0;
+}
+
+int vms_machine_cpus(long n, char *list, size_t len, cpu_set_t *set)
+{
+	cpu_set_t allowed;
+	char all[1024];
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return -errno;
+	format_set(&allowed, all, sizeof(all));
+	return vms_cpu_list_first(all, n, list, len, set);
+}
+
+static void add_note(struct vms_machine *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void add_note(struct vms_machine *m, const char *fmt, ...)
+{
+	size_t used = strlen(m->note);
+	va_list ap;
+
+	if (used && used + 2 < sizeof(m->note)) {
+		snprintf(m->note + used, sizeof(m->note) - used, "; ");
+		used += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(m->note + used, sizeof(m->note) - used, fmt, ap);
+	va_end(ap);
+}
+
+/* 4 × RAM, capped by the free disk of workdir less a margin of 10 % (at least 1 GiB). */
+static uint64_t host_mmap_size(uint64_t ram, const char *workdir, int *capped)
+{
+	struct statvfs sv;
+	uint64_t want = 4 * ram, avail, margin;
+
+	*capped = 0;
+	if (statvfs(workdir, &sv))
+		return want & ~UINT64_C(4095);
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	margin = avail / 10 > GIB ? avail / 10 : GIB;
+	avail = avail > margin ? avail - margin : 0;
+	if (want > avail) {
+		want = avail;
+		*capped = 1;
+	}
+	return want & ~UINT64_C(4095);
+}
+
+int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request *req)
+{
+	const char *root = req->root ? req->root : "";
+	const char *workdir = req->workdir ? req->workdir : ".";
+	const struct vms_machine_profile *p;
+	struct vms_meminfo mi;
+	char path[512], a[32], b[32], c[32];
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
+	ret = vms_meminfo_read(&mi, path);
+	if (ret)
+		return vms_error("cannot read '%s': %s", path, strerror(-ret)), ret;
+	m->host_mem_total = mi.mem_total;
+	m->host_swap_total = mi.swap_total;
+	vms_cgroup_detect(&m->cg, root);
+
+	if (req->profile) {
+		p = vms_machine_profile_find(req->profile);
+		if (!p)
+			return vms_error("unknown machine profile '%s' (known: hron2001, host)",
+			                 req->profile),
+			       -EINVAL;
+		m->explicit_profile = 1;
+		if (p->cgroup && !m->cg.writable)
+			return vms_error("--machine %s needs a memory cgroup: %s", p->name,
+			                 m->cg.why),
+			       -ENOTSUP;
+		if (!p->cgroup && (req->set_mem_limit || req->set_swap_limit))
+			return vms_error("the '%s' profile has no memory cgroup: --mem-limit and "
+			                 "--swap-limit need --machine hron2001",
+			                 p->name),
+			       -EINVAL;
+	} else if (m->cg.writable) {
+		p = vms_machine_profile_find("hron2001");
+	} else {
+		if (req->set_mem_limit || req->set_swap_limit)
+			return vms_error("--mem-limit/--swap-limit need a memory cgroup: %s",
+			                 m->cg.why),
+			       -ENOTSUP;
+		p = vms_machine_profile_find("host");
+		add_note(m,
+		         "running on the host machine (%s RAM, no limit): the 2001 box is not "
+		         "emulated, so workloads are sized from the real RAM and the audio probe "
+		         "shares all of it (%s)",
+		         vms_format_size(m->host_mem_total, a, sizeof(a)), m->cg.why);
+	}
+	m->profile = p;
+	m->use_cgroup = p->cgroup;
+	m->mmap001_runs = p->mmap001_runs;
+	m->mtest01_percent = p->mtest01_percent;
+	m->mtest01_write = p->mtest01_write;
+	m->mtest01_runs = p->mtest01_runs;
+
+	if (p->cgroup) {
+		m->mem_limit = req->set_mem_limit ? req->mem_limit : p->mem_limit;
+		m->swap_limit = req->set_swap_limit ? req->swap_limit : p->swap_limit;
+		if (m->mem_limit < 16 * MIB)
+			return vms_error("memory limit %s is too small (at least 16 MiB)",
+			                 vms_format_size(m->mem_limit, a, sizeof(a))),
+			       -EINVAL;
+		m->effective_swap =
+		    m->swap_limit < m->host_swap_total ? m->swap_limit : m->host_swap_total;
+		m->mmap001_bytes = p->mmap001_bytes;
+		if (!m->cg.swap_accounting && m->swap_limit < m->host_swap_total) {
+			m->effective_swap = m->host_swap_total;
+			add_note(
+			    m,
+			    "the kernel does not account swap per cgroup (swapaccount=1 is "
+			    "off), so the swap limit is not enforced: the emulated machine can "
+			    "use all %s of host swap",
+			    vms_format_size(m->host_swap_total, a, sizeof(a)));
+		} else if (m->effective_swap < m->swap_limit) {
+			char have[48];
+
+			if (m->host_swap_total)
+				snprintf(have, sizeof(have), "only %s of",
+				         vms_format_size(m->host_swap_total, c, sizeof(c)));
+			else
+				snprintf(have, sizeof(have), "no");
+			add_note(m,
+			         "the host has %s swap, so the emulated machine has %s RAM and %s "
+			         "swap instead of the %s requested (swap cannot be emulated)",
+			         have, vms_format_size(m->mem_limit, b, sizeof(b)),
+			         m->effective_swap
+			             ? vms_format_size(m->effective_swap, path, sizeof(path))
+			             : "no",
+			         vms_format_size(m->swap_limit, a, sizeof(a)));
+		}
+	} else {
+		int capped;
+
+		m->mem_limit = m->swap_limit = VMS_CGROUP_UNLIMITED;
+		m->effective_swap = m->host_swap_total;
+		m->mmap001_bytes = host_mmap_size(m->host_mem_total, workdir, &capped);
+		if (capped)
+			add_note(m, "mmap001 capped to %s by the free disk of '%s'",
+			         vms_format_size(m->mmap001_bytes, a, sizeof(a)), workdir);
+	}
+
+	if (req->cpus) {
+		ret = req->cpus < 0 ? -EINVAL
+		                    : vms_machine_cpus(req->cpus, m->cpu_list, sizeof(m->cpu_list),
+		                                       &m->cpuset);
+		if (ret)
+			return vms_error("cannot pin to %ld CPUs: %s", req->cpus,
+			                 ret == -ERANGE ? "this process may not use that many"
+			                                : strerror(-ret)),
+			       ret;
+		m->cpus = req->cpus;
+	}
+	return 0;
+}
+
+static json_t *bytes_or_null(uint64_t v)
+{
+	return v == VMS_CGROUP_UNLIMITED ? json_null() : json_integer((json_int_t)v);
+}
+
+json_t *vms_machine_json(const struct vms_machine *m, const struct vms_cgroup *cg)
+{
+	int live = cg && cg->created;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "profile", json_string(m->profile ? m->profile->name : "host"));
+	json_object_set_new(o, "mem_limit_bytes",
+	                    bytes_or_null(live ? cg->mem_limit : m->mem_limit));
+	json_object_set_new(o, "swap_limit_bytes",
+	                    bytes_or_null(live ? cg->swap_limit : m->swap_limit));
+	json_object_set_new(
+	    o, "effective_swap_bytes",
+	    json_integer((json_int_t)(live ? vms_cgroup_effective_swap(cg) : m->effective_swap)));
+	json_object_set_new(o, "cpus", m->cpus ? json_integer(m->cpus) : json_null());
+	json_object_set_new(o, "cpu_list", m->cpus ? json_string(m->cpu_list) : json_null());
+	json_object_set_new(o, "cgroup_version", json_integer(live ? (int)cg->version : 0));
+	json_object_set_new(o, "cgroup_path", live ? json_string(cg->dir) : json_null());
+	json_object_set_new(o, "note", json_string(m->note));
+	json_object_set_new(o, "host_mem_total_bytes", json_integer((json_int_t)m->host_mem_total));
+	json_object_set_new(o, "host_swap_total_bytes",
+	                    json_integer((json_int_t)m->host_swap_total));
+	json_object_set_new(o, "plan",
+	                    json_pack("{s:I, s:i, s:i, s:b, s:i}", "mmap001_bytes",
+	                              (json_int_t)m->mmap001_bytes, "mmap001_runs",
+	                              (int)m->mmap001_runs, "mtest01_percent",
+	                              (int)m->mtest01_percent, "mtest01_write", m->mtest01_write,
+	                              "mtest01_runs", (int)m->mtest01_runs));
+	json_object_set_new(o, "cgroup", live ? vms_cgroup_facts_json(cg) : json_null());
+	return o;
+}

@@ -1,0 +1,96 @@
+/* Machine profiles: the emulated 2001 box (hron2001: a 512 MiB memory cgroup) or the real host,
+ * their workload plans, overrides (memory/swap limit, CPU count) and the protocol.machine record.
+ * Reads /proc/meminfo, statvfs(2) of the work directory and the CPU affinity mask. */
+#ifndef VMS_MACHINE_H
+#define VMS_MACHINE_H
+
+#include <jansson.h>
+#include <sched.h>
+#include <stdint.h>
+
+#include "core/cgroup.h"
+
+/* One row of the profile table (also the source for `vmsuite list` and help text). */
+struct vms_machine_profile {
+	const char *name;
+	const char *summary;    /* one line for list/help */
+	int cgroup;             /* runs the workloads (and the audio probe) in a memory cgroup */
+	uint64_t mem_limit;     /* bytes (cgroup profiles) */
+	uint64_t swap_limit;    /* bytes of swap allowed on top (cgroup profiles) */
+	uint64_t mmap001_bytes; /* 0 = 4 × RAM capped by the work directory's free disk */
+	unsigned mmap001_runs;
+	unsigned mtest01_percent;
+	int mtest01_write;
+	unsigned mtest01_runs;
+};
+
+/* The profiles, terminated by a row with name NULL. The first row is the preferred default. */
+extern const struct vms_machine_profile vms_machine_profiles[];
+
+/* The profile called name, or NULL. */
+const struct vms_machine_profile *vms_machine_profile_find(const char *name);
+
+/* [{"name", "summary", "cgroup", "mem_limit_bytes", "swap_limit_bytes", "mmap001_bytes"|null,
+ *   "mmap001_runs", "mtest01_percent", "mtest01_write", "mtest01_runs"}, ...]: a new array. */
+json_t *vms_machine_profiles_json(void);
+
+/* What the user asked for. Zero it and set what was given. */
+struct vms_machine_request {
+	const char *profile; /* --machine, NULL = default */
+	int set_mem_limit;   /* --mem-limit given */
+	uint64_t mem_limit;
+	int set_swap_limit; /* --swap-limit given */
+	uint64_t swap_limit;
+	long cpus;           /* --cpus, 0 = all */
+	const char *workdir; /* for the host plan's free-disk cap; NULL = "." */
+	const char *root;    /* NULL = the real system; a fake /proc + cgroupfs tree in tests */
+};
+
+/* The resolved machine the runner uses. Plain data. */
+struct vms_machine {
+	const struct vms_machine_profile *profile;
+	int explicit_profile;     /* --machine was given */
+	int use_cgroup;           /* create a cgroup with mem_limit/swap_limit */
+	uint64_t mem_limit;       /* requested limit; VMS_CGROUP_UNLIMITED on host */
+	uint64_t swap_limit;      /* requested swap; VMS_CGROUP_UNLIMITED on host */
+	uint64_t host_mem_total;  /* MemTotal */
+	uint64_t host_swap_total; /* SwapTotal */
+	uint64_t effective_swap; /* min(swap_limit, host SwapTotal) (cgroup), else host SwapTotal */
+	long cpus;               /* 0 = not pinned */
+	char cpu_list[256];      /* "0" / "0-1" / "0,2" when pinned, else "" */
+	cpu_set_t cpuset;        /* the same CPUs, for sched_setaffinity() in the children */
+	uint64_t mmap001_bytes;
+	unsigned mmap001_runs;
+	unsigned mtest01_percent;
+	int mtest01_write;
+	unsigned mtest01_runs;
+	struct vms_cgroup_info cg; /* detection result (also when not used) */
+	char note[2048];           /* one line for the user and the result ("" = nothing to say) */
+};
+
+/* Resolves req into *m: the named profile, or by default hron2001 when a memory cgroup can be
+ * created here and host otherwise (with m->note saying why and what is lost). Applies the
+ * overrides, sizes host plans from MemTotal and the free disk of req->workdir (leaving 10 %, at
+ * least 1 GiB), and picks the CPUs. Does not create the cgroup: the runner calls
+ * vms_cgroup_create(&cg, &m->cg, NULL, m->mem_limit, m->swap_limit, NULL) when m->use_cgroup.
+ * Errors, reported once, return -errno: unknown profile (-EINVAL), a cgroup profile or a
+ * --mem-limit/--swap-limit that cannot be honoured here (-ENOTSUP, with what to do), limits
+ * given with the host profile (-EINVAL), more CPUs than allowed (-ERANGE). */
+int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request *req);
+
+/* The first n CPUs of the list in online ("0-3,8", as in /sys/devices/system/cpu/online) into
+ * list ("0-1") and set. 0, -EINVAL (bad text, n < 1) or -ERANGE (fewer than n CPUs). */
+int vms_cpu_list_first(const char *online, long n, char *list, size_t len, cpu_set_t *set);
+
+/* The first n CPUs this process may run on (sched_getaffinity) into list and set; same returns
+ * as vms_cpu_list_first(). */
+int vms_machine_cpus(long n, char *list, size_t len, cpu_set_t *set);
+
+/* protocol.machine for the result file: {"profile", "mem_limit_bytes", "swap_limit_bytes",
+ * "effective_swap_bytes", "cpus", "cpu_list", "cgroup_version", "cgroup_path", "note",
+ * "host_mem_total_bytes", "host_swap_total_bytes", "plan": {...}, "cgroup": facts|null}.
+ * cg is the created cgroup (its read-back limits win over the requested ones) or NULL.
+ * New object; never fails. */
+json_t *vms_machine_json(const struct vms_machine *m, const struct vms_cgroup *cg);
+
+#endif
