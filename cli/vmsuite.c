@@ -12,27 +12,36 @@
 
 #define RUN_HELP                                                                               \
 	"usage: vmsuite run [-w SPEC]... [-n RUNS] [-o FILE] [--label NAME] [--workdir DIR]\n"    \
-	"                   [--with-audio [FILE]] [--machine PROFILE] [--quiet]\n"                 \
+	"                   [--machine PROFILE] [--mem-limit SIZE] [--swap-limit SIZE] [--cpus N]\n" \
+	"                   [--no-drop-caches] [--with-audio [FILE]] [--quiet]\n"                  \
 	"\n"                                                                                       \
-	"Runs each workload RUNS times in a forked child, measures every run (rusage, /proc/vmstat,\n" \
-	"PSI, a 10 Hz time series), writes every raw number to a JSON result file and prints the\n" \
-	"2001-style report.\n"                                                                     \
+	"Runs each workload RUNS times in a forked child inside the emulated machine, measures\n"  \
+	"every run (rusage, /proc/vmstat, PSI, the memory cgroup's own figures, a 10 Hz time\n"     \
+	"series), writes every raw number to a JSON result file and prints the 2001-style report.\n" \
 	"\n"                                                                                       \
 	"  -w, --workload SPEC   NAME[:key=value]...; repeatable. Sizes take K/M/G suffixes.\n"      \
-	"                        Default: the 2001 plan, mmap001 (5 runs) then mtest01 (10 runs).\n" \
-	"                        See `vmsuite list` for workloads and options.\n"                   \
-	"  -n, --runs RUNS       runs per workload (overrides each workload's default)\n"           \
+	"                        Default: the 2001 plan, mmap001 (5 runs) then mtest01 (10 runs),\n" \
+	"                        sized by the machine profile. See `vmsuite list`.\n"              \
+	"  -n, --runs RUNS       runs per workload (overrides the profile's and workload's)\n"     \
 	"  -o, --output FILE     result file (default vmsuite-<label>-<YYYYmmdd-HHMMSS>.json)\n"     \
 	"      --label NAME      name of this kernel/setup in reports (default: uname -r)\n"         \
 	"      --workdir DIR     where file-backed workloads create their files (default: .);\n"      \
 	"                        must be a disk filesystem, not tmpfs\n"                           \
+	"      --machine PROFILE hron2001: the 2001 box, a memory cgroup of 512 MiB RAM + up to\n"   \
+	"                        1 GiB swap (default when a memory cgroup can be created, as root);\n" \
+	"                        host: no cgroup, sizes from the real machine (mmap001 = 4 x RAM,\n" \
+	"                        capped by free disk)\n"                                           \
+	"      --mem-limit SIZE  the emulated machine's RAM (overrides the profile)\n"              \
+	"      --swap-limit SIZE the swap it may use (only swap the host has can be used)\n"         \
+	"      --cpus N          pin the workloads (and the audio probe) to the first N CPUs\n"      \
+	"      --no-drop-caches  only sync between runs (default, as root: sync + drop_caches)\n"    \
 	"      --with-audio [FILE]  play FILE (default: the bundled sample MP3) during the suite\n"   \
-	"      --quiet           no progress and no report on stdout\n"                            \
+	"  -q, --quiet           no progress and no report on stdout\n"                            \
 	"\n"                                                                                       \
 	"Examples:\n"                                                                              \
-	"  vmsuite run                                       # the 2001 plan\n"                     \
+	"  vmsuite run                                       # the 2001 plan on the 2001 machine\n" \
 	"  vmsuite run -w mmap001:bytes=256M -w mtest01:percent=80:write=1 -n 3\n"                   \
-	"  vmsuite run -w mtest01:bytes=64M -w mmap001:bytes=128M -n 2 -o r.json\n"                  \
+	"  vmsuite run --machine host -w mtest01:bytes=1G -n 5 -o host.json\n"                       \
 	"\n"                                                                                       \
 	"Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error); 125 nothing could\n"  \
 	"be measured; 128 tool error; 129 usage error; 130 interrupted (result kept, incomplete).\n"
