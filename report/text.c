@@ -127,7 +127,7 @@ static void block(FILE *out, const json_t *wl)
 	fprintf(out, "Elapsed low/high: %.2f / %.2f   (sd %.2f, cv %.1f%%)\n", el.min, el.max,
 		el.sd, el.cv * 100);
 	fprintf(out,
-		"Reclaim per run: scanned %.0f, stolen %.0f pages; swap in/out %.0f / %.0f "
+		"System-wide reclaim per run: scanned %.0f, stolen %.0f pages; swap in/out %.0f / %.0f "
 		"pages; allocstalls %.0f; refaults %.0f\n",
 		mean_of(m, "pgscan"), mean_of(m, "pgsteal"), mean_of(m, "pswpin"),
 		mean_of(m, "pswpout"), mean_of(m, "allocstall"), mean_of(m, "workingset_refault"));

@@ -1,0 +1,269 @@
+/* Unit tests of core/machine.c: the profile table, resolution of --machine/--mem-limit/
+ * --swap-limit/--cpus against fake cgroup trees (default hron2001 vs host fallback, errors),
+ * host sizing, CPU lists and the protocol.machine record. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/machine.h"
+#include "core/util.h"
+#include "tests/cgroup/fake_cgroupfs.h"
+
+#define MIB (UINT64_C(1) << 20)
+#define GIB (UINT64_C(1) << 30)
+
+static int setup(void **state)
+{
+	struct fake *f = vms_xcalloc(1, sizeof(*f));
+
+	fake_init(f);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fake *f = *state;
+
+	fake_cleanup(f);
+	free(f);
+	return 0;
+}
+
+static void no_memory_cgroup(struct fake *f, uint64_t mem_total)
+{
+	char buf[256];
+
+	fake_write(f, "/proc/self/cgroup", "8:pids:/\n0::/\n");
+	fake_write(f, "/proc/self/mountinfo",
+	           "41 31 0:38 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n");
+	fake_write(f, "/sys/fs/cgroup/unified/cgroup.controllers", "hugetlb\n");
+	snprintf(buf, sizeof(buf), "MemTotal: %llu kB\nSwapTotal: 0 kB\nSwapFree: 0 kB\n",
+	         (unsigned long long)(mem_total / 1024));
+	fake_write(f, "/proc/meminfo", buf);
+}
+
+static void test_profiles(void **state)
+{
+	const struct vms_machine_profile *p = vms_machine_profile_find("hron2001");
+	json_t *a;
+
+	(void)state;
+	assert_non_null(p);
+	assert_true(p->cgroup);
+	assert_int_equal(p->mem_limit, 512 * MIB);
+	assert_int_equal(p->swap_limit, GIB);
+	assert_int_equal(p->mmap001_bytes, 2048000000);
+	assert_int_equal(p->mmap001_runs, 5);
+	assert_int_equal(p->mtest01_percent, 80);
+	assert_true(p->mtest01_write);
+	assert_int_equal(p->mtest01_runs, 10);
+	p = vms_machine_profile_find("host");
+	assert_non_null(p);
+	assert_false(p->cgroup);
+	assert_null(vms_machine_profile_find("hron2002"));
+	a = vms_machine_profiles_json();
+	assert_int_equal(json_array_size(a), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(a, 0), "name")),
+	                    "hron2001");
+	assert_true(json_is_null(json_object_get(json_array_get(a, 1), "mmap001_bytes")));
+	json_decref(a);
+}
+
+static void test_cpu_lists(void **state)
+{
+	char list[64];
+	cpu_set_t set;
+
+	(void)state;
+	assert_int_equal(vms_cpu_list_first("0-3,8\n", 2, list, sizeof(list), &set), 0);
+	assert_string_equal(list, "0-1");
+	assert_int_equal(CPU_COUNT(&set), 2);
+	assert_int_equal(vms_cpu_list_first("0-3,8", 5, list, sizeof(list), &set), 0);
+	assert_string_equal(list, "0-3,8");
+	assert_true(CPU_ISSET(8, &set));
+	assert_int_equal(vms_cpu_list_first("2,5,7-9", 3, list, sizeof(list), &set), 0);
+	assert_string_equal(list, "2,5,7");
+	assert_int_equal(vms_cpu_list_first("0-3,8", 6, list, sizeof(list), &set), -ERANGE);
+	assert_int_equal(vms_cpu_list_first("0-x", 1, list, sizeof(list), &set), -EINVAL);
+	assert_int_equal(vms_cpu_list_first("3-1", 1, list, sizeof(list), &set), -EINVAL);
+	assert_int_equal(vms_cpu_list_first("0", 0, list, sizeof(list), &set), -EINVAL);
+	/* this process: at least one CPU */
+	assert_int_equal(vms_machine_cpus(1, list, sizeof(list), &set), 0);
+	assert_int_equal(CPU_COUNT(&set), 1);
+	assert_int_equal(vms_machine_cpus(100000, list, sizeof(list), &set), -ERANGE);
+}
+
+static void test_default_is_hron2001(void **state)
+{
+	struct fake *f = *state;
+	struct vms_machine_request req = {.root = f->root};
+	struct vms_machine *m = vms_xmalloc(sizeof(*m));
+
+	fake_hybrid_v1(f, "/a", 24 * GIB, 0);
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
+	assert_string_equal(m->profile->name, "hron2001");
+	assert_false(m->explicit_profile);
+	assert_true(m->use_cgroup);
+	assert_int_equal(m->mem_limit, 512 * MIB);
+	assert_int_equal(m->swap_limit, GIB);
+	assert_int_equal(m->effective_swap, 0);
+	assert_int_equal(m->mmap001_bytes, 2048000000);
+	assert_int_equal(m->mmap001_runs, 5);
+	assert_int_equal(m->mtest01_runs, 10);
+	assert_int_equal(m->cg.version, VMS_CGROUP_V1);
+	/* no host swap: the note says the swap could not be emulated */
+	assert_non_null(strstr(m->note, "swap cannot be emulated"));
+	assert_non_null(strstr(m->note, "the host has no swap"));
+	assert_int_equal(m->cpus, 0);
+	free(m);
+}
+
+static void test_overrides(void **state)
+{
+	struct fake *f = *state;
+	struct vms_machine_request req = {.root = f->root};
+	struct vms_machine *m = vms_xmalloc(sizeof(*m));
+
+	fake_v2(f, "/u", 1, 8 * GIB, 4 * GIB);
+	req.profile = "hron2001";
+	req.set_mem_limit = 1;
+	req.mem_limit = 256 * MIB;
+	req.set_swap_limit = 1;
+	req.swap_limit = 0;
+	req.cpus = 1;
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
+	assert_true(m->explicit_profile);
+	assert_int_equal(m->cg.version, VMS_CGROUP_V2);
+	assert_int_equal(m->mem_limit, 256 * MIB);
+	assert_int_equal(m->swap_limit, 0);
+	assert_int_equal(m->effective_swap, 0);
+	assert_string_equal(m->note, "");
+	assert_int_equal(m->cpus, 1);
+	assert_int_equal(CPU_COUNT(&m->cpuset), 1);
+	assert_true(m->cpu_list[0] != '\0');
+
+	/* 1 GiB asked, 4 GiB on the host: all of it emulated */
+	req.set_swap_limit = 0;
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
+	assert_int_equal(m->effective_swap, GIB);
+	free(m);
+}
+
+static void test_fallback_to_host(void **state)
+{
+	struct fake *f = *state;
+	struct vms_machine_request req = {.root = f->root, .workdir = f->root};
+	struct vms_machine *m = vms_xmalloc(sizeof(*m));
+	struct statvfs sv;
+	uint64_t avail;
+
+	no_memory_cgroup(f, GIB);
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
+	assert_string_equal(m->profile->name, "host");
+	assert_false(m->use_cgroup);
+	assert_int_equal(m->mem_limit, VMS_CGROUP_UNLIMITED);
+	assert_non_null(strstr(m->note, "running on the host machine (1 GiB RAM"));
+	assert_non_null(strstr(m->note, "cgroup.controllers"));
+	assert_non_null(strstr(m->note, "the 2001 box is not emulated"));
+	/* 4 x RAM, or the free disk less the margin */
+	assert_int_equal(statvfs(f->root, &sv), 0);
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (avail > 8 * GIB)
+		assert_int_equal(m->mmap001_bytes, 4 * GIB);
+	else
+		assert_true(m->mmap001_bytes < avail);
+	assert_int_equal(m->mmap001_bytes % 4096, 0);
+	assert_int_equal(m->mmap001_runs, 5);
+	free(m);
+}
+
+static void test_errors(void **state)
+{
+	struct fake *f = *state;
+	struct vms_machine_request req = {.root = f->root};
+	struct vms_machine *m = vms_xmalloc(sizeof(*m));
+
+	no_memory_cgroup(f, GIB);
+	req.profile = "hron2001";
+	assert_int_equal(vms_machine_resolve(m, &req), -ENOTSUP);
+	req.profile = "pentium";
+	assert_int_equal(vms_machine_resolve(m, &req), -EINVAL);
+	req.profile = NULL;
+	req.set_mem_limit = 1;
+	req.mem_limit = 256 * MIB;
+	assert_int_equal(vms_machine_resolve(m, &req), -ENOTSUP);
+	req.profile = "host";
+	assert_int_equal(vms_machine_resolve(m, &req), -EINVAL);
+	req.set_mem_limit = 0;
+	req.cpus = 100000;
+	assert_int_equal(vms_machine_resolve(m, &req), -ERANGE);
+	fake_cleanup(f);
+	fake_init(f);
+	fake_hybrid_v1(f, "/a", 24 * GIB, 0);
+	req.profile = NULL;
+	req.cpus = 0;
+	req.set_mem_limit = 1;
+	req.mem_limit = MIB;
+	assert_int_equal(vms_machine_resolve(m, &req), -EINVAL);
+	free(m);
+}
+
+static void test_machine_json(void **state)
+{
+	struct fake *f = *state;
+	struct vms_machine_request req = {.root = f->root};
+	struct vms_machine *m = vms_xmalloc(sizeof(*m));
+	struct vms_cgroup cg = VMS_CGROUP_INIT;
+	struct vms_cgroup_fs_ops ops = fake_ops(f);
+	json_t *j;
+
+	fake_hybrid_v1(f, "/a", 24 * GIB, 0);
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
+	j = vms_machine_json(m, NULL);
+	assert_string_equal(json_string_value(json_object_get(j, "profile")), "hron2001");
+	assert_int_equal(json_integer_value(json_object_get(j, "mem_limit_bytes")), 512 * MIB);
+	assert_int_equal(json_integer_value(json_object_get(j, "cgroup_version")), 0);
+	assert_true(json_is_null(json_object_get(j, "cgroup_path")));
+	assert_true(json_is_null(json_object_get(j, "cpus")));
+	assert_int_equal(
+	    json_integer_value(json_object_get(json_object_get(j, "plan"), "mmap001_bytes")),
+	    2048000000);
+	json_decref(j);
+
+	assert_int_equal(vms_cgroup_create(&cg, &m->cg, "x", m->mem_limit, m->swap_limit, &ops), 0);
+	j = vms_machine_json(m, &cg);
+	assert_int_equal(json_integer_value(json_object_get(j, "cgroup_version")), 1);
+	assert_string_equal(json_string_value(json_object_get(j, "cgroup_path")), cg.dir);
+	assert_int_equal(json_integer_value(json_object_get(j, "swap_limit_bytes")), GIB);
+	assert_int_equal(json_integer_value(json_object_get(j, "effective_swap_bytes")), 0);
+	assert_non_null(strstr(json_string_value(json_object_get(j, "note")), "swap"));
+	assert_true(json_is_object(json_object_get(j, "cgroup")));
+	json_decref(j);
+	assert_int_equal(vms_cgroup_destroy(&cg, 0), 0);
+	free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_profiles),
+	    cmocka_unit_test(test_cpu_lists),
+	    cmocka_unit_test_setup_teardown(test_default_is_hron2001, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_overrides, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_fallback_to_host, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_machine_json, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,62 @@
+# The emulated machine makes the pressure real: mmap001 with a file 4x the memory limit shows
+# limit hits and reclaim in the cgroup's own figures; the same workload with --machine host and
+# a small file does not. Nothing is left behind (no cgroup, no file).
+. "$(dirname "$0")/lib.sh"
+
+cg_parent() {
+  local line
+  line=$(grep -E '^[0-9]+:memory:' /proc/self/cgroup | cut -d: -f3)
+  if [ -n "$line" ] && [ -d "/sys/fs/cgroup/memory$line" ]; then
+    echo "/sys/fs/cgroup/memory$line"
+  else
+    echo "/sys/fs/cgroup$(grep -E '^0::' /proc/self/cgroup | cut -d: -f3)"
+  fi
+}
+parent=$(cg_parent)
+before=$(ls -d "$parent"/vmsuite-* 2>/dev/null | wc -l)
+
+if [ "$(id -u)" -ne 0 ]; then
+  expect_exit 128 "hron2001 without root" -- "$VMSUITE" run --machine hron2001 -w mtest01:bytes=1M -n 1 -o x.json
+  echo "not root: only the refusal is checked"
+  finish
+fi
+
+expect_exit 0 "4x the limit" -- "$VMSUITE" run --machine hron2001 --mem-limit 64M -w mmap001:bytes=256M -n 2 -o p.json
+expect_in "$out" "Machine: hron2001 — memory cgroup" "report names the emulated machine"
+expect_in "$out" "Memory cgroup per run: peak" "report has the cgroup line"
+[ "$(json_get p.json 'd["protocol"]["machine"]["mem_limit_bytes"]')" = 67108864 ] && ok || fail "limit recorded"
+[ "$(json_get p.json 'all(r["cgroup"]["limit_hits"] > 0 for r in d["workloads"][0]["runs"])')" = True ] \
+  && ok || fail "limit hits in every run: $(json_get p.json '[r["cgroup"] for r in d["workloads"][0]["runs"]]')"
+[ "$(json_get p.json 'all(r["cgroup"]["peak_bytes"] <= 67108864 + 4096 and r["cgroup"]["peak_bytes"] > 60000000 for r in d["workloads"][0]["runs"])')" = True ] \
+  && ok || fail "peak at the limit"
+# reclaim in the cgroup's own figures: dirty pages written back and evicted (pgpgout, refaults,
+# or v2's pgsteal) — the file cannot stay in 64 MiB
+[ "$(json_get p.json 'all((r["cgroup"]["stat_delta"].get("pgpgout", 0) + r["cgroup"]["stat_delta"].get("pgsteal", 0)) > 4096 for r in d["workloads"][0]["runs"])')" = True ] \
+  && ok || fail "reclaim in memory.stat: $(json_get p.json 'd["workloads"][0]["runs"][0]["cgroup"]["stat_delta"]')"
+[ "$(json_get p.json '"cgroup_usage_kib" in d["workloads"][0]["runs"][0]["series"]["columns"]')" = True ] && ok || fail "usage sampled"
+
+expect_exit 0 "host, small file" -- "$VMSUITE" run --machine host -w mmap001:bytes=16M -n 1 -o h.json
+[ "$(json_get h.json 'd["protocol"]["machine"]["profile"]')" = host ] && ok || fail "host profile"
+[ "$(json_get h.json 'd["workloads"][0]["runs"][0].get("cgroup")')" = None ] && ok || fail "no cgroup figures on host"
+[ "$(json_get h.json 'd["workloads"][0]["metrics"]["pgscan"]["samples"][0]')" = 0.0 ] && ok || fail "no global reclaim for 16 MiB"
+
+# mtest01 percent=80 sizes itself from the emulated machine, not from the host's 24 GiB
+expect_exit 0 "mtest01 in 128M" -- "$VMSUITE" run --machine hron2001 --mem-limit 128M -w mtest01:percent=80 -n 1 -o m.json
+[ "$(json_get m.json 'd["workloads"][0]["runs"][0]["bytes_allocated"] <= 0.8 * 128 * 2**20 + 2**20')" = True ] \
+  && ok || fail "mtest01 sized from the cgroup: $(json_get m.json 'd["workloads"][0]["runs"][0]["bytes_allocated"]')"
+
+# usage errors
+expect_exit 129 "unknown profile" -- "$VMSUITE" run --machine pdp11 -o x.json
+expect_in "$err" "unknown machine profile 'pdp11'" "unknown profile message"
+expect_exit 129 "bad mem limit" -- "$VMSUITE" run --mem-limit lots -o x.json
+expect_exit 129 "bad cpus" -- "$VMSUITE" run --cpus 0 -o x.json
+[ ! -e x.json ] && ok || fail "a result was written for bad input"
+
+# --cpus 1 pins the workload child
+expect_exit 0 "cpus 1" -- "$VMSUITE" run --machine host --cpus 1 -w mtest01:bytes=8M -n 1 -o c.json
+[ "$(json_get c.json 'd["protocol"]["machine"]["cpus"]')" = 1 ] && ok || fail "cpus recorded"
+
+after=$(ls -d "$parent"/vmsuite-* 2>/dev/null | wc -l)
+[ "$after" -le "$before" ] && ok || fail "cgroups left behind: $(ls -d "$parent"/vmsuite-*)"
+[ -z "$(ls -A | grep '^\.vmsuite-')" ] && ok || fail "files left behind"
+finish
