@@ -31,6 +31,8 @@ struct run_args {
 	const char *audio_file;
 	int drop_caches;
 	struct vms_machine_request machine;
+	struct vms_probe_opts probe;
+	double baseline_s;
 };
 
 static const char *profile_names(void)
@@ -111,6 +113,27 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 			if (r < 0 || vms_parse_long(val, 1, 4096, &a->machine.cpus))
 				return vms_usage_error(self, "--cpus needs a number of CPUs, not '%s'",
 						       r < 0 ? "" : val);
+		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--baseline", &val))) {
+			if (r < 0 || vms_parse_seconds(val, &a->baseline_s) || a->baseline_s > 3600)
+				return vms_usage_error(self,
+						       "--baseline needs seconds (0 to 3600), not '%s'",
+						       r < 0 ? "" : val);
+		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--device", &val))) {
+			if (r < 0 || !*val)
+				return vms_usage_error(self, "--device needs an ALSA device name");
+			a->probe.device = val;
+		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--period", &val))) {
+			if (r < 0 || vms_parse_seconds(val, &a->probe.period_ms) ||
+			    a->probe.period_ms < 1 || a->probe.period_ms > 1000)
+				return vms_usage_error(self, "--period needs milliseconds (1 to 1000)");
+		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--buffer", &val))) {
+			if (r < 0 || vms_parse_seconds(val, &a->probe.buffer_ms) ||
+			    a->probe.buffer_ms < 2 || a->probe.buffer_ms > 10000)
+				return vms_usage_error(self, "--buffer needs milliseconds (2 to 10000)");
+		} else if (vms_opt_flag(arg, NULL, "--rt")) {
+			a->probe.rt = 1;
+		} else if (vms_opt_flag(arg, NULL, "--mlock")) {
+			a->probe.mlock = 1;
 		} else if (vms_opt_flag(arg, "-q", "--quiet")) {
 			a->quiet = 1;
 		} else if (vms_opt_flag(arg, NULL, "--no-drop-caches")) {
@@ -193,7 +216,8 @@ static int check_output(const char *path)
 int cmd_run(int argc, char **argv)
 {
 	const struct vms_command *self = vms_command_find("run");
-	struct run_args a = { .drop_caches = 1 };
+	struct run_args a = { .drop_caches = 1, .baseline_s = 10 };
+	struct vms_probe *probe = NULL;
 	struct vms_run_config cfg = { 0 };
 	struct vms_cgroup cg = VMS_CGROUP_INIT;
 	struct vms_machine machine;
@@ -221,8 +245,14 @@ int cmd_run(int argc, char **argv)
 		}
 		n++;
 	}
-	if (a.with_audio) {
-		ret = vms_usage_error(self, "--with-audio: the audio probe is not in this build yet");
+	if (!a.with_audio && (a.probe.device || a.probe.period_ms || a.probe.buffer_ms ||
+			      a.probe.rt || a.probe.mlock)) {
+		ret = vms_usage_error(self, "--device, --period, --buffer, --rt and --mlock go with "
+					    "--with-audio");
+		goto out;
+	}
+	if (a.probe.period_ms && a.probe.buffer_ms && a.probe.buffer_ms < 2 * a.probe.period_ms) {
+		ret = vms_usage_error(self, "--buffer must hold at least two periods");
 		goto out;
 	}
 	if (!realpath(a.workdir ? a.workdir : ".", workdir)) {
@@ -283,7 +313,21 @@ int cmd_run(int argc, char **argv)
 		cfg.cgroup = &cg;
 	}
 	cfg.machine = vms_machine_json(&machine, machine.use_cgroup ? &cg : NULL);
+	if (a.with_audio) {
+		/* the player shares the emulated machine's RAM and CPUs, as in 2001 */
+		a.probe.file = a.audio_file;
+		a.probe.join_procs = cfg.cgroup ? cg.procs : NULL;
+		a.probe.cpu_list = cfg.cpu_list;
+		if (vms_probe_start(&a.probe, &probe)) {
+			vms_cgroup_destroy(&cg, 1);
+			ret = VMS_EXIT_FATAL;
+			goto out;
+		}
+		cfg.probe = probe;
+		cfg.baseline_s = a.baseline_s;
+	}
 	ret = vms_runner_run(&cfg, &doc);
+	vms_probe_free(probe);
 	vms_cgroup_destroy(&cg, 1);
 	if (doc && !a.quiet) {
 		vms_report_text(stdout, doc);

@@ -295,8 +295,8 @@ static void supervise(pid_t pid, struct series *se, double hz, struct run_outcom
 		take_sample(se, now - o->t0);
 		if (cfg->progress && now - last_progress >= 0.5) {
 			fprintf(stderr, "\r\033[Kvmsuite: %s  %.1f s", what, now - o->t0);
-			if (cfg->audio)
-				fprintf(stderr, "  (underruns so far: %ld)", 0L);
+			if (cfg->probe)
+				fprintf(stderr, "  underruns so far: %ld", vms_probe_underruns(cfg->probe));
 			last_progress = now;
 		}
 	}
@@ -544,7 +544,7 @@ static json_t *protocol_json(const struct vms_run_config *cfg)
 {
 	json_t *p = json_pack("{s:s, s:b, s:f, s:b, s:b}", "workdir", cfg->workdir,
 			      "thp_disabled", 1, "sample_hz", cfg->sample_hz, "drop_caches",
-			      cfg->drop_caches && geteuid() == 0, "with_audio", cfg->audio != NULL);
+			      cfg->drop_caches && geteuid() == 0, "with_audio", cfg->probe != NULL);
 	json_t *plan = json_array();
 	size_t i;
 
@@ -612,15 +612,63 @@ static void finish_document(json_t *doc, int complete, int interrupted, int exit
 	json_object_set_new(doc, "exit_status", json_integer(exit_status));
 }
 
+/* The idle baseline: the probe plays alone for baseline_s before the first workload. */
+static void audio_baseline(const struct vms_run_config *cfg, double *t0, double *t1)
+{
+	*t0 = vms_now_mono();
+	if (cfg->progress)
+		fprintf(stderr, "vmsuite: audio baseline, %.0f s idle\n", cfg->baseline_s);
+	vms_sleep(cfg->baseline_s, (volatile int *)&stop_signal);
+	*t1 = vms_now_mono();
+}
+
+/* Stops the probe and cuts its records into the baseline and one window per run. */
+static void audio_windows(const struct vms_run_config *cfg, json_t *doc, double b0, double b1)
+{
+	json_t *baseline = json_object(), *wl;
+	size_t i;
+
+	if (vms_probe_stop(cfg->probe))
+		vms_warn("the audio probe died during the suite; its records until then are kept");
+	json_object_set_new(baseline, "t_start", json_real(b0));
+	json_object_set_new(baseline, "t_end", json_real(b1));
+	json_object_set_new(baseline, "metrics", json_object());
+	json_object_set_new(baseline, "detail",
+			    vms_probe_window(cfg->probe, b0, b1,
+					     json_object_get(baseline, "metrics"), 0));
+	json_object_set_new(doc, "audio",
+			    json_pack("{s:o, s:o}", "facts", vms_probe_facts(cfg->probe),
+				      "baseline", baseline));
+	json_array_foreach(json_object_get(doc, "workloads"), i, wl) {
+		json_t *metrics = json_object_get(wl, "metrics"), *run;
+		size_t r;
+
+		json_array_foreach(json_object_get(wl, "runs"), r, run) {
+			double t0 = json_number_value(json_object_get(run, "t_start"));
+			double t1 = json_number_value(json_object_get(run, "t_end"));
+
+			if (!json_is_number(json_object_get(run, "t_end")))
+				continue;
+			json_object_set_new(run, "audio",
+					    vms_probe_window(cfg->probe, t0, t1, metrics, r));
+		}
+		vms_metrics_pad(metrics, json_array_size(json_object_get(wl, "runs")));
+	}
+}
+
 int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 {
 	json_t *doc = new_document(cfg), *workloads = json_object_get(doc, "workloads");
 	int interrupted = 0, failed = 0, measured = 0, ret;
+	double b0 = 0, b1 = 0;
 	size_t i;
 
 	*doc_out = doc;
 	if (checkpoint(doc, cfg->output))
 		return VMS_EXIT_FATAL;
+	if (cfg->probe)
+		audio_baseline(cfg, &b0, &b1);
+	interrupted = stop_signal != 0;
 	for (i = 0; i < cfg->n_items && !interrupted; i++) {
 		const struct vms_run_item *it = &cfg->items[i];
 		struct vms_workload_ctx ctx = { .w = it->spec.w, .opts = it->spec.opts,
@@ -671,6 +719,8 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 				return VMS_EXIT_FATAL;
 		}
 	}
+	if (cfg->probe)
+		audio_windows(cfg, doc, b0, b1);
 	ret = interrupted ? VMS_EXIT_INTERRUPTED
 	      : failed	  ? VMS_EXIT_FAILED
 	      : measured  ? VMS_EXIT_OK

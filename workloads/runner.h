@@ -31,8 +31,8 @@ struct vms_run_config {
 	json_t *machine;       /* protocol.machine (owned by the caller), or NULL for "host" */
 	const char *cpu_list;   /* pin children to these CPUs ("0-1"), or NULL */
 	struct vms_cgroup *cgroup; /* the emulated machine's memory cgroup, or NULL */
-	const struct vms_probe_opts *audio; /* NULL = no audio probe */
-	double baseline_s;                  /* idle audio baseline before the first workload */
+	struct vms_probe *probe; /* a started audio probe, or NULL; the runner stops it */
+	double baseline_s;       /* idle audio baseline before the first workload */
 };
 
 /* Runs the plan. *doc_out gets the result document (caller decrefs), also written to
