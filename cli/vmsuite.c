@@ -70,7 +70,30 @@ const struct vms_command vms_commands[] = {
 	  "usage: vmsuite probe [FILE] [--seconds N] [--device DEV] [--period MS] [--buffer MS]\n"
 	  "                     [--rt] [--mlock] [-o FILE]\n" },
 	{ "compare", cmd_compare, "compare result files: kernel A vs B, with statistics",
-	  "usage: vmsuite compare BASE.json OTHER.json [MORE.json...] [--format text|markdown|json]\n" },
+	  "usage: vmsuite compare BASE.json OTHER.json [MORE.json...] [--format text|markdown|json|html]\n"
+	  "                       [--threshold PCT] [--alpha A] [--detect PCT] [--cv-limit PCT] [--force]\n"
+	  "                       [--exit-zero] [-o OUT]\n"
+	  "\n"
+	  "Compares result files of `vmsuite run`, each OTHER against BASE (the first). First the\n"
+	  "environment facts that differ: expected; soft (possible confounders, marked * on the verdicts\n"
+	  "they could explain); HARD (verdicts \"not comparable\" unless --force). Then per workload and\n"
+	  "metric: mean, cv and n per side, change in % with its confidence interval (Welch's t-test on\n"
+	  "log-values, i.e. ratio of geometric means; count metrics: runs with an event, Fisher's exact\n"
+	  "test), p-value and verdict: regression, improvement, probably ..., no change, inconclusive\n"
+	  "(n≈N: runs per side needed to detect --detect), unstable, not comparable. Primary metrics\n"
+	  "(elapsed_s, sys_s, sound_rating, underruns) decide the VERDICT lines. See docs/compare.md.\n"
+	  "\n"
+	  "  -f, --format FMT      text (default, fits 100 columns), markdown, json, html\n"
+	  "      --threshold PCT   change that matters (default 2)\n"
+	  "      --alpha A         significance level (default 0.05; intervals at 1-A)\n"
+	  "      --detect PCT      change the runs-needed estimate aims at (default 5)\n"
+	  "      --cv-limit PCT    cv above which a metric is unstable (default 20)\n"
+	  "      --force           compare despite hard environment differences\n"
+	  "      --exit-zero       exit 0 even on a regression or a not-comparable result\n"
+	  "  -o, --output FILE     write there (atomically) instead of standard output\n"
+	  "\n"
+	  "Exit status (differs from the other commands): 0 no regression; 1 a primary metric regressed;\n"
+	  "2 not comparable, or an error (bad file, bad option).\n" },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -1,2 +1,139 @@
 #!/usr/bin/env bash
-exit 0
+# End-to-end tests of `vmsuite compare` on synthetic result files (tests/compare/gen.c): golden
+# text and markdown, JSON that re-parses, exit codes, environment classes and bad input.
+# VMS_UPDATE_GOLDEN=1 rewrites the golden files instead of comparing.
+set -euo pipefail
+: "${VMSUITE:?}" "${VMS_SOURCE_DIR:?}" "${VMS_TEST_TMP:?}" "${VMS_GEN_RESULT:?}"
+golden=$VMS_SOURCE_DIR/tests/compare/golden
+export LC_ALL=C.UTF-8
+rm -rf "$VMS_TEST_TMP"
+mkdir -p "$VMS_TEST_TMP"
+cd "$VMS_TEST_TMP"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+ok() { echo "ok: $*"; }
+
+# expect_rc WANT CMD...: runs CMD with stdout in out, stderr in err, checks the exit code.
+expect_rc() {
+	local want=$1 rc=0
+	shift
+	"$@" >out 2>err || rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "$* exited $rc, want $want"; sed 's/^/  err: /' err | head -5
+		return 1
+	fi
+}
+
+check_golden() { # NAME FILE
+	if [ "${VMS_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$2" "$golden/$1"; echo "updated $1"
+	elif diff -u "$golden/$1" "$2"; then
+		ok "golden $1"
+	else
+		fail "output differs from golden $1"
+	fi
+}
+
+check_width() { # FILE: every line fits 100 columns
+	local w
+	w=$(wc -L < "$1")
+	if [ "$w" -le 100 ]; then ok "$1 fits 100 columns ($w)"; else fail "$1 is $w columns wide"; fi
+}
+
+G=$VMS_GEN_RESULT
+$G -o base.json --label 6.1.0-base --seed 1 --audio
+$G -o slow.json --label 6.18.44-slow --seed 2 --shift 0.10 --audio \
+	--set fingerprint.vm_sysctl.value.page-cluster=0
+$G -o same.json --label 6.1.0-again --seed 3 --audio
+$G -o bigmem.json --label 6.1.0-bigmem --seed 3 --audio \
+	--set fingerprint.mem_total_bytes.value=68719476736
+$G -o newmp3.json --label 6.1.0-newmp3 --seed 3 --audio \
+	--set audio.facts.mp3.sha256='"0123"'
+$G -o nomtest.json --label 6.1.0-nomtest --seed 3 --drop-workload mtest01 --audio
+
+# Golden outputs; a +10 % slowdown of mmap001 is a regression (exit 1).
+expect_rc 1 "$VMSUITE" compare base.json slow.json && cp out two.txt && check_golden two.txt two.txt
+check_width two.txt
+grep -q '^elapsed_s .* regression\*$' two.txt && ok "elapsed_s regression marked as confounded" ||
+	fail "elapsed_s not 'regression*'"
+grep -q 'soft     vm.page-cluster' two.txt && ok "soft difference listed" ||
+	fail "soft diff missing"
+expect_rc 1 "$VMSUITE" compare --format markdown base.json slow.json && cp out two.md &&
+	check_golden two.md two.md
+expect_rc 1 "$VMSUITE" compare base.json slow.json same.json && cp out three.txt &&
+	check_golden three.txt three.txt
+check_width three.txt
+
+# JSON: written with -o, re-parses, carries the exit status.
+expect_rc 1 "$VMSUITE" compare --format json -o cmp.json base.json slow.json
+[ ! -s out ] && ok "-o leaves stdout empty" || fail "-o wrote to stdout"
+"$G" --parse cmp.json && ok "json output re-parses" || fail "json output does not parse"
+grep -q '"exit_status": 1' cmp.json && ok "json exit_status" || fail "json exit_status"
+expect_rc 0 "$VMSUITE" compare --format json base.json same.json
+"$G" --parse out && ok "json to stdout re-parses" || fail "json to stdout does not parse"
+
+# Same distribution, another run: no regression, exit 0.
+expect_rc 0 "$VMSUITE" compare base.json same.json && ok "same distribution: exit 0"
+grep -q 'VERDICT B .*: no regression' out && ok "no regression verdict" || fail "verdict line"
+expect_rc 0 "$VMSUITE" compare --exit-zero base.json slow.json && ok "--exit-zero"
+
+# Hard differences: exit 2 and "not comparable", --force compares anyway.
+expect_rc 2 "$VMSUITE" compare base.json bigmem.json && ok "hard diff: exit 2"
+grep -q 'HARD     mem_total_bytes' out && ok "hard diff listed" || fail "hard diff not listed"
+grep -q '^elapsed_s .*not comparable$' out && ok "not comparable verdict" || fail "verdict"
+expect_rc 0 "$VMSUITE" compare --force base.json bigmem.json && ok "--force compares"
+expect_rc 2 "$VMSUITE" compare base.json newmp3.json && ok "other MP3: exit 2"
+grep -q '^sound_rating .*not comparable$' out && ok "sound not comparable" || fail "sound verdict"
+grep -q '^elapsed_s .*not comparable$' out && fail "MP3 change blocked non-sound metrics" ||
+	ok "MP3 change leaves the system metrics comparable"
+
+# Mismatched workloads: compare what is common, say what is not.
+expect_rc 0 "$VMSUITE" compare base.json nomtest.json
+grep -q '  mtest01: only in base.json' out && ok "workload only in BASE listed" ||
+	fail "missing workload not listed"
+
+# A result in the runner's real shape (the fuzz corpus' sample), against itself: every verdict
+# is "no change", "inconclusive", "unstable" or informational, and the exit status is 0.
+real=$VMS_SOURCE_DIR/tests/fuzz/corpus/result/golden.json
+if [ -f "$real" ]; then
+	cp "$real" real.json
+	expect_rc 0 "$VMSUITE" compare real.json real.json && ok "real-shaped result vs itself: exit 0"
+	grep -v '^VERDICT' out | grep -Eq 'regression|improvement|not comparable' &&
+		fail "self-compare claims a change" ||
+		ok "self-compare claims no change"
+	check_width out
+fi
+
+# Options.
+expect_rc 1 "$VMSUITE" compare --threshold 5% --alpha 0.01 --detect 10 base.json slow.json
+grep -q 'alpha 0.01 (99% CI), threshold ±5%, detect 10%' out && ok "options shown" ||
+	fail "options line"
+
+# Bad input: one-line errors naming the file, exit 2.
+one_line_naming() { # FILE
+	if [ "$(wc -l < err)" -eq 1 ] && grep -q "'$1'" err; then ok "error names '$1': $(cat err)"
+	else fail "error for $1 is not one line naming it: $(cat err)"; fi
+}
+expect_rc 2 "$VMSUITE" compare base.json missing.json && one_line_naming missing.json
+echo '{"format": "vmsuite.result/1", "workloads": [' > broken.json
+expect_rc 2 "$VMSUITE" compare broken.json base.json && one_line_naming broken.json
+echo '{"hello": "world"}' > other.json
+expect_rc 2 "$VMSUITE" compare base.json other.json && one_line_naming other.json
+echo '{"format": "vmsuite.result/2", "workloads": []}' > future.json
+expect_rc 2 "$VMSUITE" compare base.json future.json && one_line_naming future.json
+grep -q 'newer' err && ok "newer format says so" || fail "newer format message"
+expect_rc 2 "$VMSUITE" compare base.json && grep -q 'at least two result files' err &&
+	ok "one file only: $(head -1 err)"
+expect_rc 2 "$VMSUITE" compare --format pdf base.json slow.json && ok "unknown format"
+expect_rc 2 "$VMSUITE" compare --format html base.json slow.json && grep -q 'html' err &&
+	ok "html not built yet: $(cat err)"
+expect_rc 2 "$VMSUITE" compare --threshold abc base.json slow.json && ok "bad threshold"
+expect_rc 2 "$VMSUITE" compare --bogus base.json slow.json && ok "unknown option"
+expect_rc 2 "$VMSUITE" compare -o /nonexistent-dir/x.txt base.json slow.json &&
+	grep -q "cannot write '/nonexistent-dir/x.txt'" err && ok "unwritable -o: $(cat err)"
+
+if [ "$fails" -ne 0 ]; then
+	echo "$fails check(s) failed"
+	exit 1
+fi
+echo "all compare CLI checks passed"

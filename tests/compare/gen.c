@@ -22,59 +22,78 @@ json_t *gen_doc(const char *label, int audio)
 	json_t *doc, *f, *sysctl;
 
 	sysctl = json_pack("{s:s, s:s, s:s, s:s}", "swappiness", "60", "page-cluster", "3",
-			   "overcommit_memory", "0", "min_free_kbytes", "67584");
+	                   "overcommit_memory", "0", "min_free_kbytes", "67584");
 	f = json_object();
-	json_object_set_new(f, "kernel_release", fp(json_string(label), "/proc/sys/kernel/osrelease"));
-	json_object_set_new(f, "kernel_version", fp(json_string("#1 SMP PREEMPT_DYNAMIC"),
-						    "/proc/sys/kernel/version"));
-	json_object_set_new(f, "kernel_cmdline", fp(json_string("root=/dev/sda1 ro quiet"),
-						    "/proc/cmdline"));
+	json_object_set_new(f, "kernel_release",
+	                    fp(json_string(label), "/proc/sys/kernel/osrelease"));
+	json_object_set_new(f, "kernel_version",
+	                    fp(json_string("#1 SMP PREEMPT_DYNAMIC"), "/proc/sys/kernel/version"));
+	json_object_set_new(f, "kernel_cmdline",
+	                    fp(json_string("root=/dev/sda1 ro quiet"), "/proc/cmdline"));
 	json_object_set_new(f, "hostname", fp(json_string("testbox"), "/proc/sys/kernel/hostname"));
 	json_object_set_new(f, "vm_sysctl", fp(sysctl, "/proc/sys/vm"));
-	json_object_set_new(f, "thp_enabled", fp(json_string("madvise"),
-						 "/sys/kernel/mm/transparent_hugepage/enabled"));
-	json_object_set_new(f, "thp_defrag", fp(json_string("madvise"),
-						"/sys/kernel/mm/transparent_hugepage/defrag"));
+	json_object_set_new(
+	    f, "thp_enabled",
+	    fp(json_string("madvise"), "/sys/kernel/mm/transparent_hugepage/enabled"));
+	json_object_set_new(
+	    f, "thp_defrag",
+	    fp(json_string("madvise"), "/sys/kernel/mm/transparent_hugepage/defrag"));
 	json_object_set_new(f, "swap_devices", fp(json_array(), "/proc/swaps"));
 	json_object_set_new(f, "swap_total_bytes", fp(json_integer(0), "/proc/meminfo"));
 	json_object_set_new(f, "mem_total_bytes", fp(json_integer(25769803776LL), "/proc/meminfo"));
 	json_object_set_new(f, "page_size", fp(json_integer(4096), "sysconf(_SC_PAGESIZE)"));
 	json_object_set_new(f, "cpu_model", fp(json_string("Test CPU @ 2.00GHz"), "/proc/cpuinfo"));
 	json_object_set_new(f, "cpu_count", fp(json_integer(2), "sysconf(_SC_NPROCESSORS_ONLN)"));
-	json_object_set_new(f, "cpu_governor", fp(json_string("performance"),
-						  "/sys/devices/system/cpu/cpu0/cpufreq"));
-	json_object_set_new(f, "workdir_fs", fp(json_pack("{s:s, s:s, s:s}", "type", "ext4",
-							  "device", "/dev/sda1", "options",
-							  "rw,relatime"),
-						"/proc/self/mountinfo"));
+	json_object_set_new(f, "cpu_governor",
+	                    fp(json_string("performance"), "/sys/devices/system/cpu/cpu0/cpufreq"));
+	json_object_set_new(
+	    f, "workdir_fs",
+	    fp(json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:I}", "path", "/work", "type", "ext4",
+	                 "device", "/dev/sda1", "mount_point", "/", "options", "rw,relatime",
+	                 "free_bytes", (json_int_t)85112414208LL, "total_bytes",
+	                 (json_int_t)270553174016LL),
+	       "statfs(2), /proc/self/mountinfo"));
 	json_object_set_new(f, "psi_available", fp(json_true(), "/proc/pressure"));
-	json_object_set_new(f, "cgroup", fp(json_string("v1 memory"), "/proc/self/cgroup"));
+	json_object_set_new(f, "cgroup",
+	                    fp(json_pack("{s:i, s:s, s:s, s:b, s:[s,s]}", "version", 1, "path",
+	                                 "/process_api/1234", "path_controller", "memory", "hybrid",
+	                                 1, "lines", "4:memory:/process_api/1234", "0::/"),
+	                       "/proc/self/cgroup"));
+	json_object_set_new(f, "architecture", fp(json_string("x86_64"), "uname(2) machine"));
 	json_object_set_new(f, "vmsuite_version", fp(json_string("0.1.0"), "build"));
 	json_object_set_new(f, "compiler", fp(json_string("gcc 12.2.0"), "build"));
 
 	doc = json_pack("{s:s, s:{s:s, s:s, s:s, s:s}, s:[s,s], s:s, s:s, s:s, s:b, s:b, s:i}",
-			"format", VMS_RESULT_FORMAT, "tool", "name", "vmsuite", "version", "0.1.0",
-			"build_type", "RelWithDebInfo", "compiler", "gcc 12.2.0", "command_line",
-			"vmsuite", "run", "label", label, "start_time", "2026-11-30T10:00:00Z",
-			"end_time", "2026-11-30T10:30:00Z", "complete", 1, "interrupted", 0,
-			"exit_status", 0);
+	                "format", VMS_RESULT_FORMAT, "tool", "name", "vmsuite", "version", "0.1.0",
+	                "build_type", "RelWithDebInfo", "compiler", "gcc 12.2.0", "command_line",
+	                "vmsuite", "run", "label", label, "start_time", "2026-11-30T10:00:00Z",
+	                "end_time", "2026-11-30T10:30:00Z", "complete", 1, "interrupted", 0,
+	                "exit_status", 0);
 	json_object_set_new(
-		doc, "protocol",
-		json_pack("{s:n, s:s, s:b, s:i, s:b, s:b, s:{s:s, s:n, s:n, s:n, s:n, s:i, s:n, s:s}}",
-			  "runs", "workdir", "/work", "thp_disabled", 1, "sample_hz", 10,
-			  "drop_caches", 0, "with_audio", audio, "machine", "profile", "host",
-			  "mem_limit_bytes", "swap_limit_bytes", "effective_swap_bytes", "cpus",
-			  "cgroup_version", 1, "cgroup_path", "note", "the host as it is"));
+	    doc, "protocol",
+	    json_pack("{s:n, s:s, s:b, s:i, s:b, s:b, s:{s:s, s:n, s:n, s:n, s:n, s:i, s:n, s:s}}",
+	              "runs", "workdir", "/work", "thp_disabled", 1, "sample_hz", 10, "drop_caches",
+	              0, "with_audio", audio, "machine", "profile", "host", "mem_limit_bytes",
+	              "swap_limit_bytes", "effective_swap_bytes", "cpus", "cgroup_version", 1,
+	              "cgroup_path", "note", "the host as it is"));
+	/* as the runner writes it: the cgroup it made and the profile's plan, nested */
+	json_object_set_new(json_object_get(json_object_get(doc, "protocol"), "machine"), "cgroup",
+	                    json_pack("{s:i, s:s, s:I, s:b, s:s}", "version", 1, "path",
+	                              "/sys/fs/cgroup/memory/vmsuite-1", "mem_limit_bytes",
+	                              (json_int_t)536870912, "swap_accounting", 1, "peak_scope",
+	                              "run"));
+	json_object_set_new(json_object_get(doc, "protocol"), "plan",
+	                    json_pack("[{s:s, s:i}]", "workload", "mmap001", "runs", 5));
 	json_object_set_new(doc, "fingerprint", f);
 	if (audio)
 		json_object_set_new(
-			doc, "audio",
-			json_pack("{s:{s:{s:s, s:i, s:i, s:i}, s:{s:s, s:i, s:i, s:f, s:f}}, s:n}",
-				  "facts", "mp3", "sha256",
-				  "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
-				  "rate", 44100, "channels", 2, "bitrate", 128000, "alsa", "device",
-				  "virtual", "rate", 44100, "channels", 2, "period_ms", 25.0,
-				  "buffer_ms", 100.0, "baseline"));
+		    doc, "audio",
+		    json_pack("{s:{s:{s:s, s:i, s:i, s:i}, s:{s:s, s:i, s:i, s:f, s:f}}, s:n}",
+		              "facts", "mp3", "sha256",
+		              "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+		              "rate", 44100, "channels", 2, "bitrate", 128000, "alsa", "device",
+		              "virtual", "rate", 44100, "channels", 2, "period_ms", 25.0,
+		              "buffer_ms", 100.0, "baseline"));
 	else
 		json_object_set_new(doc, "audio", json_null());
 	json_object_set_new(doc, "workloads", json_array());
@@ -88,30 +107,32 @@ json_t *gen_workload(json_t *doc, const char *name, long long bytes, size_t runs
 
 	for (i = 0; i < runs; i++)
 		json_array_append_new(arr, json_pack("{s:I, s:s, s:i, s:n, s:b}", "index",
-						     (json_int_t)(i + 1), "status", "ok",
-						     "exit_code", 0, "signal", "oom_killed", 0));
-	wl = json_pack("{s:s, s:{s:I, s:s}, s:I, s:s, s:{}, s:o}", "name", name, "options",
-		       "bytes", (json_int_t)bytes, "dir", "/work", "runs_planned", (json_int_t)runs,
-		       "summary", "synthetic", "metrics", "runs", arr);
+		                                     (json_int_t)(i + 1), "status", "ok",
+		                                     "exit_code", 0, "signal", "oom_killed", 0));
+	wl = json_pack("{s:s, s:{s:I, s:s}, s:I, s:s, s:{}, s:o}", "name", name, "options", "bytes",
+	               (json_int_t)bytes, "dir", "/work", "runs_planned", (json_int_t)runs,
+	               "summary", "synthetic", "metrics", "runs", arr);
 	json_array_append_new(json_object_get(doc, "workloads"), wl);
 	return wl;
 }
 
 static enum vms_better better_of(const char *b)
 {
-	return !strcmp(b, "lower") ? VMS_BETTER_LOWER
-				   : !strcmp(b, "higher") ? VMS_BETTER_HIGHER : VMS_BETTER_NONE;
+	return !strcmp(b, "lower")    ? VMS_BETTER_LOWER
+	       : !strcmp(b, "higher") ? VMS_BETTER_HIGHER
+	                              : VMS_BETTER_NONE;
 }
 
-void gen_samples(json_t *wl, const char *name, const char *unit, const char *better,
-		 int primary, int count, const double *v, size_t n)
+void gen_samples(json_t *wl, const char *name, const char *unit, const char *better, int primary,
+                 int count, const double *v, size_t n)
 {
 	json_t *metrics = json_object_get(wl, "metrics"), *samples;
 	unsigned flags = (primary ? VMS_METRIC_PRIMARY : 0) | (count ? VMS_METRIC_COUNT : 0);
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		vms_metric_put(metrics, name, unit, better_of(better), flags, i, isnan(v[i]) ? 0 : v[i]);
+		vms_metric_put(metrics, name, unit, better_of(better), flags, i,
+		               isnan(v[i]) ? 0 : v[i]);
 	samples = json_object_get(json_object_get(metrics, name), "samples");
 	for (i = 0; i < n; i++)
 		if (isnan(v[i]))
@@ -124,7 +145,7 @@ static size_t runs_of(json_t *wl)
 }
 
 void gen_gauge(json_t *wl, const char *name, const char *unit, const char *better, int primary,
-	       double mean, double cv, unsigned long seed)
+               double mean, double cv, unsigned long seed)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	size_t n = runs_of(wl), i;
@@ -140,7 +161,7 @@ void gen_gauge(json_t *wl, const char *name, const char *unit, const char *bette
 }
 
 void gen_count(json_t *wl, const char *name, const char *better, int primary, double p_event,
-	       double mean_count, unsigned long seed)
+               double mean_count, unsigned long seed)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	size_t n = runs_of(wl), i;
@@ -149,8 +170,8 @@ void gen_count(json_t *wl, const char *name, const char *better, int primary, do
 	gsl_rng_set(r, seed);
 	for (i = 0; i < n; i++)
 		v[i] = gsl_rng_uniform(r) < p_event
-			       ? 1 + gsl_ran_poisson(r, mean_count > 1 ? mean_count - 1 : 0)
-			       : 0;
+		           ? 1 + gsl_ran_poisson(r, mean_count > 1 ? mean_count - 1 : 0)
+		           : 0;
 	gen_samples(wl, name, "", better, primary, 1, v, n);
 	free(v);
 	gsl_rng_free(r);
@@ -160,7 +181,7 @@ json_t *gen_standard(const char *label, unsigned long seed, size_t runs, double 
 {
 	json_t *doc = gen_doc(label, audio), *wl;
 	unsigned long s = seed * 1000;
-	double zeros[64] = { 0 };
+	double zeros[64] = {0};
 
 	wl = gen_workload(doc, "mmap001", 2048000000LL, runs);
 	gen_gauge(wl, "elapsed_s", "s", "lower", 1, 250 * (1 + shift), 0.02, s + 1);

@@ -17,20 +17,19 @@ json_t *gen_workload(json_t *doc, const char *name, long long bytes, size_t runs
 /* Adds a gauge metric with runs log-normal samples of arithmetic mean `mean` and coefficient
  * of variation cv (cv 0: every sample = mean), from the generator seeded by seed. */
 void gen_gauge(json_t *wl, const char *name, const char *unit, const char *better, int primary,
-	       double mean, double cv, unsigned long seed);
+               double mean, double cv, unsigned long seed);
 /* Adds a count metric: each run has an event with probability p_event, then a count of
  * 1 + Poisson(mean_count - 1). */
 void gen_count(json_t *wl, const char *name, const char *better, int primary, double p_event,
-	       double mean_count, unsigned long seed);
+               double mean_count, unsigned long seed);
 /* Adds a metric with the given samples (NAN = a failed run, written as null). */
-void gen_samples(json_t *wl, const char *name, const char *unit, const char *better,
-		 int primary, int count, const double *v, size_t n);
+void gen_samples(json_t *wl, const char *name, const char *unit, const char *better, int primary,
+                 int count, const double *v, size_t n);
 
 /* The standard synthetic file the CLI tests use: workloads mmap001 and mtest01 with the
  * runner's metrics (mmap001: elapsed mean 250 s, cv 2 %; ...) and, when audio, the probe's
  * metrics. shift multiplies mmap001's elapsed_s and sys_s by (1 + shift). */
-json_t *gen_standard(const char *label, unsigned long seed, size_t runs, double shift,
-		     int audio);
+json_t *gen_standard(const char *label, unsigned long seed, size_t runs, double shift, int audio);
 
 /* Sets the value at a dotted path ("fingerprint.mem_total_bytes.value") in doc, creating
  * objects on the way; text is parsed as JSON, or taken as a string if it is not JSON. */

@@ -1,8 +1,562 @@
-/* placeholder while being written */
+/* Unit tests of report/compare and report/envdiff on synthetic result files with known truth
+ * (tests/compare/gen.c draws them from seeded log-normal distributions): false-alarm rate,
+ * detection of real shifts, runs-needed, count metrics, each environment class, mismatched
+ * workloads and the JSON model. */
+#include <math.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
-#include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include <cmocka.h>
-static void t(void **s) { (void)s; assert_true(1); }
-int main(void) { const struct CMUnitTest tests[] = { cmocka_unit_test(t) }; return cmocka_run_group_tests(tests, NULL, NULL); }
+
+#include "core/util.h"
+#include "report/compare.h"
+#include "tests/compare/gen.h"
+
+static void cmp2(struct vms_compare *c, json_t *a, json_t *b, int force)
+{
+	struct vms_compare_opts o;
+	json_t *docs[2] = {a, b};
+	const char *paths[2] = {"a.json", "b.json"};
+
+	vms_compare_opts_init(&o);
+	o.force = force;
+	vms_compare_build(c, &o, docs, paths, 2);
+}
+
+static const struct vms_cmp_metric *metric(const struct vms_compare *c, const char *wl,
+                                           const char *name)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->n_workloads; i++)
+		if (!strcmp(c->workloads[i].name, wl))
+			for (j = 0; j < c->workloads[i].n_metrics; j++)
+				if (!strcmp(c->workloads[i].metrics[j].name, name))
+					return &c->workloads[i].metrics[j];
+	return NULL;
+}
+
+static enum vms_verdict verdict(const struct vms_compare *c, const char *wl, const char *name)
+{
+	const struct vms_cmp_metric *m = metric(c, wl, name);
+
+	assert_non_null(m);
+	return m->cells[0].verdict;
+}
+
+/* One workload "w" with one primary gauge "t" of n runs. */
+static json_t *one_metric(double mean, double cv, size_t n, unsigned long seed)
+{
+	json_t *doc = gen_doc("k", 0), *wl = gen_workload(doc, "w", 1000, n);
+
+	gen_gauge(wl, "t", "s", "lower", 1, mean, cv, seed);
+	return doc;
+}
+
+struct tally {
+	unsigned v[VMS_VERDICT_MISSING + 1];
+	unsigned significant;
+	unsigned *needed;
+	size_t n;
+};
+
+static void trial(struct tally *t, double shift, double cv, size_t runs, unsigned long seed)
+{
+	json_t *a = one_metric(100, cv, runs, 2 * seed), *b;
+	const struct vms_cmp_cell *cell;
+	struct vms_compare c;
+
+	b = one_metric(100 * (1 + shift), cv, runs, 2 * seed + 1);
+	cmp2(&c, a, b, 0);
+	cell = &metric(&c, "w", "t")->cells[0];
+	t->v[cell->verdict]++;
+	t->significant += cell->p < 0.05;
+	if (t->needed && cell->verdict == VMS_VERDICT_INCONCLUSIVE)
+		t->needed[t->n++] = cell->runs_needed;
+	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void print_tally(const char *what, const struct tally *t, unsigned trials)
+{
+	int v;
+
+	printf("# %s over %u seeds:", what, trials);
+	for (v = 0; v <= VMS_VERDICT_MISSING; v++)
+		if (t->v[v])
+			printf(" %s %u;", vms_verdict_name(v), t->v[v]);
+	printf(" p<0.05 in %.1f%%\n", 100.0 * t->significant / trials);
+}
+
+/* Identical distributions: how often does compare cry wolf? */
+static void false_alarms(void **state)
+{
+	static const double cvs[] = {0.02, 0.10};
+	const unsigned trials = 2000;
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < VMS_ARRAY_SIZE(cvs); k++) {
+		struct tally t = {0};
+		unsigned long s;
+		double regress, alarm;
+		char what[96];
+
+		for (s = 1; s <= trials; s++)
+			trial(&t, 0, cvs[k], 5, 1000 * k + s);
+		snprintf(what, sizeof(what), "identical log-normal, cv %g%%, n 5", 100 * cvs[k]);
+		print_tally(what, &t, trials);
+		regress = (double)t.v[VMS_VERDICT_REGRESSION] / trials;
+		alarm = (double)(t.v[VMS_VERDICT_REGRESSION] + t.v[VMS_VERDICT_PROB_REGRESSION] +
+		                 t.v[VMS_VERDICT_IMPROVEMENT] + t.v[VMS_VERDICT_PROB_IMPROVEMENT]) /
+		        trials;
+		printf("# false-alarm rate: regression %.2f%%, any change claimed %.2f%% "
+		       "(alpha 5%%)\n",
+		       100 * regress, 100 * alarm);
+		assert_true(regress <= 0.05);
+		assert_true(alarm <= 0.05 + 0.015); /* alpha plus 3 sd of a binomial rate */
+		/* The test is calibrated: p < 0.05 in about 5 % of the seeds (not 0 %, not 20 %).
+		 */
+		assert_true(t.significant >= trials * 3 / 100 && t.significant <= trials * 7 / 100);
+		assert_int_equal(t.v[VMS_VERDICT_NO_CHANGE] + t.v[VMS_VERDICT_INCONCLUSIVE] +
+		                     t.v[VMS_VERDICT_PROB_REGRESSION] +
+		                     t.v[VMS_VERDICT_PROB_IMPROVEMENT] +
+		                     t.v[VMS_VERDICT_REGRESSION] + t.v[VMS_VERDICT_IMPROVEMENT] +
+		                     t.v[VMS_VERDICT_UNSTABLE],
+		                 trials);
+	}
+}
+
+/* A real +10 % at 2 % CV with 5 runs is found every time. */
+static void shift_found(void **state)
+{
+	struct tally t = {0};
+	unsigned long s;
+
+	(void)state;
+	for (s = 1; s <= 500; s++)
+		trial(&t, 0.10, 0.02, 5, 50000 + s);
+	print_tally("+10% shift, cv 2%, n 5", &t, 500);
+	assert_int_equal(t.v[VMS_VERDICT_REGRESSION], 500);
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* +3 % at 10 % CV with 3 runs cannot be decided; compare says how many runs would. */
+static void shift_inconclusive(void **state)
+{
+	const unsigned trials = 500;
+	unsigned needed[500];
+	struct tally t = {.needed = needed};
+	unsigned long s;
+	unsigned median;
+
+	(void)state;
+	for (s = 1; s <= trials; s++)
+		trial(&t, 0.03, 0.10, 3, 90000 + s);
+	print_tally("+3% shift, cv 10%, n 3", &t, trials);
+	qsort(needed, t.n, sizeof(*needed), cmp_unsigned);
+	median = t.n ? needed[t.n / 2] : 0;
+	printf("# runs needed to detect 5%%: median %u (truth 15.7*(0.10/0.05)^2 = 63), "
+	       "10th-90th percentile %u-%u\n",
+	       median, t.n ? needed[t.n / 10] : 0, t.n ? needed[t.n * 9 / 10] : 0);
+	assert_true(t.v[VMS_VERDICT_INCONCLUSIVE] + t.v[VMS_VERDICT_UNSTABLE] >= trials * 85 / 100);
+	/* A "regression" here is true (the shift is +3 %); the wrong direction is a false
+	 * alarm and stays rare; "no change" (CI inside +-2 %) cannot honestly happen. */
+	assert_int_equal(t.v[VMS_VERDICT_NO_CHANGE], 0);
+	assert_true(t.v[VMS_VERDICT_IMPROVEMENT] + t.v[VMS_VERDICT_PROB_IMPROVEMENT] <=
+	            trials / 100);
+	assert_true(median >= 25 && median <= 160);
+	/* every inconclusive one names a number larger than the 3 runs it had */
+	assert_true(t.n && needed[0] > 3);
+}
+
+/* ---- environment classes --------------------------------------------------------------- */
+
+struct env_case {
+	const char *path, *value;
+	enum vms_env_class cls;
+	enum vms_env_scope scope;
+	const char *key;
+};
+
+static const struct env_case env_cases[] = {
+    {"fingerprint.kernel_release.value", "\"6.18.44\"", VMS_ENV_EXPECTED, VMS_ENV_GLOBAL,
+     "kernel_release"},
+    {"fingerprint.kernel_version.value", "\"#2 SMP\"", VMS_ENV_EXPECTED, VMS_ENV_GLOBAL,
+     "kernel_version"},
+    {"start_time", "\"2026-12-01T09:00:00Z\"", VMS_ENV_EXPECTED, VMS_ENV_GLOBAL, "start_time"},
+    {"fingerprint.mem_total_bytes.value", "17179869184", VMS_ENV_HARD, VMS_ENV_GLOBAL,
+     "mem_total_bytes"},
+    {"fingerprint.swap_total_bytes.value", "1073741824", VMS_ENV_HARD, VMS_ENV_GLOBAL,
+     "swap_total_bytes"},
+    {"fingerprint.cpu_count.value", "4", VMS_ENV_HARD, VMS_ENV_GLOBAL, "cpu_count"},
+    {"fingerprint.cpu_model.value", "\"Other CPU\"", VMS_ENV_HARD, VMS_ENV_GLOBAL, "cpu_model"},
+    {"fingerprint.page_size.value", "16384", VMS_ENV_HARD, VMS_ENV_GLOBAL, "page_size"},
+    {"fingerprint.architecture.value", "\"aarch64\"", VMS_ENV_HARD, VMS_ENV_GLOBAL, "architecture"},
+    {"protocol.machine.profile", "\"hron2001\"", VMS_ENV_HARD, VMS_ENV_GLOBAL, "machine.profile"},
+    {"protocol.machine.mem_limit_bytes", "201326592", VMS_ENV_HARD, VMS_ENV_GLOBAL,
+     "machine.mem_limit_bytes"},
+    {"protocol.machine.cpus", "1", VMS_ENV_HARD, VMS_ENV_GLOBAL, "machine.cpus"},
+    {"audio.facts.mp3.sha256", "\"00ff\"", VMS_ENV_HARD, VMS_ENV_AUDIO, "audio.mp3.sha256"},
+    {"audio.facts.alsa.rate", "48000", VMS_ENV_HARD, VMS_ENV_AUDIO, "audio.alsa.rate"},
+    {"audio.facts.alsa.period_ms", "10.0", VMS_ENV_HARD, VMS_ENV_AUDIO, "audio.alsa.period_ms"},
+    {"audio.facts.alsa.buffer_ms", "50.0", VMS_ENV_HARD, VMS_ENV_AUDIO, "audio.alsa.buffer_ms"},
+    {"audio.facts.alsa.device", "\"hw:0\"", VMS_ENV_HARD, VMS_ENV_AUDIO, "audio.alsa.device"},
+    {"audio.facts.alsa.channels", "1", VMS_ENV_HARD, VMS_ENV_AUDIO, "audio.alsa.channels"},
+    {"fingerprint.vm_sysctl.value.page-cluster", "\"0\"", VMS_ENV_SOFT, VMS_ENV_GLOBAL,
+     "vm.page-cluster"},
+    {"fingerprint.vm_sysctl.value.swappiness", "\"100\"", VMS_ENV_SOFT, VMS_ENV_GLOBAL,
+     "vm.swappiness"},
+    {"fingerprint.thp_enabled.value", "\"always\"", VMS_ENV_SOFT, VMS_ENV_GLOBAL, "thp_enabled"},
+    {"fingerprint.thp_defrag.value", "\"never\"", VMS_ENV_SOFT, VMS_ENV_GLOBAL, "thp_defrag"},
+    {"fingerprint.kernel_cmdline.value", "\"root=/dev/sda1 mitigations=off\"", VMS_ENV_SOFT,
+     VMS_ENV_GLOBAL, "kernel_cmdline"},
+    {"fingerprint.cpu_governor.value", "\"powersave\"", VMS_ENV_SOFT, VMS_ENV_GLOBAL,
+     "cpu_governor"},
+    {"fingerprint.workdir_fs.value.options", "\"rw,noatime\"", VMS_ENV_SOFT, VMS_ENV_GLOBAL,
+     "workdir_fs.options"},
+    {"protocol.drop_caches", "true", VMS_ENV_SOFT, VMS_ENV_GLOBAL, "protocol.drop_caches"},
+    {"protocol.machine.cgroup.mem_limit_bytes", "268435456", VMS_ENV_HARD, VMS_ENV_GLOBAL,
+     "machine.cgroup.mem_limit_bytes"},
+    {"protocol.machine.cgroup.peak_scope", "\"suite\"", VMS_ENV_SOFT, VMS_ENV_GLOBAL,
+     "machine.cgroup.peak_scope"},
+    {"protocol.plan", "[]", VMS_ENV_EXPECTED, VMS_ENV_GLOBAL, "protocol.plan"},
+    {"complete", "false", VMS_ENV_SOFT, VMS_ENV_GLOBAL, "complete"},
+    {"fingerprint.workdir_fs.value.type", "\"xfs\"", VMS_ENV_SOFT, VMS_ENV_GLOBAL,
+     "workdir_fs.type"},
+    {"fingerprint.cgroup.value.version", "2", VMS_ENV_SOFT, VMS_ENV_GLOBAL, "cgroup.version"},
+    {"fingerprint.hostname.value", "\"otherbox\"", VMS_ENV_SOFT, VMS_ENV_GLOBAL, "hostname"},
+};
+
+static void env_one_fact(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < VMS_ARRAY_SIZE(env_cases); i++) {
+		const struct env_case *e = &env_cases[i];
+		json_t *a = gen_standard("k", 7, 5, 0, 1), *b = gen_standard("k", 7, 5, 0.10, 1);
+		struct vms_envdiff d;
+		struct vms_compare c;
+
+		gen_set(b, e->path, e->value);
+		vms_envdiff_build(a, b, &d);
+		if (d.n != 1 || d.items[0].cls != e->cls || d.items[0].scope != e->scope ||
+		    strcmp(d.items[0].key, e->key)) {
+			print_error("case %s: %zu items, first %s class %d scope %d\n", e->path,
+			            d.n, d.n ? d.items[0].key : "-", d.n ? (int)d.items[0].cls : -1,
+			            d.n ? (int)d.items[0].scope : -1);
+			fail();
+		}
+		vms_envdiff_release(&d);
+
+		/* What the class does to the verdicts (b is +10 % slower on mmap001). */
+		cmp2(&c, a, b, 0);
+		switch (e->cls) {
+		case VMS_ENV_EXPECTED:
+			assert_int_equal(verdict(&c, "mmap001", "elapsed_s"),
+			                 VMS_VERDICT_REGRESSION);
+			assert_false(metric(&c, "mmap001", "elapsed_s")->cells[0].confounded);
+			assert_int_equal(vms_compare_status(&c), 1);
+			break;
+		case VMS_ENV_SOFT:
+			assert_int_equal(verdict(&c, "mmap001", "elapsed_s"),
+			                 VMS_VERDICT_REGRESSION);
+			assert_true(metric(&c, "mmap001", "elapsed_s")->cells[0].confounded);
+			break;
+		case VMS_ENV_HARD:
+			if (e->scope == VMS_ENV_AUDIO) {
+				assert_int_equal(verdict(&c, "mmap001", "sound_rating"),
+				                 VMS_VERDICT_NOT_COMPARABLE);
+				assert_int_equal(verdict(&c, "mmap001", "elapsed_s"),
+				                 VMS_VERDICT_REGRESSION);
+			} else {
+				assert_int_equal(verdict(&c, "mmap001", "elapsed_s"),
+				                 VMS_VERDICT_NOT_COMPARABLE);
+				assert_int_equal(verdict(&c, "mtest01", "sys_s"),
+				                 VMS_VERDICT_NOT_COMPARABLE);
+				assert_int_equal(vms_compare_status(&c), 2);
+			}
+			vms_compare_release(&c);
+			cmp2(&c, a, b, 1); /* --force */
+			assert_int_equal(verdict(&c, "mmap001", "elapsed_s"),
+			                 VMS_VERDICT_REGRESSION);
+			assert_int_not_equal(verdict(&c, "mmap001", "sound_rating"),
+			                     VMS_VERDICT_NOT_COMPARABLE);
+			break;
+		}
+		vms_compare_release(&c);
+		json_decref(a);
+		json_decref(b);
+	}
+}
+
+static void env_identical_and_workload_option(void **state)
+{
+	json_t *a = gen_standard("k", 3, 5, 0, 0), *b = gen_standard("k", 3, 5, 0, 0);
+	struct vms_envdiff d;
+	struct vms_compare c;
+
+	(void)state;
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 0);
+	vms_envdiff_release(&d);
+	/* Facts that change from run to run by nature are not differences. */
+	gen_set(b, "fingerprint.workdir_fs.value.free_bytes", "1234");
+	gen_set(b, "fingerprint.cgroup.value.path", "\"/process_api/5678\"");
+	gen_set(b, "fingerprint.cgroup.value.lines", "[\"4:memory:/process_api/5678\"]");
+	gen_set(b, "protocol.machine.cgroup_path", "\"/sys/fs/cgroup/memory/vmsuite-2\"");
+	gen_set(b, "protocol.machine.cgroup.path", "\"/sys/fs/cgroup/memory/vmsuite-2\"");
+	gen_set(b, "protocol.machine.note", "\"other words\"");
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 0);
+	vms_envdiff_release(&d);
+	/* A workload size: hard, and only that workload is not comparable. */
+	gen_set(json_array_get(json_object_get(b, "workloads"), 0), "options.bytes", "1024000000");
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.items[0].cls, VMS_ENV_HARD);
+	assert_int_equal(d.items[0].scope, VMS_ENV_WORKLOAD);
+	assert_string_equal(d.items[0].workload, "mmap001");
+	vms_envdiff_release(&d);
+	cmp2(&c, a, b, 0);
+	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	assert_int_not_equal(verdict(&c, "mtest01", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	assert_int_equal(vms_compare_status(&c), 2);
+	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* ---- counts, zeros, mismatched workloads, json ------------------------------------------ */
+
+static void counts_fisher(void **state)
+{
+	json_t *a = gen_doc("k", 1), *b = gen_doc("k", 1), *wa, *wb, *run;
+	const double none[] = {0, 0, 0, 0, 0}, all[] = {3, 1, 7, 2, 4};
+	const double some[] = {0, 2, 0, 0, 0};
+	const struct vms_cmp_metric *m;
+	struct vms_compare c;
+
+	(void)state;
+	wa = gen_workload(a, "w", 1, 5);
+	wb = gen_workload(b, "w", 1, 5);
+	gen_samples(wa, "underruns", "", "lower", 1, 1, none, 5);
+	gen_samples(wb, "underruns", "", "lower", 1, 1, all, 5);
+	gen_samples(wa, "skips", "", "lower", 0, 1, none, 5);
+	gen_samples(wb, "skips", "", "lower", 0, 1, some, 5);
+	run = json_array_get(json_object_get(wb, "runs"), 2);
+	json_object_set_new(run, "status", json_string("failed"));
+	json_object_set_new(run, "oom_killed", json_true());
+	cmp2(&c, a, b, 0);
+	m = metric(&c, "w", "underruns");
+	assert_int_equal(m->cells[0].method, VMS_CMP_FISHER);
+	assert_true(fabs(m->cells[0].p - 2.0 / 252) < 1e-9);
+	assert_int_equal(m->cells[0].verdict, VMS_VERDICT_REGRESSION);
+	assert_true(m->audio && m->primary && m->count);
+	assert_int_equal(m->cells[0].side.events, 5);
+	m = metric(&c, "w", "skips");
+	assert_int_equal(m->cells[0].verdict, VMS_VERDICT_INCONCLUSIVE);
+	assert_true(fabs(m->cells[0].p - 1.0) < 1e-12);
+	/* derived from runs[]: 1 of 5 failed, 1 OOM kill */
+	m = metric(&c, "w", "failed_runs");
+	assert_non_null(m);
+	assert_true(m->derived && m->count);
+	assert_int_equal(m->cells[0].side.events, 1);
+	assert_int_equal(m->base.events, 0);
+	assert_non_null(metric(&c, "w", "oom_kills"));
+	assert_int_equal(vms_compare_status(&c), 1);
+	vms_compare_release(&c);
+	/* No events anywhere: the derived rows are left out, real count metrics say no change. */
+	cmp2(&c, a, a, 0);
+	assert_null(metric(&c, "w", "failed_runs"));
+	assert_int_equal(verdict(&c, "w", "underruns"), VMS_VERDICT_NO_CHANGE);
+	assert_int_equal(vms_compare_status(&c), 0);
+	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void zeros_and_missing_values(void **state)
+{
+	json_t *a = gen_doc("k", 0), *b = gen_doc("k", 0), *wa, *wb;
+	const double z[] = {0, 0, 0, 0, 0}, some[] = {0, 120, 80, 0, 100};
+	const double ta[] = {10, 10.1, NAN, 9.9, 10}, tb[] = {10, NAN, NAN, 10.1, 9.9};
+	const struct vms_cmp_metric *m;
+	struct vms_compare c;
+
+	(void)state;
+	wa = gen_workload(a, "w", 1, 5);
+	wb = gen_workload(b, "w", 1, 5);
+	gen_samples(wa, "pswpin", "pages", "lower", 0, 0, z, 5);
+	gen_samples(wb, "pswpin", "pages", "lower", 0, 0, z, 5);
+	gen_samples(wa, "pgscan", "pages", "lower", 0, 0, z, 5);
+	gen_samples(wb, "pgscan", "pages", "lower", 0, 0, some, 5);
+	gen_samples(wa, "elapsed_s", "s", "lower", 1, 0, ta, 5);
+	gen_samples(wb, "elapsed_s", "s", "lower", 1, 0, tb, 5);
+	cmp2(&c, a, b, 0);
+	assert_int_equal(verdict(&c, "w", "pswpin"), VMS_VERDICT_NO_CHANGE);
+	m = metric(&c, "w", "pgscan");
+	assert_int_equal(m->cells[0].method, VMS_CMP_RAW_T);
+	assert_true(isnan(m->cells[0].change)); /* base mean 0: no relative change */
+	assert_true(m->cells[0].verdict == VMS_VERDICT_INCONCLUSIVE ||
+	            m->cells[0].verdict == VMS_VERDICT_UNSTABLE);
+	m = metric(&c, "w", "elapsed_s");
+	assert_int_equal(m->base.s.n, 4); /* the null (failed run) is not a value */
+	assert_int_equal(m->cells[0].side.s.n, 3);
+	assert_int_equal(m->cells[0].method, VMS_CMP_LOG_T);
+	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void mismatched_workloads(void **state)
+{
+	json_t *a = gen_standard("a", 1, 5, 0, 0), *b = gen_standard("b", 2, 5, 0, 0);
+	json_t *extra;
+	struct vms_compare c;
+
+	(void)state;
+	json_array_remove(json_object_get(b, "workloads"), 1); /* b has no mtest01 */
+	extra = gen_workload(b, "fillmem", 1, 3);
+	gen_gauge(extra, "elapsed_s", "s", "lower", 1, 5, 0.01, 9);
+	cmp2(&c, a, b, 0);
+	assert_int_equal(c.n_workloads, 1);
+	assert_string_equal(c.workloads[0].name, "mmap001");
+	assert_int_equal(c.n_not_compared, 2);
+	assert_string_equal(c.not_compared[0], "mtest01: only in a.json");
+	assert_string_equal(c.not_compared[1], "fillmem: only in b.json");
+	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+static void json_reparses(void **state)
+{
+	json_t *a = gen_standard("a", 1, 5, 0, 1), *b = gen_standard("b", 2, 5, 0.1, 1), *doc,
+	       *back;
+	struct vms_compare c;
+	char *text;
+
+	(void)state;
+	gen_set(b, "fingerprint.thp_enabled.value", "\"always \\\"quoted\\\" | x\"");
+	cmp2(&c, a, b, 0);
+	doc = vms_compare_to_json(&c);
+	text = json_dumps(doc, JSON_INDENT(1));
+	back = json_loads(text, 0, NULL);
+	assert_non_null(back);
+	assert_true(json_equal(doc, back));
+	assert_string_equal(json_string_value(json_object_get(back, "format")),
+	                    "vmsuite.compare/1");
+	assert_int_equal(json_integer_value(json_object_get(back, "exit_status")), 1);
+	assert_int_equal(json_array_size(json_object_get(back, "workloads")), 2);
+	free(text);
+	json_decref(doc);
+	json_decref(back);
+	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* A large change measured with runs that disagree (cv above the limit) is "unstable", not a
+ * regression; a higher --cv-limit lets the test decide. */
+static void unstable_wins(void **state)
+{
+	const double a[] = {10, 10.2, 9.9, 10.1, 10}, b[] = {13, 20, 14, 21, 13.5};
+	json_t *da = gen_doc("k", 0), *db = gen_doc("k", 0);
+	json_t *docs[2] = {da, db};
+	const char *paths[2] = {"a.json", "b.json"};
+	struct vms_compare_opts o;
+	struct vms_compare c;
+
+	(void)state;
+	gen_samples(gen_workload(da, "w", 1, 5), "t", "s", "lower", 1, 0, a, 5);
+	gen_samples(gen_workload(db, "w", 1, 5), "t", "s", "lower", 1, 0, b, 5);
+	cmp2(&c, da, db, 0);
+	assert_int_equal(verdict(&c, "w", "t"), VMS_VERDICT_UNSTABLE);
+	assert_int_equal(metric(&c, "w", "t")->cells[0].unstable_side, 1);
+	assert_true(metric(&c, "w", "t")->cells[0].p < 0.05);
+	assert_int_equal(vms_compare_status(&c), 0);
+	vms_compare_release(&c);
+	vms_compare_opts_init(&o);
+	o.cv_limit = 0.5;
+	vms_compare_build(&c, &o, docs, paths, 2);
+	assert_int_equal(verdict(&c, "w", "t"), VMS_VERDICT_REGRESSION);
+	assert_int_equal(vms_compare_status(&c), 1);
+	vms_compare_release(&c);
+	json_decref(da);
+	json_decref(db);
+}
+
+/* Ours but odd: wrong types anywhere must not crash and must not invent numbers. */
+static void odd_documents(void **state)
+{
+	static const char *const odd[] = {
+	    "{\"format\":\"vmsuite.result/1\",\"workloads\":[]}",
+	    "{\"format\":\"vmsuite.result/1\",\"workloads\":[1,\"x\",{\"name\":3}]}",
+	    "{\"format\":\"vmsuite.result/1\",\"fingerprint\":[],\"protocol\":7,\"audio\":"
+	    "{\"facts\":[1]},\"workloads\":[{\"name\":\"w\",\"options\":[],\"metrics\":{"
+	    "\"t\":{\"samples\":[\"a\",null,true,{}]},\"u\":5,\"v\":{\"samples\":3}},"
+	    "\"runs\":{}}]}",
+	    "{\"format\":\"vmsuite.result/1\",\"workloads\":[{\"name\":\"w\",\"metrics\":"
+	    "{\"t\":{\"kind\":\"count\",\"better\":7,\"samples\":[1,2]}},\"runs\":[1,{"
+	    "\"status\":\"failed\"},{\"status\":5}]}]}",
+	};
+	json_t *good = gen_standard("k", 1, 3, 0, 1);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < VMS_ARRAY_SIZE(odd); i++) {
+		json_t *doc = json_loads(odd[i], 0, NULL);
+		struct vms_compare c;
+		FILE *f = fopen("/dev/null", "w");
+
+		assert_non_null(doc);
+		assert_non_null(f);
+		cmp2(&c, doc, good, 0);
+		assert_int_equal(vms_compare_render_text(&c, f), 0);
+		assert_int_equal(vms_compare_render_markdown(&c, f), 0);
+		assert_int_equal(vms_compare_render_json(&c, f), 0);
+		vms_compare_release(&c);
+		cmp2(&c, good, doc, 0);
+		assert_int_equal(vms_compare_render_text(&c, f), 0);
+		vms_compare_release(&c);
+		cmp2(&c, doc, doc, 0);
+		assert_int_equal(vms_compare_status(&c), 0);
+		vms_compare_release(&c);
+		fclose(f);
+		json_decref(doc);
+	}
+	json_decref(good);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(false_alarms),
+	    cmocka_unit_test(shift_found),
+	    cmocka_unit_test(shift_inconclusive),
+	    cmocka_unit_test(env_one_fact),
+	    cmocka_unit_test(env_identical_and_workload_option),
+	    cmocka_unit_test(counts_fisher),
+	    cmocka_unit_test(zeros_and_missing_values),
+	    cmocka_unit_test(mismatched_workloads),
+	    cmocka_unit_test(json_reparses),
+	    cmocka_unit_test(odd_documents),
+	    cmocka_unit_test(unstable_wins),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

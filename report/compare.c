@@ -1,0 +1,1097 @@
+/* `vmsuite compare`: the comparison model (BASE against each other result file, per workload
+ * and metric, with Welch / Fisher statistics and verdicts) and its text, markdown and json
+ * renderers. Reads result files only; no kernel paths of its own. */
+#include "report/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/result.h"
+#include "core/util.h"
+
+void vms_compare_opts_init(struct vms_compare_opts *o)
+{
+	o->threshold = 0.02;
+	o->alpha = 0.05;
+	o->detect = 0.05;
+	o->cv_limit = 0.20;
+	o->force = 0;
+}
+
+const char *vms_verdict_name(enum vms_verdict v)
+{
+	switch (v) {
+	case VMS_VERDICT_INFO: return "-";
+	case VMS_VERDICT_REGRESSION: return "regression";
+	case VMS_VERDICT_IMPROVEMENT: return "improvement";
+	case VMS_VERDICT_PROB_REGRESSION: return "probably regression";
+	case VMS_VERDICT_PROB_IMPROVEMENT: return "probably improvement";
+	case VMS_VERDICT_NO_CHANGE: return "no change";
+	case VMS_VERDICT_INCONCLUSIVE: return "inconclusive";
+	case VMS_VERDICT_UNSTABLE: return "unstable";
+	case VMS_VERDICT_NOT_COMPARABLE: return "not comparable";
+	default: return "missing";
+	}
+}
+
+/* The short form the 100-column text table uses. */
+static const char *verdict_short(enum vms_verdict v)
+{
+	switch (v) {
+	case VMS_VERDICT_PROB_REGRESSION: return "prob. regression";
+	case VMS_VERDICT_PROB_IMPROVEMENT: return "prob. improvement";
+	default: return vms_verdict_name(v);
+	}
+}
+
+const char *vms_cmp_method_name(enum vms_cmp_method m)
+{
+	switch (m) {
+	case VMS_CMP_LOG_T: return "welch_log";
+	case VMS_CMP_RAW_T: return "welch_raw";
+	case VMS_CMP_FISHER: return "fisher";
+	default: return "none";
+	}
+}
+
+/* ---- building the model ---------------------------------------------------------------- */
+
+/* Metrics the audio probe writes (probe.h); they form the Sound section. */
+static int is_audio_metric(const char *name)
+{
+	static const char *const audio[] = {
+	    "sound_rating",   "underruns",       "skips",         "gap_total_ms",
+	    "gap_longest_ms", "played_s",        "window_s",      "headroom_min_ms",
+	    "near_misses",    "decode_ms_per_s", "probe_cpu_pct", "probe_maxrss_kib",
+	};
+	size_t i;
+
+	if (!strncmp(name, "wake_", 5))
+		return 1;
+	for (i = 0; i < VMS_ARRAY_SIZE(audio); i++)
+		if (!strcmp(name, audio[i]))
+			return 1;
+	return 0;
+}
+
+/* Count metrics derived from runs[]: a run contributes 1 or 0. */
+static const char *const derived_metrics[] = {"failed_runs", "oom_kills"};
+
+static const json_t *find_workload(const json_t *doc, const char *name)
+{
+	const json_t *wl;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "workloads"), i, wl)
+	{
+		const char *n = json_string_value(json_object_get(wl, "name"));
+
+		if (n && !strcmp(n, name))
+			return wl;
+	}
+	return NULL;
+}
+
+/* The values of metric name in workload wl (NULL wl or absent metric: NULL, *n = 0). */
+static double *metric_values(const json_t *wl, const char *name, int derived, size_t *n)
+{
+	const json_t *runs, *run;
+	double *out;
+	size_t i;
+
+	*n = 0;
+	if (!wl)
+		return NULL;
+	if (!derived)
+		return vms_metric_values(json_object_get(wl, "metrics"), name, n);
+	runs = json_object_get(wl, "runs");
+	if (!json_array_size(runs))
+		return NULL;
+	out = vms_xcalloc(json_array_size(runs), sizeof(*out));
+	json_array_foreach(runs, i, run)
+	{
+		const char *status = json_string_value(json_object_get(run, "status"));
+
+		if (!status || (strcmp(status, "ok") && strcmp(status, "failed")))
+			continue; /* skipped or interrupted: no outcome */
+		if (!strcmp(name, "failed_runs"))
+			out[(*n)++] = !strcmp(status, "failed");
+		else
+			out[(*n)++] = json_is_true(json_object_get(run, "oom_killed"));
+	}
+	return out;
+}
+
+static void side_fill(struct vms_cmp_side *s, const double *x, size_t n)
+{
+	size_t i;
+
+	vms_summarize(x, n, &s->s);
+	s->events = 0;
+	for (i = 0; i < n; i++)
+		s->events += x[i] > 0;
+}
+
+static int soft_applies(const struct vms_envdiff *d, const char *workload, int audio)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct vms_env_item *it = &d->items[i];
+
+		if (it->cls != VMS_ENV_SOFT)
+			continue;
+		if (it->scope == VMS_ENV_GLOBAL || (it->scope == VMS_ENV_AUDIO && audio) ||
+		    (it->scope == VMS_ENV_WORKLOAD && !strcmp(it->workload, workload)))
+			return 1;
+	}
+	return 0;
+}
+
+static enum vms_verdict direction(const struct vms_cmp_metric *m, int up, int sure)
+{
+	int worse = !strcmp(m->better, "lower") ? up : !up;
+
+	if (sure)
+		return worse ? VMS_VERDICT_REGRESSION : VMS_VERDICT_IMPROVEMENT;
+	return worse ? VMS_VERDICT_PROB_REGRESSION : VMS_VERDICT_PROB_IMPROVEMENT;
+}
+
+static void judge_fisher(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
+                         struct vms_cmp_cell *c)
+{
+	const struct vms_cmp_side *b = &m->base, *x = &c->side;
+
+	c->method = VMS_CMP_FISHER;
+	c->p = vms_fisher_exact(b->events, b->s.n, x->events, x->s.n);
+	c->change = b->s.mean > 0 ? x->s.mean / b->s.mean : NAN;
+	c->lo = c->hi = NAN;
+	if (!strcmp(m->better, "none"))
+		c->verdict = VMS_VERDICT_INFO;
+	else if (!b->s.n || !x->s.n)
+		c->verdict = VMS_VERDICT_INCONCLUSIVE;
+	else if (c->p < o->alpha)
+		c->verdict =
+		    direction(m, (double)x->events / x->s.n > (double)b->events / b->s.n, 1);
+	else if (!b->events && !x->events)
+		c->verdict = VMS_VERDICT_NO_CHANGE;
+	else
+		c->verdict = VMS_VERDICT_INCONCLUSIVE;
+}
+
+static void judge_t(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
+                    struct vms_cmp_cell *c, const double *a, size_t na, const double *b, size_t nb)
+{
+	double cvb = m->base.s.cv, cvx = c->side.s.cv, cv, th = o->threshold;
+	struct vms_change ch;
+
+	cv = isnan(cvb) ? cvx : isnan(cvx) ? cvb : fmax(cvb, cvx);
+	c->runs_have = (unsigned)(na < nb ? na : nb);
+	if (vms_change_test(a, na, b, nb, o->alpha, &ch)) {
+		c->method = VMS_CMP_NONE;
+		c->change = na && nb && m->base.s.mean > 0 ? c->side.s.mean / m->base.s.mean : NAN;
+		c->verdict =
+		    !strcmp(m->better, "none") ? VMS_VERDICT_INFO : VMS_VERDICT_INCONCLUSIVE;
+		c->runs_needed = vms_runs_needed(cv, o->detect, o->alpha);
+		return;
+	}
+	c->method = ch.method == VMS_CHANGE_LOG ? VMS_CMP_LOG_T : VMS_CMP_RAW_T;
+	c->p = ch.p;
+	c->change = ch.ratio;
+	c->lo = ch.lo;
+	c->hi = ch.hi;
+	if (!strcmp(m->better, "none")) {
+		c->verdict = VMS_VERDICT_INFO;
+		return;
+	}
+	if (!ch.defined) {
+		/* Raw values with a base mean <= 0: no relative change, the test alone decides. */
+		if (ch.p >= 1 && c->side.s.mean == m->base.s.mean)
+			c->verdict = VMS_VERDICT_NO_CHANGE;
+		else if (ch.p < o->alpha)
+			c->verdict = direction(m, c->side.s.mean > m->base.s.mean, 0);
+		else
+			c->verdict = VMS_VERDICT_INCONCLUSIVE;
+	} else if (ch.lo >= 1 - th && ch.hi <= 1 + th) {
+		c->verdict = VMS_VERDICT_NO_CHANGE;
+	} else if (ch.p < o->alpha && ch.lo > 1 + th) {
+		c->verdict = direction(m, 1, 1);
+	} else if (ch.p < o->alpha && ch.hi < 1 - th) {
+		c->verdict = direction(m, 0, 1);
+	} else if (ch.p < o->alpha) {
+		c->verdict = direction(m, ch.ratio > 1, 0);
+	} else {
+		c->verdict = VMS_VERDICT_INCONCLUSIVE;
+		c->runs_needed = vms_runs_needed(cv, o->detect, o->alpha);
+	}
+	/* Runs that disagree this much break the test's assumptions (a bimodal metric, a busy
+	 * machine): no verdict, not even a clear-looking one, is trusted then. */
+	if (cvb > o->cv_limit || cvx > o->cv_limit) {
+		c->verdict = VMS_VERDICT_UNSTABLE;
+		c->unstable_side = cvb > o->cv_limit ? (cvx > o->cv_limit ? 2 : 0) : 1;
+		c->runs_needed = 0;
+	}
+}
+
+static void build_cell(const struct vms_compare *cmp, const struct vms_cmp_workload *w,
+                       struct vms_cmp_metric *m, size_t k, const json_t *owl, const double *a,
+                       size_t na)
+{
+	struct vms_cmp_cell *c = &m->cells[k];
+	const struct vms_envdiff *env = &cmp->env[k];
+	double *b;
+	size_t nb;
+	int has;
+
+	memset(c, 0, sizeof(*c));
+	c->change = c->lo = c->hi = c->p = NAN;
+	has =
+	    owl && (m->derived ? json_array_size(json_object_get(owl, "runs")) > 0
+	                       : json_object_get(json_object_get(owl, "metrics"), m->name) != NULL);
+	b = metric_values(owl, m->name, m->derived, &nb);
+	side_fill(&c->side, b, nb);
+	if (!has) {
+		c->verdict = VMS_VERDICT_MISSING;
+		goto out;
+	}
+	if (m->count && !(na >= 2 && nb >= 2 && m->base.events == na && c->side.events == nb))
+		judge_fisher(&cmp->opts, m, c);
+	else
+		judge_t(&cmp->opts, m, c, a, na, b, nb);
+	if (!na) {
+		c->verdict = VMS_VERDICT_MISSING;
+		goto out;
+	}
+	if (!cmp->opts.force && vms_envdiff_blocks(env, w->name, m->audio)) {
+		c->verdict = VMS_VERDICT_NOT_COMPARABLE;
+		c->runs_needed = 0;
+		goto out;
+	}
+	switch (c->verdict) {
+	case VMS_VERDICT_REGRESSION:
+	case VMS_VERDICT_IMPROVEMENT:
+	case VMS_VERDICT_PROB_REGRESSION:
+	case VMS_VERDICT_PROB_IMPROVEMENT:
+		c->confounded = soft_applies(env, w->name, m->audio);
+		break;
+	default: break;
+	}
+out:
+	free(b);
+}
+
+static struct vms_cmp_metric *metric_find(struct vms_cmp_workload *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->n_metrics; i++)
+		if (!strcmp(w->metrics[i].name, name))
+			return &w->metrics[i];
+	return NULL;
+}
+
+/* Adds metric name (described by its object mo, or derived when mo is NULL) to w. */
+static void metric_add(struct vms_compare *c, struct vms_cmp_workload *w, const char *name,
+                       const json_t *mo, json_t *const *docs)
+{
+	struct vms_cmp_metric *m;
+	const json_t *bwl = find_workload(docs[0], w->name);
+	double *a;
+	size_t na, k;
+
+	w->metrics = vms_xrealloc(w->metrics, (w->n_metrics + 1) * sizeof(*w->metrics));
+	m = &w->metrics[w->n_metrics++];
+	memset(m, 0, sizeof(*m));
+	m->name = vms_xstrdup(name);
+	m->derived = !mo;
+	if (mo) {
+		const char *unit = json_string_value(json_object_get(mo, "unit"));
+		const char *better = json_string_value(json_object_get(mo, "better"));
+		const char *kind = json_string_value(json_object_get(mo, "kind"));
+
+		m->unit = vms_xstrdup(unit ? unit : "");
+		m->better = vms_xstrdup(
+		    better && (!strcmp(better, "lower") || !strcmp(better, "higher")) ? better
+		                                                                      : "none");
+		m->primary = json_is_true(json_object_get(mo, "primary"));
+		m->count = kind && !strcmp(kind, "count");
+	} else {
+		m->unit = vms_xstrdup("runs");
+		m->better = vms_xstrdup("lower");
+		m->count = 1;
+	}
+	m->audio = is_audio_metric(name);
+	a = metric_values(bwl, name, m->derived, &na);
+	side_fill(&m->base, a, na);
+	m->cells = vms_xcalloc(c->n_files - 1, sizeof(*m->cells));
+	for (k = 1; k < c->n_files; k++)
+		build_cell(c, w, m, k - 1,
+		           w->present[k - 1] ? find_workload(docs[k], w->name) : NULL, a, na);
+	free(a);
+}
+
+/* True when a derived count has no event anywhere: such rows are left out. */
+static int derived_all_zero(const struct vms_compare *c, const struct vms_cmp_metric *m)
+{
+	size_t k;
+
+	if (m->base.events)
+		return 0;
+	for (k = 0; k + 1 < c->n_files; k++)
+		if (m->cells[k].side.events)
+			return 0;
+	return 1;
+}
+
+static void not_compared(struct vms_compare *c, char *line)
+{
+	c->not_compared =
+	    vms_xrealloc(c->not_compared, (c->n_not_compared + 1) * sizeof(*c->not_compared));
+	c->not_compared[c->n_not_compared++] = line;
+}
+
+static void build_workload(struct vms_compare *c, const json_t *bwl, json_t *const *docs)
+{
+	const char *name = json_string_value(json_object_get(bwl, "name")), *mname;
+	struct vms_cmp_workload *w;
+	size_t k, i, any = 0;
+	json_t *mo;
+
+	if (!name)
+		return;
+	for (k = 1; k < c->n_files; k++)
+		any += find_workload(docs[k], name) != NULL;
+	if (!any) {
+		not_compared(c, vms_xasprintf("%s: only in %s", name, c->files[0].path));
+		return;
+	}
+	c->workloads = vms_xrealloc(c->workloads, (c->n_workloads + 1) * sizeof(*c->workloads));
+	w = &c->workloads[c->n_workloads++];
+	memset(w, 0, sizeof(*w));
+	w->name = vms_xstrdup(name);
+	w->present = vms_xcalloc(c->n_files - 1, sizeof(*w->present));
+	for (k = 1; k < c->n_files; k++) {
+		w->present[k - 1] = find_workload(docs[k], name) != NULL;
+		if (!w->present[k - 1])
+			not_compared(c, vms_xasprintf("%s: not in %s", name, c->files[k].path));
+	}
+	/* BASE's metrics in its order, then any only the others have, then the derived counts. */
+	for (k = 0; k < c->n_files; k++) {
+		const json_t *wl = k ? find_workload(docs[k], name) : bwl;
+
+		json_object_foreach(json_object_get(wl, "metrics"), mname,
+		                    mo) if (json_is_object(mo) && !metric_find(w, mname))
+		    metric_add(c, w, mname, mo, docs);
+	}
+	for (i = 0; i < VMS_ARRAY_SIZE(derived_metrics); i++) {
+		if (metric_find(w, derived_metrics[i]))
+			continue;
+		metric_add(c, w, derived_metrics[i], NULL, docs);
+		if (derived_all_zero(c, &w->metrics[w->n_metrics - 1])) {
+			struct vms_cmp_metric *m = &w->metrics[--w->n_metrics];
+
+			free(m->name);
+			free(m->unit);
+			free(m->better);
+			free(m->cells);
+		}
+	}
+}
+
+static char *file_label(const json_t *doc, const char *path)
+{
+	const char *label = json_string_value(json_object_get(doc, "label"));
+	const char *slash = strrchr(path, '/');
+
+	return vms_xstrdup(label && *label ? label : slash ? slash + 1 : path);
+}
+
+void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opts,
+                       json_t *const *docs, const char *const *paths, size_t n)
+{
+	const json_t *wl;
+	size_t i, k;
+
+	memset(c, 0, sizeof(*c));
+	c->opts = *opts;
+	c->n_files = n;
+	c->files = vms_xcalloc(n, sizeof(*c->files));
+	for (k = 0; k < n; k++) {
+		c->files[k].path = vms_xstrdup(paths[k]);
+		c->files[k].label = file_label(docs[k], paths[k]);
+	}
+	c->env = vms_xcalloc(n - 1, sizeof(*c->env));
+	for (k = 1; k < n; k++)
+		vms_envdiff_build(docs[0], docs[k], &c->env[k - 1]);
+	json_array_foreach(json_object_get(docs[0], "workloads"), i, wl)
+	    build_workload(c, wl, docs);
+	for (k = 1; k < n; k++) {
+		json_array_foreach(json_object_get(docs[k], "workloads"), i, wl)
+		{
+			const char *name = json_string_value(json_object_get(wl, "name"));
+
+			if (name && !find_workload(docs[0], name))
+				not_compared(
+				    c, vms_xasprintf("%s: only in %s", name, c->files[k].path));
+		}
+	}
+}
+
+void vms_compare_release(struct vms_compare *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->n_workloads; i++) {
+		struct vms_cmp_workload *w = &c->workloads[i];
+
+		for (j = 0; j < w->n_metrics; j++) {
+			free(w->metrics[j].name);
+			free(w->metrics[j].unit);
+			free(w->metrics[j].better);
+			free(w->metrics[j].cells);
+		}
+		free(w->metrics);
+		free(w->present);
+		free(w->name);
+	}
+	free(c->workloads);
+	for (i = 0; i < c->n_not_compared; i++)
+		free(c->not_compared[i]);
+	free(c->not_compared);
+	for (i = 0; i + 1 < c->n_files; i++)
+		vms_envdiff_release(&c->env[i]);
+	free(c->env);
+	for (i = 0; i < c->n_files; i++) {
+		free(c->files[i].path);
+		free(c->files[i].label);
+	}
+	free(c->files);
+	memset(c, 0, sizeof(*c));
+}
+
+int vms_compare_status(const struct vms_compare *c)
+{
+	int not_comparable = 0;
+	size_t i, j, k;
+
+	for (i = 0; i < c->n_workloads; i++) {
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+
+			for (k = 0; k + 1 < c->n_files; k++) {
+				if (m->primary && m->cells[k].verdict == VMS_VERDICT_REGRESSION)
+					return 1;
+				not_comparable |= m->cells[k].verdict == VMS_VERDICT_NOT_COMPARABLE;
+			}
+		}
+	}
+	for (k = 0; k + 1 < c->n_files; k++)
+		not_comparable |= !c->opts.force && vms_envdiff_blocks(&c->env[k], NULL, 0);
+	return not_comparable ? 2 : 0;
+}
+
+/* ---- formatting helpers shared by the renderers ----------------------------------------- */
+
+/* A number in at most 7 columns: 258.8, 15.18, 500.2k, 2.048G. NAN is "-". */
+static const char *fmt_num(double v, char *buf, size_t len)
+{
+	static const char suffix[] = "kMGTPE";
+	double a = fabs(v);
+	size_t i = 0;
+
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+	} else if (a >= 1e5) {
+		do {
+			v /= 1000;
+			a /= 1000;
+			i++;
+		} while (a >= 1e4 && i < sizeof(suffix) - 1);
+		snprintf(buf, len, "%.4g%c", v, suffix[i - 1]);
+	} else if (a >= 1e4) {
+		snprintf(buf, len, "%.0f", v);
+	} else if (a == 0) {
+		snprintf(buf, len, "0");
+	} else if (a < 0.001) {
+		snprintf(buf, len, "%.1e", v);
+	} else if (a < 1) {
+		snprintf(buf, len, "%.3g", v);
+	} else {
+		snprintf(buf, len, "%.4g", v);
+	}
+	return buf;
+}
+
+static const char *fmt_pct(double x, char *buf, size_t len)
+{
+	if (fabs(x) < 0.05)
+		x = 0; /* no "-0.0" */
+	if (isnan(x))
+		snprintf(buf, len, "-");
+	else if (!isfinite(x) || fabs(x) >= 1e4)
+		snprintf(buf, len, "%s", x > 0 ? "+big" : "-big");
+	else if (fabs(x) >= 100)
+		snprintf(buf, len, "%+.0f", x);
+	else
+		snprintf(buf, len, "%+.1f", x);
+	return buf;
+}
+
+/* The spread column: cv for gauges, "runs with an event / runs" for counts. */
+static const char *fmt_spread(const struct vms_cmp_metric *m, const struct vms_cmp_side *s,
+                              char *buf, size_t len)
+{
+	if (m->count && s->s.n)
+		snprintf(buf, len, "%u/%zu", s->events, s->s.n);
+	else if (isnan(s->s.cv))
+		snprintf(buf, len, "-");
+	else if (s->s.cv < 0.1)
+		snprintf(buf, len, "%.1f%%", 100 * s->s.cv);
+	else if (s->s.cv < 10)
+		snprintf(buf, len, "%.0f%%", 100 * s->s.cv);
+	else
+		snprintf(buf, len, ">999%%");
+	return buf;
+}
+
+/* "+0.8% [-1.9,+3.6]"; Fisher rows give the change of the mean count only. */
+static const char *fmt_change(const struct vms_cmp_cell *c, char *buf, size_t len)
+{
+	char a[16], b[16], d[16];
+
+	if (isnan(c->change))
+		snprintf(buf, len, "n/a");
+	else if (isnan(c->lo))
+		snprintf(buf, len, "%s%%", fmt_pct(100 * (c->change - 1), a, sizeof(a)));
+	else
+		snprintf(buf, len, "%s%% [%s,%s]", fmt_pct(100 * (c->change - 1), a, sizeof(a)),
+		         fmt_pct(100 * (c->lo - 1), b, sizeof(b)),
+		         fmt_pct(100 * (c->hi - 1), d, sizeof(d)));
+	return buf;
+}
+
+static const char *fmt_p(double p, char *buf, size_t len)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 0.001)
+		snprintf(buf, len, "<.001");
+	else
+		snprintf(buf, len, "%.3f", p);
+	return buf;
+}
+
+static const char *const side_names[] = {"both", "base", "other"};
+
+/* The verdict with its qualifiers: runs needed, unstable side, confounder mark. */
+static const char *fmt_verdict(const struct vms_cmp_cell *c, double detect, int brief, char *buf,
+                               size_t len)
+{
+	const char *name = brief ? verdict_short(c->verdict) : vms_verdict_name(c->verdict);
+
+	if (c->verdict == VMS_VERDICT_INCONCLUSIVE && c->runs_needed > c->runs_have)
+		snprintf(buf, len, "%s n\u2248%u", name, c->runs_needed);
+	else if (c->verdict == VMS_VERDICT_INCONCLUSIVE && c->runs_needed)
+		snprintf(buf, len, "%s <%g%%", name, 100 * detect);
+	else if (c->verdict == VMS_VERDICT_UNSTABLE)
+		snprintf(buf, len, "%s (%s)", name,
+		         side_names[c->unstable_side == 2 ? 0 : c->unstable_side + 1]);
+	else
+		snprintf(buf, len, "%s%s", name, c->confounded ? "*" : "");
+	return buf;
+}
+
+/* Display columns of a UTF-8 string. */
+static size_t display_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* s cut to at most width display columns (with "..." when cut), into buf. */
+static const char *fit(const char *s, size_t width, char *buf, size_t len)
+{
+	size_t cols = 0, i;
+
+	if (display_width(s) <= width) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	for (i = 0; s[i] && i + 4 < len; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && ++cols > width - 3)
+			break;
+	}
+	snprintf(buf, len, "%.*s...", (int)i, s);
+	return buf;
+}
+
+/* s left-aligned in width display columns. */
+static void put_padded(FILE *f, const char *s, size_t width)
+{
+	size_t w = display_width(s);
+
+	fputs(s, f);
+	for (; w < width; w++)
+		fputc(' ', f);
+}
+
+static char file_letter(size_t k)
+{
+	return k < 26 ? (char)('A' + k) : '?';
+}
+
+static int soft_count(const struct vms_compare *c)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k + 1 < c->n_files; k++)
+		n += vms_envdiff_count(&c->env[k], VMS_ENV_SOFT);
+	return (int)n;
+}
+
+static int finish(FILE *f)
+{
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- text ------------------------------------------------------------------------------- */
+
+#define ROW_FMT "%-18s %7s %5s %2s %7s %5s %2s %-19s %5s %s\n"
+
+static void text_side(const struct vms_cmp_metric *m, const struct vms_cmp_side *s, char *mean,
+                      char *spread, char *n)
+{
+	fmt_num(s->s.mean, mean, 24);
+	fmt_spread(m, s, spread, 24);
+	if (s->s.n)
+		snprintf(n, 24, "%zu", s->s.n);
+	else
+		snprintf(n, 24, "0");
+}
+
+static void text_metric(const struct vms_compare *c, const struct vms_cmp_metric *m, FILE *f)
+{
+	char bm[24], bs[24], bn[24], om[24], os[24], on[24], ch[64], p[16], v[64], name[40];
+	size_t k;
+
+	text_side(m, &m->base, bm, bs, bn);
+	for (k = 0; k + 1 < c->n_files; k++) {
+		const struct vms_cmp_cell *cell = &m->cells[k];
+
+		if (cell->verdict == VMS_VERDICT_MISSING && !cell->side.s.n) {
+			snprintf(om, sizeof(om), "-");
+			snprintf(os, sizeof(os), "-");
+			snprintf(on, sizeof(on), "-");
+		} else {
+			text_side(m, &cell->side, om, os, on);
+		}
+		fmt_change(cell, ch, sizeof(ch));
+		fmt_p(cell->p, p, sizeof(p));
+		fmt_verdict(cell, c->opts.detect, 1, v, sizeof(v));
+		if (k == 0) {
+			fit(m->name, 18, name, sizeof(name));
+			fprintf(f, ROW_FMT, name, bm, bs, bn, om, os, on, ch, p, v);
+		} else {
+			snprintf(name, sizeof(name), "  vs %c", file_letter(k + 1));
+			fprintf(f, ROW_FMT, name, "", "", "", om, os, on, ch, p, v);
+		}
+	}
+}
+
+static void text_env(const struct vms_compare *c, size_t k, FILE *f)
+{
+	const struct vms_envdiff *d = &c->env[k];
+	char a[128], b[128];
+	size_t i, hard = vms_envdiff_count(d, VMS_ENV_HARD);
+
+	if (!d->n) {
+		fprintf(f, "Environment, %c vs A: no differences\n\n", file_letter(k + 1));
+		return;
+	}
+	fprintf(f, "Environment, %c vs A (only what differs):\n", file_letter(k + 1));
+	for (i = 0; i < d->n; i++) {
+		const struct vms_env_item *it = &d->items[i];
+		size_t keyw = display_width(it->key) > 26 ? display_width(it->key) : 26;
+		size_t room = 100 - 2 - 8 - 1 - keyw - 1 - 4, each = room / 2;
+
+		fprintf(f, "  %-8s %-26s %s -> %s\n",
+		        it->cls == VMS_ENV_HARD ? "HARD" : vms_env_class_name(it->cls), it->key,
+		        fit(it->base, each, a, sizeof(a)), fit(it->other, each, b, sizeof(b)));
+	}
+	if (hard && c->opts.force)
+		fprintf(f,
+		        "  => %zu hard difference(s): compared anyway (--force); treat verdicts "
+		        "with care\n",
+		        hard);
+	else if (hard && vms_envdiff_blocks(d, NULL, 0))
+		fprintf(f,
+		        "  => %zu hard difference(s): every verdict is \"not comparable\" "
+		        "(--force compares anyway)\n",
+		        hard);
+	else if (hard)
+		fprintf(f,
+		        "  => %zu hard difference(s): the affected verdicts are \"not "
+		        "comparable\" (--force)\n",
+		        hard);
+	if (vms_envdiff_count(d, VMS_ENV_SOFT))
+		fprintf(f, "  => soft differences are possible confounders: a * marks the "
+		           "verdicts they could explain\n");
+	fputc('\n', f);
+}
+
+static void text_workload(const struct vms_compare *c, const struct vms_cmp_workload *w, FILE *f)
+{
+	char nm[40], a[40], b[40], la[40], lb[40], ci[32];
+	size_t j, pass;
+
+	snprintf(la, sizeof(la), "A: %s", c->files[0].label);
+	snprintf(lb, sizeof(lb), "B: %s", c->files[1].label);
+	snprintf(ci, sizeof(ci), "change %% [%g%% CI]", 100 * (1 - c->opts.alpha));
+	fprintf(f, "%-18s %-16s %s\n", fit(w->name, 18, nm, sizeof(nm)), fit(la, 16, a, sizeof(a)),
+	        fit(lb, 16, b, sizeof(b)));
+	fprintf(f, ROW_FMT, "metric", "mean", "cv", "n", "mean", "cv", "n", ci, "p", "verdict");
+	for (pass = 0; pass < 2; pass++) {
+		int header = 0;
+
+		for (j = 0; j < w->n_metrics; j++) {
+			if (w->metrics[j].audio != (int)pass)
+				continue;
+			if (pass && !header++)
+				fprintf(f, "Sound:\n");
+			text_metric(c, &w->metrics[j], f);
+		}
+	}
+	fputc('\n', f);
+}
+
+static void text_verdict(const struct vms_compare *c, size_t k, FILE *f)
+{
+	size_t i, j, regressions = 0, blocked = 0;
+	char ch[64], p[16], v[64];
+
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+
+			regressions += m->primary && m->cells[k].verdict == VMS_VERDICT_REGRESSION;
+			blocked += m->primary && m->cells[k].verdict == VMS_VERDICT_NOT_COMPARABLE;
+		}
+	fprintf(f, "VERDICT %c (%s) vs A (%s): ", file_letter(k + 1), c->files[k + 1].label,
+	        c->files[0].label);
+	if (regressions)
+		fprintf(f, "REGRESSION in %zu primary metric%s\n", regressions,
+		        regressions > 1 ? "s" : "");
+	else if (blocked)
+		fprintf(f, "NOT COMPARABLE (hard environment differences)\n");
+	else
+		fprintf(f, "no regression\n");
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_cmp_cell *cell = &m->cells[k];
+
+			if (!m->primary || cell->verdict == VMS_VERDICT_MISSING)
+				continue;
+			fprintf(f, "  %-14s %-18s ", c->workloads[i].name, m->name);
+			put_padded(f, fmt_verdict(cell, c->opts.detect, 0, v, sizeof(v)), 22);
+			fprintf(f, " %-20s p %s\n", fmt_change(cell, ch, sizeof(ch)),
+			        fmt_p(cell->p, p, sizeof(p)));
+		}
+}
+
+int vms_compare_render_text(const struct vms_compare *c, FILE *f)
+{
+	char pct[16];
+	size_t i, k;
+
+	fprintf(f, "vmsuite compare\n");
+	for (k = 0; k < c->n_files; k++)
+		fprintf(f, "  %c%s %-20s %s\n", file_letter(k), k ? "       " : " (BASE)",
+		        c->files[k].label, c->files[k].path);
+	snprintf(pct, sizeof(pct), "%g%%", 100 * (1 - c->opts.alpha));
+	fprintf(f,
+	        "  alpha %g (%s CI), threshold \u00b1%g%%, detect %g%%, unstable above cv %g%%\n\n",
+	        c->opts.alpha, pct, 100 * c->opts.threshold, 100 * c->opts.detect,
+	        100 * c->opts.cv_limit);
+	for (k = 0; k + 1 < c->n_files; k++)
+		text_env(c, k, f);
+	if (c->n_files > 2)
+		fprintf(
+		    f, "Rows \"vs C\" etc. compare that file with A in the same columns as B.\n\n");
+	for (i = 0; i < c->n_workloads; i++)
+		text_workload(c, &c->workloads[i], f);
+	if (c->n_not_compared) {
+		fprintf(f, "Not compared (workload in one file only):\n");
+		for (i = 0; i < c->n_not_compared; i++)
+			fprintf(f, "  %s\n", c->not_compared[i]);
+		fputc('\n', f);
+	}
+	for (k = 0; k + 1 < c->n_files; k++)
+		text_verdict(c, k, f);
+	fprintf(f,
+	        "\nchange: ratio of geometric means (Welch's t-test on log-values), CI at %s;\n"
+	        "cv: sd/mean; count rows show runs with an event/runs (Fisher's exact test) and "
+	        "the change of\nthe mean count. n\u2248N: runs per side to detect a %g%% change.",
+	        pct, 100 * c->opts.detect);
+	if (soft_count(c))
+		fprintf(f, " *: a soft environment\ndifference could explain this verdict.");
+	fprintf(f, "\n");
+	return finish(f);
+}
+
+/* ---- markdown --------------------------------------------------------------------------- */
+
+/* s with '|' escaped for a table cell. */
+static void md_cell(FILE *f, const char *s)
+{
+	fputs(" ", f);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputs(" |", f);
+}
+
+static void md_workload(const struct vms_compare *c, const struct vms_cmp_workload *w, FILE *f)
+{
+	char buf[64];
+	size_t j, k;
+
+	fprintf(f, "## %s\n\n| metric | A mean | A cv | A n |", w->name);
+	for (k = 1; k < c->n_files; k++)
+		fprintf(f, " %c mean | %c cv | %c n | %c change %% [%g%% CI] | %c p | %c verdict |",
+		        file_letter(k), file_letter(k), file_letter(k), file_letter(k),
+		        100 * (1 - c->opts.alpha), file_letter(k), file_letter(k));
+	fprintf(f, "\n|---|---:|---:|---:|");
+	for (k = 1; k < c->n_files; k++)
+		fprintf(f, "---:|---:|---:|---|---:|---|");
+	fputc('\n', f);
+	for (j = 0; j < 2 * w->n_metrics; j++) {
+		/* the system metrics first, then the sound ones, as in the text table */
+		const struct vms_cmp_metric *m = &w->metrics[j % w->n_metrics];
+		char *name;
+
+		if (m->audio != (j >= w->n_metrics))
+			continue;
+		name = vms_xasprintf("%s%s%s", m->audio ? "sound: " : "", m->name,
+		                     m->primary ? " (primary)" : "");
+
+		fputc('|', f);
+		md_cell(f, name);
+		free(name);
+		md_cell(f, fmt_num(m->base.s.mean, buf, sizeof(buf)));
+		md_cell(f, fmt_spread(m, &m->base, buf, sizeof(buf)));
+		snprintf(buf, sizeof(buf), "%zu", m->base.s.n);
+		md_cell(f, buf);
+		for (k = 0; k + 1 < c->n_files; k++) {
+			const struct vms_cmp_cell *cell = &m->cells[k];
+
+			md_cell(f, fmt_num(cell->side.s.mean, buf, sizeof(buf)));
+			md_cell(f, fmt_spread(m, &cell->side, buf, sizeof(buf)));
+			snprintf(buf, sizeof(buf), "%zu", cell->side.s.n);
+			md_cell(f, buf);
+			md_cell(f, fmt_change(cell, buf, sizeof(buf)));
+			md_cell(f, fmt_p(cell->p, buf, sizeof(buf)));
+			md_cell(f, fmt_verdict(cell, c->opts.detect, 0, buf, sizeof(buf)));
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
+{
+	size_t i, k;
+
+	fprintf(f, "# vmsuite compare\n\n| | label | file |\n|---|---|---|\n");
+	for (k = 0; k < c->n_files; k++) {
+		fprintf(f, "| %c%s |", file_letter(k), k ? "" : " (BASE)");
+		md_cell(f, c->files[k].label);
+		md_cell(f, c->files[k].path);
+		fputc('\n', f);
+	}
+	fprintf(
+	    f,
+	    "\nalpha %g (%g%% CI), threshold \u00b1%g%%, detect %g%%, unstable above cv %g%%\n\n",
+	    c->opts.alpha, 100 * (1 - c->opts.alpha), 100 * c->opts.threshold, 100 * c->opts.detect,
+	    100 * c->opts.cv_limit);
+	for (k = 0; k + 1 < c->n_files; k++) {
+		const struct vms_envdiff *d = &c->env[k];
+
+		fprintf(f, "## Environment: %c vs A\n\n", file_letter(k + 1));
+		if (!d->n) {
+			fprintf(f, "No differences.\n\n");
+			continue;
+		}
+		fprintf(f, "| class | fact | A | %c |\n|---|---|---|---|\n", file_letter(k + 1));
+		for (i = 0; i < d->n; i++) {
+			fputc('|', f);
+			md_cell(f, vms_env_class_name(d->items[i].cls));
+			md_cell(f, d->items[i].key);
+			md_cell(f, d->items[i].base);
+			md_cell(f, d->items[i].other);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+	}
+	for (i = 0; i < c->n_workloads; i++)
+		md_workload(c, &c->workloads[i], f);
+	if (c->n_not_compared) {
+		fprintf(f, "## Not compared\n\n");
+		for (i = 0; i < c->n_not_compared; i++)
+			fprintf(f, "- %s\n", c->not_compared[i]);
+		fputc('\n', f);
+	}
+	fprintf(f, "## Verdict\n\n");
+	for (k = 0; k + 1 < c->n_files; k++) {
+		fprintf(f, "```\n");
+		text_verdict(c, k, f);
+		fprintf(f, "```\n\n");
+	}
+	fprintf(f,
+	        "change: ratio of geometric means (Welch's t-test on log-values); count rows: "
+	        "runs with an event (Fisher's exact test); n\u2248N: runs per side to detect a "
+	        "%g%% change; *: a soft environment difference could explain the verdict.\n",
+	        100 * c->opts.detect);
+	return finish(f);
+}
+
+/* ---- json ------------------------------------------------------------------------------- */
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *side_json(const struct vms_cmp_metric *m, const struct vms_cmp_side *s)
+{
+	json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)s->s.n, "mean",
+	                      num(s->s.mean), "sd", num(s->s.sd), "cv", num(s->s.cv), "min",
+	                      num(s->s.min), "max", num(s->s.max));
+
+	if (m->count)
+		json_object_set_new(o, "runs_with_event", json_integer(s->events));
+	return o;
+}
+
+static json_t *pct_json(double ratio)
+{
+	return num(100 * (ratio - 1));
+}
+
+json_t *vms_compare_to_json(const struct vms_compare *c)
+{
+	json_t *doc = json_object(), *files = json_array(), *env = json_array(),
+	       *wls = json_array(), *nc = json_array();
+	size_t i, j, k;
+
+	json_object_set_new(doc, "format", json_string("vmsuite.compare/1"));
+	for (k = 0; k < c->n_files; k++)
+		json_array_append_new(files, json_pack("{s:s, s:s, s:b}", "path", c->files[k].path,
+		                                       "label", c->files[k].label, "base", k == 0));
+	json_object_set_new(doc, "files", files);
+	json_object_set_new(doc, "options",
+	                    json_pack("{s:f, s:f, s:f, s:f, s:b}", "alpha", c->opts.alpha,
+	                              "threshold_pct", 100 * c->opts.threshold, "detect_pct",
+	                              100 * c->opts.detect, "cv_limit_pct", 100 * c->opts.cv_limit,
+	                              "force", c->opts.force));
+	for (k = 0; k + 1 < c->n_files; k++) {
+		json_t *items = json_array();
+
+		for (i = 0; i < c->env[k].n; i++) {
+			const struct vms_env_item *it = &c->env[k].items[i];
+			static const char *const scopes[] = {"global", "workload", "audio"};
+
+			json_array_append_new(items,
+			                      json_pack("{s:s, s:s, s:s, s:s, s:s}", "class",
+			                                vms_env_class_name(it->cls), "scope",
+			                                scopes[it->scope], "key", it->key, "base",
+			                                it->base, "other", it->other));
+		}
+		json_array_append_new(env, items);
+	}
+	json_object_set_new(doc, "environment", env);
+	for (i = 0; i < c->n_workloads; i++) {
+		const struct vms_cmp_workload *w = &c->workloads[i];
+		json_t *ms = json_array();
+
+		for (j = 0; j < w->n_metrics; j++) {
+			const struct vms_cmp_metric *m = &w->metrics[j];
+			json_t *vs = json_array();
+
+			for (k = 0; k + 1 < c->n_files; k++) {
+				const struct vms_cmp_cell *cell = &m->cells[k];
+				json_t *o = side_json(m, &cell->side);
+
+				json_object_set_new(o, "method",
+				                    json_string(vms_cmp_method_name(cell->method)));
+				json_object_set_new(o, "change_pct", pct_json(cell->change));
+				json_object_set_new(o, "ci_low_pct", pct_json(cell->lo));
+				json_object_set_new(o, "ci_high_pct", pct_json(cell->hi));
+				json_object_set_new(o, "p", num(cell->p));
+				json_object_set_new(o, "verdict",
+				                    json_string(vms_verdict_name(cell->verdict)));
+				json_object_set_new(o, "runs_needed",
+				                    cell->runs_needed
+				                        ? json_integer(cell->runs_needed)
+				                        : json_null());
+				json_object_set_new(
+				    o, "unstable_side",
+				    cell->verdict == VMS_VERDICT_UNSTABLE
+				        ? json_string(side_names[cell->unstable_side == 2
+				                                     ? 0
+				                                     : cell->unstable_side + 1])
+				        : json_null());
+				json_object_set_new(o, "confounded",
+				                    json_boolean(cell->confounded));
+				json_array_append_new(vs, o);
+			}
+			json_array_append_new(
+			    ms, json_pack("{s:s, s:s, s:s, s:b, s:s, s:b, s:b, s:o, s:o}", "name",
+			                  m->name, "unit", m->unit, "better", m->better, "primary",
+			                  m->primary, "kind", m->count ? "count" : "gauge", "audio",
+			                  m->audio, "derived", m->derived, "base",
+			                  side_json(m, &m->base), "others", vs));
+		}
+		json_array_append_new(wls, json_pack("{s:s, s:o}", "name", w->name, "metrics", ms));
+	}
+	json_object_set_new(doc, "workloads", wls);
+	for (i = 0; i < c->n_not_compared; i++)
+		json_array_append_new(nc, json_string(c->not_compared[i]));
+	json_object_set_new(doc, "not_compared", nc);
+	json_object_set_new(doc, "exit_status", json_integer(vms_compare_status(c)));
+	return doc;
+}
+
+int vms_compare_render_json(const struct vms_compare *c, FILE *f)
+{
+	json_t *doc = vms_compare_to_json(c);
+	int ret = json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+
+	json_decref(doc);
+	fputc('\n', f);
+	return ret ? -EIO : finish(f);
+}
+
+static const struct vms_compare_renderer renderers[] = {
+    {"text", vms_compare_render_text},
+    {"markdown", vms_compare_render_markdown},
+    {"json", vms_compare_render_json},
+    {"html", NULL}, /* hook: an html renderer over the same model belongs here */
+};
+
+const struct vms_compare_renderer *vms_compare_renderer_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < VMS_ARRAY_SIZE(renderers); i++)
+		if (!strcmp(renderers[i].name, name))
+			return &renderers[i];
+	return NULL;
+}

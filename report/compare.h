@@ -1,0 +1,124 @@
+/* The comparison model of `vmsuite compare` — BASE against one or more other result files, per
+ * workload and metric, with statistics and verdicts — and its renderers (text, markdown, json;
+ * html is a hook for later). No kernel paths of its own. */
+#ifndef VMS_COMPARE_H
+#define VMS_COMPARE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/envdiff.h"
+#include "report/stats.h"
+
+struct vms_compare_opts {
+	double threshold; /* relative change that matters, 0.02 = 2 % */
+	double alpha;     /* significance level; the CI level is 1 - alpha */
+	double detect;    /* change the runs-needed estimate aims at, 0.05 = 5 % */
+	double cv_limit;  /* above this CV on either side a metric is "unstable", 0.20 */
+	int force;        /* compare despite hard environment differences */
+};
+/* The defaults above: 2 %, 0.05, 5 %, 20 %, no force. */
+void vms_compare_opts_init(struct vms_compare_opts *o);
+
+enum vms_verdict {
+	VMS_VERDICT_INFO, /* better = "none": numbers only */
+	VMS_VERDICT_REGRESSION,
+	VMS_VERDICT_IMPROVEMENT,
+	VMS_VERDICT_PROB_REGRESSION,
+	VMS_VERDICT_PROB_IMPROVEMENT,
+	VMS_VERDICT_NO_CHANGE,
+	VMS_VERDICT_INCONCLUSIVE,
+	VMS_VERDICT_UNSTABLE,
+	VMS_VERDICT_NOT_COMPARABLE,
+	VMS_VERDICT_MISSING, /* the metric or workload is absent from the other file */
+};
+/* "regression", "probably regression", "no change", ... */
+const char *vms_verdict_name(enum vms_verdict v);
+
+enum vms_cmp_method {
+	VMS_CMP_NONE,   /* nothing computed (missing, too few runs, not comparable) */
+	VMS_CMP_LOG_T,  /* Welch on log-values: ratio of geometric means */
+	VMS_CMP_RAW_T,  /* Welch on raw values (a value <= 0 was present) */
+	VMS_CMP_FISHER, /* count kind: runs with an event, Fisher's exact test */
+};
+const char *vms_cmp_method_name(enum vms_cmp_method m);
+
+/* One side of a metric: the summary of its non-null samples. For count metrics also the runs
+ * with an event (value > 0) among them. */
+struct vms_cmp_side {
+	struct vms_summary s;
+	unsigned events;
+};
+
+/* One metric of one other file against BASE. change/lo/hi are ratios (1.05 = +5 %), NAN when
+ * not defined. For Fisher, change is the ratio of the mean counts (NAN if the base mean is 0). */
+struct vms_cmp_cell {
+	struct vms_cmp_side side;
+	enum vms_cmp_method method;
+	double change, lo, hi, p;
+	enum vms_verdict verdict;
+	unsigned runs_needed; /* inconclusive: runs per side to detect opts.detect; 0 = unknown */
+	unsigned runs_have;   /* the smaller n of the two sides */
+	int unstable_side;    /* unstable: 0 = base, 1 = other, 2 = both */
+	int confounded;       /* a soft environment difference could explain this verdict */
+};
+
+struct vms_cmp_metric {
+	char *name, *unit;
+	char *better; /* "lower", "higher", "none" */
+	int primary, count, audio, derived;
+	struct vms_cmp_side base;
+	struct vms_cmp_cell *cells; /* one per other file */
+};
+
+struct vms_cmp_workload {
+	char *name;
+	struct vms_cmp_metric *metrics;
+	size_t n_metrics;
+	int *present; /* per other file: 1 when the workload is in it */
+};
+
+struct vms_cmp_file {
+	char *path, *label;
+};
+
+struct vms_compare {
+	struct vms_compare_opts opts;
+	struct vms_cmp_file *files; /* [0] = BASE */
+	size_t n_files;
+	struct vms_envdiff *env; /* [i - 1] = file i against BASE */
+	struct vms_cmp_workload *workloads;
+	size_t n_workloads;
+	char **not_compared; /* "name (only in FILE)" lines */
+	size_t n_not_compared;
+};
+
+/* Builds the comparison of docs[1..n) against docs[0] (loaded result documents; paths name
+ * them in the output). n >= 2. Never fails (aborts on OOM); the documents are only read and
+ * may be freed afterwards. Release with vms_compare_release(). */
+void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opts,
+                       json_t *const *docs, const char *const *paths, size_t n);
+void vms_compare_release(struct vms_compare *c);
+
+/* Exit status the model calls for: 1 if a primary metric regressed, else 2 if anything was
+ * not comparable, else 0. */
+int vms_compare_status(const struct vms_compare *c);
+
+/* A renderer writes the whole model to f. Returns 0 or -errno of a failed write (not
+ * reported). */
+struct vms_compare_renderer {
+	const char *name; /* "text", "markdown", "json", "html" */
+	int (*render)(const struct vms_compare *c, FILE *f);
+};
+/* The renderer called name, or NULL. A renderer with render == NULL is known but not built
+ * yet (html). */
+const struct vms_compare_renderer *vms_compare_renderer_find(const char *name);
+
+int vms_compare_render_text(const struct vms_compare *c, FILE *f);
+int vms_compare_render_markdown(const struct vms_compare *c, FILE *f);
+int vms_compare_render_json(const struct vms_compare *c, FILE *f);
+/* The JSON document ("format": "vmsuite.compare/1") the json renderer prints. New reference. */
+json_t *vms_compare_to_json(const struct vms_compare *c);
+
+#endif

@@ -1,0 +1,340 @@
+/* The environment diff of `vmsuite compare`: walks the facts two result files recorded and
+ * classes each difference (expected / soft / hard). Reads only the JSON documents. */
+#include "report/envdiff.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+const char *vms_env_class_name(enum vms_env_class cls)
+{
+	switch (cls) {
+	case VMS_ENV_EXPECTED: return "expected";
+	case VMS_ENV_SOFT: return "soft";
+	default: return "hard";
+	}
+}
+
+static char *value_text(const json_t *v)
+{
+	char *s, *out;
+
+	if (!v)
+		return vms_xstrdup("(absent)");
+	if (json_is_string(v))
+		return vms_xstrdup(json_string_value(v));
+	s = json_dumps(v,
+	               JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(12));
+	if (!s)
+		abort();
+	out = vms_xstrdup(s);
+	free(s);
+	return out;
+}
+
+static void add(struct vms_envdiff *d, enum vms_env_class cls, enum vms_env_scope scope,
+                const char *key, const char *workload, const json_t *a, const json_t *b)
+{
+	struct vms_env_item *it;
+
+	d->items = vms_xrealloc(d->items, (d->n + 1) * sizeof(*d->items));
+	it = &d->items[d->n++];
+	it->cls = cls;
+	it->scope = scope;
+	it->key = vms_xstrdup(key);
+	it->workload = workload ? vms_xstrdup(workload) : NULL;
+	it->base = value_text(a);
+	it->other = value_text(b);
+}
+
+/* Adds an item when a and b differ (absent counts as a value). */
+static void check(struct vms_envdiff *d, enum vms_env_class cls, enum vms_env_scope scope,
+                  const char *key, const char *workload, const json_t *a, const json_t *b)
+{
+	if (!a && !b)
+		return;
+	if (a && b && json_equal((json_t *)a, (json_t *)b))
+		return;
+	add(d, cls, scope, key, workload, a, b);
+}
+
+/* Each object key of a and b (a's order first, then keys only in b), calling fn. */
+static void foreach_key(const json_t *a, const json_t *b,
+                        void (*fn)(void *ctx, const char *key, const json_t *va, const json_t *vb),
+                        void *ctx)
+{
+	const char *k;
+	json_t *v;
+
+	if (json_is_object(a))
+		json_object_foreach((json_t *)a, k, v) fn(ctx, k, v, json_object_get(b, k));
+	if (json_is_object(b))
+		json_object_foreach((json_t *)b, k, v) if (!json_object_get(a, k))
+		    fn(ctx, k, NULL, v);
+}
+
+struct prefixed {
+	struct vms_envdiff *d;
+	enum vms_env_class cls;
+	enum vms_env_scope scope;
+	const char *prefix;
+	const char *workload;
+};
+
+static const char *const fp_expected[] = {"kernel_release", "kernel_version"};
+static const char *const fp_hard[] = {"mem_total_bytes", "swap_total_bytes", "cpu_count",
+                                      "cpu_model",       "page_size",        "architecture"};
+/* Parts of object-valued facts that differ from run to run without meaning anything. */
+static const char *const fp_ignored[] = {"workdir_fs.free_bytes", "cgroup.path", "cgroup.lines"};
+
+static int in_list(const char *key, const char *const *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(key, list[i]))
+			return 1;
+	return 0;
+}
+
+static void check_fp_part(void *ctx, const char *key, const json_t *a, const json_t *b)
+{
+	struct prefixed *p = ctx;
+	char *name = vms_xasprintf("%s%s", p->prefix, key);
+
+	if (!in_list(name, fp_ignored, VMS_ARRAY_SIZE(fp_ignored)))
+		check(p->d, p->cls, p->scope, name, p->workload, a, b);
+	free(name);
+}
+
+static void check_fingerprint(void *ctx, const char *key, const json_t *ea, const json_t *eb)
+{
+	struct vms_envdiff *d = ctx;
+	/* Fingerprint entries are {"value": ..., "source": ...}; only the value matters. */
+	const json_t *a = json_is_object(ea) ? json_object_get(ea, "value") : ea;
+	const json_t *b = json_is_object(eb) ? json_object_get(eb, "value") : eb;
+	enum vms_env_class cls = VMS_ENV_SOFT;
+
+	if (in_list(key, fp_expected, VMS_ARRAY_SIZE(fp_expected)))
+		cls = VMS_ENV_EXPECTED;
+	else if (in_list(key, fp_hard, VMS_ARRAY_SIZE(fp_hard)))
+		cls = VMS_ENV_HARD;
+	if (json_is_object(a) && json_is_object(b)) {
+		/* vm_sysctl entries read as "vm.NAME", other objects as "KEY.PART" */
+		char *prefix =
+		    !strcmp(key, "vm_sysctl") ? vms_xstrdup("vm.") : vms_xasprintf("%s.", key);
+		struct prefixed p = {d, cls, VMS_ENV_GLOBAL, prefix, NULL};
+
+		foreach_key(a, b, check_fp_part, &p);
+		free(prefix);
+		return;
+	}
+	check(d, cls, VMS_ENV_GLOBAL, key, NULL, a, b);
+}
+
+/* The emulated machine: every limit is hard; where it sat (paths) and prose are left out; how
+ * the cgroup was driven is soft. Nested objects (the cgroup it made, the profile's plan) are
+ * compared part by part as "machine.cgroup.mem_limit_bytes". */
+static void check_machine(void *ctx, const char *key, const json_t *a, const json_t *b)
+{
+	static const char *const ignored[] = {"note", "cgroup_path", "path"};
+	static const char *const soft[] = {"cgroup_version", "version", "peak_scope", "pressure",
+	                                   "swap_accounting"};
+	struct prefixed *p = ctx;
+	enum vms_env_class cls = VMS_ENV_HARD;
+	char *name;
+
+	if (in_list(key, ignored, VMS_ARRAY_SIZE(ignored)))
+		return;
+	if (in_list(key, soft, VMS_ARRAY_SIZE(soft)))
+		cls = VMS_ENV_SOFT;
+	name = vms_xasprintf("%s%s", p->prefix, key);
+	if (json_is_object(a) && json_is_object(b)) {
+		char *prefix = vms_xasprintf("%s.", name);
+		struct prefixed sub = {p->d, cls, VMS_ENV_GLOBAL, prefix, NULL};
+
+		foreach_key(a, b, check_machine, &sub);
+		free(prefix);
+	} else {
+		check(p->d, cls, VMS_ENV_GLOBAL, name, NULL, a, b);
+	}
+	free(name);
+}
+
+static void check_protocol(void *ctx, const char *key, const json_t *a, const json_t *b)
+{
+	struct vms_envdiff *d = ctx;
+	enum vms_env_class cls = VMS_ENV_SOFT;
+	char *name;
+
+	if (!strcmp(key, "machine")) {
+		struct prefixed p = {d, VMS_ENV_HARD, VMS_ENV_GLOBAL, "machine.", NULL};
+
+		foreach_key(a, b, check_machine, &p);
+		return;
+	}
+	/* runs and the plan (workloads, options, runs) are what was asked for; a workload's
+	 * options are compared with the workload itself */
+	if (!strcmp(key, "runs") || !strcmp(key, "with_audio") || !strcmp(key, "plan"))
+		cls = VMS_ENV_EXPECTED;
+	name = vms_xasprintf("protocol.%s", key);
+	check(d, cls, VMS_ENV_GLOBAL, name, NULL, a, b);
+	free(name);
+}
+
+struct wl_ctx {
+	struct vms_envdiff *d;
+	const char *workload;
+};
+
+static void check_option(void *ctx, const char *key, const json_t *a, const json_t *b)
+{
+	struct wl_ctx *w = ctx;
+	/* The directory is where, not how much: a possible confounder, not a size. */
+	enum vms_env_class cls = strcmp(key, "dir") ? VMS_ENV_HARD : VMS_ENV_SOFT;
+	char *name = vms_xasprintf("%s: %s", w->workload, key);
+
+	check(w->d, cls, VMS_ENV_WORKLOAD, name, w->workload, a, b);
+	free(name);
+}
+
+static const json_t *find_workload(const json_t *doc, const char *name)
+{
+	const json_t *wl;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "workloads"), i, wl)
+	{
+		const char *n = json_string_value(json_object_get(wl, "name"));
+
+		if (n && !strcmp(n, name))
+			return wl;
+	}
+	return NULL;
+}
+
+/* Audio facts may be nested ({"mp3": {...}, "alsa": {...}}); leaf names decide the class. */
+static int audio_hard_leaf(const char *leaf)
+{
+	static const char *const hard[] = {"sha256", "rate", "channels", "device"};
+
+	return in_list(leaf, hard, VMS_ARRAY_SIZE(hard)) || strstr(leaf, "sha256") ||
+	       !strncmp(leaf, "period", 6) || !strncmp(leaf, "buffer", 6);
+}
+
+static void check_audio_facts(struct vms_envdiff *d, const char *prefix, const json_t *a,
+                              const json_t *b)
+{
+	const char *k;
+	json_t *v;
+
+	if (json_is_object(a) && json_is_object(b)) {
+		json_object_foreach((json_t *)a, k, v)
+		{
+			char *p = vms_xasprintf("%s%s.", prefix, k);
+			const json_t *vb = json_object_get(b, k);
+
+			if (json_is_object(v) && json_is_object(vb)) {
+				check_audio_facts(d, p, v, vb);
+			} else {
+				p[strlen(p) - 1] = '\0';
+				check(d, audio_hard_leaf(k) ? VMS_ENV_HARD : VMS_ENV_SOFT,
+				      VMS_ENV_AUDIO, p, NULL, v, vb);
+			}
+			free(p);
+		}
+		json_object_foreach((json_t *)b, k, v)
+		{
+			char *p;
+
+			if (json_object_get(a, k))
+				continue;
+			p = vms_xasprintf("%s%s", prefix, k);
+			check(d, audio_hard_leaf(k) ? VMS_ENV_HARD : VMS_ENV_SOFT, VMS_ENV_AUDIO, p,
+			      NULL, NULL, v);
+			free(p);
+		}
+	}
+}
+
+void vms_envdiff_build(const json_t *base, const json_t *other, struct vms_envdiff *d)
+{
+	const json_t *wa, *wb, *fa, *fb;
+	size_t i;
+
+	d->items = NULL;
+	d->n = 0;
+	check(d, VMS_ENV_EXPECTED, VMS_ENV_GLOBAL, "label", NULL, json_object_get(base, "label"),
+	      json_object_get(other, "label"));
+	check(d, VMS_ENV_EXPECTED, VMS_ENV_GLOBAL, "start_time", NULL,
+	      json_object_get(base, "start_time"), json_object_get(other, "start_time"));
+	check(d, VMS_ENV_EXPECTED, VMS_ENV_GLOBAL, "end_time", NULL,
+	      json_object_get(base, "end_time"), json_object_get(other, "end_time"));
+	/* an interrupted suite: fewer runs, and the machine was in the state Ctrl-C left it */
+	check(d, VMS_ENV_SOFT, VMS_ENV_GLOBAL, "complete", NULL, json_object_get(base, "complete"),
+	      json_object_get(other, "complete"));
+	check(d, VMS_ENV_SOFT, VMS_ENV_GLOBAL, "tool.version", NULL,
+	      json_object_get(json_object_get(base, "tool"), "version"),
+	      json_object_get(json_object_get(other, "tool"), "version"));
+	foreach_key(json_object_get(base, "protocol"), json_object_get(other, "protocol"),
+	            check_protocol, d);
+	foreach_key(json_object_get(base, "fingerprint"), json_object_get(other, "fingerprint"),
+	            check_fingerprint, d);
+	json_array_foreach(json_object_get(base, "workloads"), i, wa)
+	{
+		const char *name = json_string_value(json_object_get(wa, "name"));
+		struct wl_ctx w = {d, name};
+
+		if (!name || !(wb = find_workload(other, name)))
+			continue;
+		foreach_key(json_object_get(wa, "options"), json_object_get(wb, "options"),
+		            check_option, &w);
+	}
+	fa = json_object_get(json_object_get(base, "audio"), "facts");
+	fb = json_object_get(json_object_get(other, "audio"), "facts");
+	check_audio_facts(d, "audio.", fa, fb);
+}
+
+void vms_envdiff_release(struct vms_envdiff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->items[i].key);
+		free(d->items[i].workload);
+		free(d->items[i].base);
+		free(d->items[i].other);
+	}
+	free(d->items);
+	d->items = NULL;
+	d->n = 0;
+}
+
+int vms_envdiff_blocks(const struct vms_envdiff *d, const char *workload, int audio)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct vms_env_item *it = &d->items[i];
+
+		if (it->cls != VMS_ENV_HARD)
+			continue;
+		if (it->scope == VMS_ENV_GLOBAL)
+			return 1;
+		if (it->scope == VMS_ENV_AUDIO && audio)
+			return 1;
+		if (it->scope == VMS_ENV_WORKLOAD && workload && !strcmp(it->workload, workload))
+			return 1;
+	}
+	return 0;
+}
+
+size_t vms_envdiff_count(const struct vms_envdiff *d, enum vms_env_class cls)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->n; i++)
+		n += d->items[i].cls == cls;
+	return n;
+}

@@ -1,0 +1,57 @@
+/* Statistics for `vmsuite compare`: sample summaries, Welch's t-test (on log-values for the
+ * ratio of geometric means, on raw values as a fallback), Fisher's exact test for "runs with an
+ * event", and the runs needed to detect a change. Distributions come from GSL. No kernel paths. */
+#ifndef VMS_STATS_H
+#define VMS_STATS_H
+
+#include <stddef.h>
+
+/* Mean, sample standard deviation (n - 1), coefficient of variation and range of x[0..n).
+ * n = 0 gives NAN everywhere; n = 1 gives sd = cv = NAN. cv = sd / |mean| (NAN when mean = 0). */
+struct vms_summary {
+	size_t n;
+	double mean, sd, cv, min, max;
+};
+void vms_summarize(const double *x, size_t n, struct vms_summary *s);
+
+/* Welch's two-sample t-test of mean(b) - mean(a) with a (1 - alpha) confidence interval using
+ * the Welch–Satterthwaite degrees of freedom. Needs na >= 2 and nb >= 2 (else -EINVAL and *w
+ * untouched) and 0 < alpha < 1. When both samples are constant (se = 0) the difference is
+ * exact: p = 1 if the means are equal, else p = 0, the interval is the point, df = INFINITY. */
+struct vms_welch {
+	double diff; /* mean(b) - mean(a) */
+	double se, df, t, p, lo, hi;
+};
+int vms_welch(const double *a, size_t na, const double *b, size_t nb, double alpha,
+              struct vms_welch *w);
+
+/* How the change of b against a was measured. */
+enum vms_change_method {
+	VMS_CHANGE_LOG, /* Welch on ln(x): ratio of geometric means, CI = exp(CI of the log diff) */
+	VMS_CHANGE_RAW, /* a value <= 0 exists: Welch on raw x, ratio = mean(b)/mean(a), CI = 1 +
+	                 * CI(diff)/mean(a) (the base mean is taken as exact) */
+};
+
+/* The relative change of b against a: ratio 1.05 = +5 %. `defined` is 0 when the ratio
+ * cannot be expressed (raw method with mean(a) <= 0); p is still valid then. Returns 0, or
+ * -EINVAL when either side has fewer than 2 values. */
+struct vms_change {
+	enum vms_change_method method;
+	int defined;
+	double ratio, lo, hi, p, df;
+};
+int vms_change_test(const double *a, size_t na, const double *b, size_t nb, double alpha,
+                    struct vms_change *c);
+
+/* Two-sided Fisher's exact test of the 2x2 table (a_events of a_n runs vs b_events of b_n
+ * runs): the sum of the probabilities of every table with the same margins that is no more
+ * likely than the observed one (relative tolerance 1e-7). Returns the p-value in [0, 1]. */
+double vms_fisher_exact(unsigned a_events, unsigned a_n, unsigned b_events, unsigned b_n);
+
+/* Runs per side needed to detect a relative change delta (0.05 = 5 %) with a two-sided test at
+ * level alpha and 80 % power, for a coefficient of variation cv:
+ * n = ceil(2 (z[1-alpha/2] + z[0.8])^2 (cv / delta)^2), which is 15.7 (cv/delta)^2 at
+ * alpha = 0.05; at least 2. Returns 0 when cv or delta is not a positive finite number. */
+unsigned vms_runs_needed(double cv, double delta, double alpha);
+
+#endif
