@@ -12,6 +12,7 @@
 
 #include "core/result.h"
 #include "core/util.h"
+#include "report/sound.h"
 
 int vms_summary_of(const json_t *metrics, const char *name, struct vms_summary *s)
 {
@@ -126,6 +127,7 @@ static void block(FILE *out, const json_t *wl)
 	fprintf(out, "Minor (reclaiming a frame) faults: %.1f\n", mean_of(m, "minor_faults"));
 	fprintf(out, "Elapsed low/high: %.2f / %.2f   (sd %.2f, cv %.1f%%)\n", el.min, el.max,
 		el.sd, el.cv * 100);
+	vms_report_sound_text(out, wl);
 	fprintf(out,
 		"System-wide reclaim per run: scanned %.0f, stolen %.0f pages; swap in/out %.0f / %.0f "
 		"pages; allocstalls %.0f; refaults %.0f\n",
@@ -154,6 +156,8 @@ int vms_report_text(FILE *out, const json_t *doc)
 	size_t i;
 
 	header(out, doc);
+	if (json_is_object(json_object_get(doc, "audio")))
+		vms_report_sound_baseline(out, json_object_get(doc, "audio"));
 	json_array_foreach(json_object_get(doc, "workloads"), i, wl) {
 		fputc('\n', out);
 		block(out, wl);
