@@ -10,15 +10,15 @@
 #include <sys/types.h>
 
 struct vms_probe_opts {
-	const char *file;     /* MP3 to play; NULL = the sample MP3 shipped with vmsuite */
-	const char *device;   /* ALSA device; NULL = default card if one exists, else virtual */
-	double period_ms;     /* 0 = 25 */
-	double buffer_ms;     /* 0 = 100 */
-	int rt;               /* SCHED_FIFO */
-	int mlock;            /* mlockall */
+	const char *file;       /* MP3 to play; NULL = the sample MP3 shipped with vmsuite */
+	const char *device;     /* ALSA device; NULL = default card if one exists, else virtual */
+	double period_ms;       /* 0 = 25 */
+	double buffer_ms;       /* 0 = 100 */
+	int rt;                 /* SCHED_FIFO */
+	int mlock;              /* mlockall */
 	const char *join_procs; /* cgroup.procs (v2) or tasks (v1) file the probe writes its own
-				 * pid into before it loads the MP3; NULL = stay put */
-	const char *cpu_list; /* "0" or "0-1": pin the probe; NULL = no pinning */
+	                         * pid into before it loads the MP3; NULL = stay put */
+	const char *cpu_list;   /* "0" or "0-1": pin the probe; NULL = no pinning */
 };
 
 struct vms_probe;
@@ -28,6 +28,10 @@ struct vms_probe;
 int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out);
 /* Underruns seen so far (for progress lines); cheap, reads shared memory. */
 long vms_probe_underruns(const struct vms_probe *p);
+/* The probe process's pid (for callers that wait for their own children: wait for specific
+ * pids, never waitpid(-1), or the probe gets reaped behind its back — that is survived, but
+ * its exit status is lost). */
+pid_t vms_probe_pid(const struct vms_probe *p);
 /* 1 while the probe process is alive and playing. */
 int vms_probe_alive(const struct vms_probe *p);
 /* Stops the probe process (every wait bounded) and keeps its records. A probe that died
@@ -39,9 +43,12 @@ int vms_probe_stop(struct vms_probe *p);
  * wake_p999_ms, wake_max_ms, headroom_min_ms, near_misses, decode_ms_per_s, probe_cpu_pct,
  * probe_maxrss_kib. Returns a new object with the window's detail:
  *   {"gaps": [{"start_s", "duration_ms", "cause", "evidence": {...}}...],
- *    "causes": {"paging": n, ...}, "latency_hist": {...}, "series": {...}} */
-json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metrics,
-			 size_t run);
+ *    "causes": {"paging": n, ...}, "latency_hist": {...}, "series": {...}}
+ * (gaps also carry "t_mono", the unclipped start; the cause "probe_died" marks the silence
+ * after the probe process died; see docs/audio-probe.md). Metrics with no data in the window
+ * (wake percentiles without wakes) are not put. Cheap enough to call after every run while
+ * the probe keeps playing. */
+json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metrics, size_t run);
 /* The audio facts (MP3: sha256, version, layer, rate, channels, bitrates, cbr/vbr, duration,
  * decoder version; ALSA device and granted geometry; rt/mlock). New object. */
 json_t *vms_probe_facts(const struct vms_probe *p);

@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "core/result.h"
 #include "core/util.h"
+#include "report/html.h"
 #include "report/report.h"
 
 int cmd_report(int argc, char **argv)
@@ -40,8 +41,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!file)
 		return vms_usage_error(self, "which result file? (vmsuite report FILE)");
-	if (strcmp(format, "text") && strcmp(format, "json"))
-		return vms_usage_error(self, "unknown format '%s' (text or json)", format);
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "html"))
+		return vms_usage_error(self, "unknown format '%s' (text, json or html)", format);
 	doc = vms_result_load(file, &lerr, why, sizeof(why));
 	if (!doc) {
 		vms_error("cannot read '%s': %s", file, why);
@@ -58,6 +59,8 @@ int cmd_report(int argc, char **argv)
 		json_dumpf(sum, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 		fputc('\n', out);
 		json_decref(sum);
+	} else if (!strcmp(format, "html")) {
+		vms_report_html(out, doc);
 	} else {
 		vms_report_text(out, doc);
 	}

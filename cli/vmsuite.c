@@ -35,7 +35,11 @@
 	"      --swap-limit SIZE the swap it may use (only swap the host has can be used)\n"         \
 	"      --cpus N          pin the workloads (and the audio probe) to the first N CPUs\n"      \
 	"      --no-drop-caches  only sync between runs (default, as root: sync + drop_caches)\n"    \
-	"      --with-audio [FILE]  play FILE (default: the bundled sample MP3) during the suite\n"   \
+	"      --with-audio [FILE]  play FILE (default: the bundled sample MP3) through the audio\n"  \
+	"                        probe during the suite: idle baseline first, then a Sound line\n" \
+	"                        per workload (underruns, gaps, skips, rating; see vmsuite probe)\n" \
+	"      --baseline SECONDS  idle audio baseline before the first workload (default 10)\n"   \
+	"      --device DEV, --period MS, --buffer MS, --rt, --mlock  as for vmsuite probe\n"       \
 	"  -q, --quiet           no progress and no report on stdout\n"                            \
 	"\n"                                                                                       \
 	"Examples:\n"                                                                              \
@@ -52,9 +56,12 @@ const struct vms_command vms_commands[] = {
 	  "usage: vmsuite list\n\nPrints every workload: its name, what it stresses, its options with\n"
 	  "defaults and units, what it needs, and whether it can run here.\n" },
 	{ "report", cmd_report, "render a saved result file",
-	  "usage: vmsuite report FILE [--format text|json] [-o OUT]\n\n"
+	  "usage: vmsuite report FILE [--format text|json|html] [-o OUT]\n"
+	  "\n"
 	  "Renders a result file written by `vmsuite run`. text (default) prints the 2001-style\n"
-	  "block per workload; json prints the per-workload summary (means, sd, cv) as JSON.\n" },
+	  "block per workload; json prints the per-workload summary (means, sd, cv) as JSON; html\n"
+	  "writes one self-contained page (docs/html-report.md): the same tables, and per run a\n"
+	  "timeline of faults, swap, PSI, memory and the audio buffer fill with every gap marked.\n" },
 	{ "sysinfo", cmd_sysinfo, "print the environment fingerprint a run records",
 	  "usage: vmsuite sysinfo [--format text|json] [--workdir DIR]\n\n"
 	  "Prints the environment fingerprint that `vmsuite run` stores in every result file: kernel\n"
@@ -68,7 +75,25 @@ const struct vms_command vms_commands[] = {
 	  "Exit status: 0 ok; 128 output cannot be written; 129 usage error.\n" },
 	{ "probe", cmd_probe, "run the audio probe alone (device check, idle baseline)",
 	  "usage: vmsuite probe [FILE] [--seconds N] [--device DEV] [--period MS] [--buffer MS]\n"
-	  "                     [--rt] [--mlock] [-o FILE]\n" },
+	  "                     [--rt] [--mlock] [--cpu LIST] [-o FILE]\n"
+	  "\n"
+	  "Plays FILE (default: the bundled sample MP3) through ALSA with the audio probe alone for N\n"
+	  "seconds (a device check and an idle baseline) and prints its Sound line: the 0-10 rating,\n"
+	  "played N of M seconds, skips, underruns, the longest gap and the p99 wake-up lateness.\n"
+	  "\n"
+	  "  --seconds N        how long to play (default 10; \"300ms\", \"2m\" accepted)\n"
+	  "  --device DEV       ALSA device; 'virtual' is vmsuite's virtual clock device. Default: the\n"
+	  "                     ALSA default device when there is a sound card, else the virtual device\n"
+	  "                     (it measures timing only; nothing is heard)\n"
+	  "  --period MS        period in milliseconds (default 25)\n"
+	  "  --buffer MS        buffer in milliseconds (default 100; at least two periods)\n"
+	  "  --rt               run the probe SCHED_FIFO (needs root or CAP_SYS_NICE)\n"
+	  "  --mlock            lock the probe's memory (mlockall) to take paging out of the picture\n"
+	  "  --cpu LIST         pin the probe to these CPUs (\"0\", \"0-1\", \"0,2\")\n"
+	  "  -o, --output FILE  write a vmsuite.result/1 file with the audio facts and the baseline\n"
+	  "\n"
+	  "Exit status: 0 played; 1 the probe process died; 128 bad file or device (one message\n"
+	  "before anything plays); 129 usage error; 130 interrupted.\n" },
 	{ "compare", cmd_compare, "compare result files: kernel A vs B, with statistics",
 	  "usage: vmsuite compare BASE.json OTHER.json [MORE.json...] [--format text|markdown|json|html]\n"
 	  "                       [--threshold PCT] [--alpha A] [--detect PCT] [--cv-limit PCT] [--force]\n"

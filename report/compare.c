@@ -2,6 +2,7 @@
  * and metric, with Welch / Fisher statistics and verdicts) and its text, markdown and json
  * renderers. Reads result files only; no kernel paths of its own. */
 #include "report/compare.h"
+#include "report/html.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1083,7 +1084,7 @@ static const struct vms_compare_renderer renderers[] = {
     {"text", vms_compare_render_text},
     {"markdown", vms_compare_render_markdown},
     {"json", vms_compare_render_json},
-    {"html", NULL}, /* hook: an html renderer over the same model belongs here */
+    {"html", vms_compare_render_html},
 };
 
 const struct vms_compare_renderer *vms_compare_renderer_find(const char *name)

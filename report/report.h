@@ -7,13 +7,10 @@
 #include <jansson.h>
 #include <stdio.h>
 
-/* Summary statistics of the non-null samples of one metric. */
-struct vms_summary {
-	size_t n;
-	double mean, sd, cv, min, max; /* cv as a fraction; 0 when mean is 0 */
-};
+#include "report/stats.h"
 
-/* Fills s from metrics[name].samples. Returns 0, or -ENOENT when the metric is absent or has
+/* Fills s (see report/stats.h) from metrics[name].samples, with the text report's conventions:
+ * sd and cv are 0 (not NAN) for a single sample, cv is 0 when the mean is 0. Returns 0, or -ENOENT when the metric is absent or has
  * no samples (s->n = 0). */
 int vms_summary_of(const json_t *metrics, const char *name, struct vms_summary *s);
 

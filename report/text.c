@@ -4,7 +4,6 @@
 #include "report/report.h"
 
 #include <errno.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -24,11 +23,11 @@ int vms_summary_of(const json_t *metrics, const char *name, struct vms_summary *
 		free(v);
 		return -ENOENT;
 	}
-	s->n = n;
-	s->mean = gsl_stats_mean(v, 1, n);
-	s->sd = n > 1 ? gsl_stats_sd_m(v, 1, n, s->mean) : 0;
-	s->cv = s->mean != 0 ? s->sd / fabs(s->mean) : 0;
-	gsl_stats_minmax(&s->min, &s->max, v, 1, n);
+	vms_summarize(v, n, s);
+	if (!isfinite(s->sd))
+		s->sd = 0;
+	if (!isfinite(s->cv))
+		s->cv = 0;
 	free(v);
 	return 0;
 }

@@ -29,9 +29,10 @@ expect_in "$out" "Memory cgroup per run: peak" "report has the cgroup line"
   && ok || fail "limit hits in every run: $(json_get p.json '[r["cgroup"] for r in d["workloads"][0]["runs"]]')"
 [ "$(json_get p.json 'all(r["cgroup"]["peak_bytes"] <= 67108864 + 4096 and r["cgroup"]["peak_bytes"] > 60000000 for r in d["workloads"][0]["runs"])')" = True ] \
   && ok || fail "peak at the limit"
-# reclaim in the cgroup's own figures: dirty pages written back and evicted (pgpgout, refaults,
-# or v2's pgsteal) — the file cannot stay in 64 MiB
-[ "$(json_get p.json 'all((r["cgroup"]["stat_delta"].get("pgpgout", 0) + r["cgroup"]["stat_delta"].get("pgsteal", 0)) > 4096 for r in d["workloads"][0]["runs"])')" = True ] \
+# reclaim in the cgroup's own figures: pages uncharged by reclaim (v1 pgpgout, v2 pgsteal) —
+# the 256 MiB file cannot stay in 64 MiB. v1 counts uncharge events per folio, and large
+# folios make that several pages an event, so the bound is loose
+[ "$(json_get p.json 'all((r["cgroup"]["stat_delta"].get("pgpgout", 0) + r["cgroup"]["stat_delta"].get("pgsteal", 0)) > 500 for r in d["workloads"][0]["runs"])')" = True ] \
   && ok || fail "reclaim in memory.stat: $(json_get p.json 'd["workloads"][0]["runs"][0]["cgroup"]["stat_delta"]')"
 [ "$(json_get p.json '"cgroup_usage_kib" in d["workloads"][0]["runs"][0]["series"]["columns"]')" = True ] && ok || fail "usage sampled"
 

@@ -1,0 +1,312 @@
+/* The probe's numbers for one time window, computed after the fact from its records: gaps
+ * clipped to the window, skips, played seconds, the 0-10 rating, wake-up lateness and
+ * headroom, costs, and the cause of each gap. Pure computation; no kernel paths. */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audio-probe/probe-internal.h"
+#include "core/result.h"
+#include "core/util.h"
+
+static const char *const cause_names[VMS_CAUSE_NR] = {
+    [VMS_CAUSE_PAGING] = "paging",
+    [VMS_CAUSE_RUNQUEUE] = "runqueue",
+    [VMS_CAUSE_IO] = "io",
+    [VMS_CAUSE_DECODE] = "decode",
+    [VMS_CAUSE_UNEXPLAINED] = "unexplained",
+    [VMS_CAUSE_PROBE_DIED] = "probe_died",
+};
+
+const char *vms_cause_name(enum vms_cause c)
+{
+	return (unsigned)c < VMS_CAUSE_NR ? cause_names[c] : "unexplained";
+}
+
+enum vms_cause vms_probe_classify(const struct vms_gap_evidence *e)
+{
+	double late = e->late_ms > 0 ? e->late_ms : 0;
+
+	if (e->majflt > 0)
+		return VMS_CAUSE_PAGING;
+	if (late > 0 && e->runq_ms >= late / 2)
+		return VMS_CAUSE_RUNQUEUE;
+	if (e->psi_io_ms > 0 && e->psi_io_ms >= late * VMS_CAUSE_IO_FRACTION)
+		return VMS_CAUSE_IO;
+	if (late > 0 && e->cpu_ms >= late / 2)
+		return VMS_CAUSE_DECODE;
+	return VMS_CAUSE_UNEXPLAINED;
+}
+
+struct gap {
+	double s, e;   /* unclipped */
+	double cs, ce; /* clipped to the window */
+	enum vms_cause cause;
+	const struct vms_xrun_rec *x; /* NULL for a died/pending gap */
+	int pending;
+};
+
+static void add_gap(struct gap *g, size_t *n, double s, double e, double t0, double t1,
+                    enum vms_cause cause, const struct vms_xrun_rec *x, int pending)
+{
+	double cs = s > t0 ? s : t0, ce = e < t1 ? e : t1;
+
+	if (e < s)
+		e = s;
+	if (ce <= cs)
+		return;
+	g[*n] = (struct gap){s, e, cs, ce, cause, x, pending};
+	(*n)++;
+}
+
+static json_t *evidence_json(const struct vms_gap_evidence *ev)
+{
+	return json_pack("{s:f, s:f, s:I, s:I, s:f, s:f, s:f, s:f}", "late_ms", ev->late_ms,
+	                 "interval_ms", ev->interval_ms, "major_faults", (json_int_t)ev->majflt,
+	                 "minor_faults", (json_int_t)ev->minflt, "runqueue_ms", ev->runq_ms,
+	                 "cpu_ms", ev->cpu_ms, "psi_memory_ms", ev->psi_mem_ms, "psi_io_ms",
+	                 ev->psi_io_ms);
+}
+
+static size_t first_wake_at(const struct vms_probe_view *v, double t)
+{
+	size_t lo = 0, hi = v->n_wakes;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v->wakes[mid].t < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static double r3(double x)
+{
+	return round(x * 1000.0) / 1000.0;
+}
+
+static void put(json_t *m, const char *name, const char *unit, enum vms_better b, unsigned fl,
+                size_t run, double v)
+{
+	vms_metric_put(m, name, unit, b, fl, run, v);
+}
+
+json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, double t1,
+                                 json_t *metrics, size_t run)
+{
+	static const double edges[] = {0, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000};
+	const size_t nedges = VMS_ARRAY_SIZE(edges);
+	double W = t1 > t0 ? t1 - t0 : 0, total = 0, longest = 0, horizon;
+	double headroom = INFINITY, prev_end = -INFINITY;
+	size_t ng = 0, i, k, nsec, clean = 0, skips = 0, underruns = 0, nlate = 0, near = 0;
+	size_t causes[VMS_CAUSE_NR] = {0};
+	size_t hist[VMS_ARRAY_SIZE(edges)] = {0};
+	struct gap *g = vms_xcalloc(v->n_xruns + 2, sizeof(*g));
+	double *late, last_resume = 0;
+	unsigned char *touched;
+	json_t *detail = json_object(), *jg = json_array(), *jc = json_object();
+	json_t *series, *s_t, *s_fill, *s_late, *s_gap, *s_xr;
+
+	horizon = v->died_at > 0 ? t1 : (v->now < t1 ? v->now : t1);
+	for (i = 0; i < v->n_xruns; i++) {
+		const struct vms_xrun_rec *x = &v->xruns[i];
+		double e = x->resume > 0 ? x->resume : horizon;
+
+		if (x->resume > last_resume)
+			last_resume = x->resume;
+		if ((x->dry < t1 && e > t0) || (x->dry >= t0 && x->dry < t1))
+			underruns++;
+		add_gap(g, &ng, x->dry, e, t0, t1, vms_probe_classify(&x->ev), x, x->resume <= 0);
+	}
+	/* the ring ran dry after the last wake and nobody has noticed yet (or never will) */
+	if (v->last_dry > 0 && v->last_dry >= last_resume && v->last_wake < v->last_dry &&
+	    (!v->n_xruns || v->xruns[v->n_xruns - 1].resume > 0))
+		add_gap(g, &ng, v->last_dry, horizon, t0, t1,
+		        v->died_at > 0 ? VMS_CAUSE_PROBE_DIED : VMS_CAUSE_UNEXPLAINED, NULL,
+		        v->died_at <= 0);
+
+	/* whole seconds from t0; a last partial second of half a second or more counts as
+	 * one, a shorter one is part of the second before it */
+	nsec = (size_t)floor(W) + (W - floor(W) >= 0.5);
+	if (!nsec && W > 0)
+		nsec = 1;
+	touched = vms_xcalloc(nsec + 1, 1);
+	for (i = 0; i < ng; i++) {
+		double d = g[i].ce - g[i].cs;
+		size_t a = (size_t)floor(g[i].cs - t0), b = (size_t)ceil(g[i].ce - t0);
+		json_t *o;
+
+		total += d;
+		if (d > longest)
+			longest = d;
+		if (g[i].cs - prev_end >= VMS_SKIP_MERGE_S)
+			skips++;
+		prev_end = g[i].ce;
+		causes[g[i].cause]++;
+		if (b > nsec)
+			b = nsec;
+		if (a >= nsec && nsec)
+			a = nsec - 1;
+		for (k = a; k < b || k == a; k++)
+			if (k < nsec)
+				touched[k] = 1;
+		o = json_pack("{s:f, s:f, s:f, s:s}", "start_s", r3(g[i].cs - t0), "t_mono", g[i].s,
+		              "duration_ms", r3(d * 1000), "cause", vms_cause_name(g[i].cause));
+		if (g[i].ce < g[i].e || g[i].cs > g[i].s)
+			json_object_set_new(o, "unclipped_ms",
+			                    json_real(r3((g[i].e - g[i].s) * 1e3)));
+		if (g[i].pending)
+			json_object_set_new(o, "ongoing", json_true());
+		if (g[i].x) {
+			if (g[i].x->suspend)
+				json_object_set_new(o, "suspend", json_true());
+			json_object_set_new(o, "evidence", evidence_json(&g[i].x->ev));
+		}
+		json_array_append_new(jg, o);
+	}
+	for (k = 0; k < nsec; k++)
+		clean += !touched[k];
+
+	/* wake-ups */
+	late = vms_xcalloc(first_wake_at(v, t1) - first_wake_at(v, t0) + 1, sizeof(*late));
+	series = json_object();
+	s_t = json_array(), s_fill = json_array(), s_late = json_array(), s_gap = json_array(),
+	s_xr = json_array();
+	{
+		size_t w = first_wake_at(v, t0);
+		size_t sec = 0;
+		double fmin = INFINITY, lmax = 0;
+
+		for (; sec < nsec; sec++) {
+			double a = t0 + (double)sec, b = sec + 1 == nsec || a + 1 > t1 ? t1 : a + 1;
+			double gms = 0;
+			size_t xr = 0;
+
+			fmin = INFINITY;
+			lmax = 0;
+			for (; w < v->n_wakes && v->wakes[w].t < b; w++) {
+				const struct vms_wake_rec *r = &v->wakes[w];
+				size_t h;
+
+				late[nlate++] = r->late_ms;
+				for (h = nedges; h > 0 && r->late_ms < edges[h - 1]; h--)
+					;
+				hist[h ? h - 1 : 0]++;
+				if (r->fill_ms < headroom)
+					headroom = r->fill_ms;
+				if (r->fill_ms > 0 && r->fill_ms < v->period_ms)
+					near++;
+				if (r->fill_ms < fmin)
+					fmin = r->fill_ms;
+				if (r->late_ms > lmax)
+					lmax = r->late_ms;
+			}
+			for (i = 0; i < ng; i++) {
+				double cs = g[i].cs > a ? g[i].cs : a,
+				       ce = g[i].ce < b ? g[i].ce : b;
+
+				if (ce > cs)
+					gms += (ce - cs) * 1000;
+				if (g[i].s >= a && g[i].s < b && g[i].x)
+					xr++;
+			}
+			json_array_append_new(s_t, json_integer((json_int_t)sec));
+			json_array_append_new(s_fill,
+			                      isinf(fmin) ? json_null() : json_real(r3(fmin)));
+			json_array_append_new(s_late, json_real(r3(lmax)));
+			json_array_append_new(s_gap, json_real(r3(gms)));
+			json_array_append_new(s_xr, json_integer((json_int_t)xr));
+		}
+	}
+	json_object_set_new(series, "t_s", s_t);
+	json_object_set_new(series, "fill_min_ms", s_fill);
+	json_object_set_new(series, "wake_late_max_ms", s_late);
+	json_object_set_new(series, "gap_ms", s_gap);
+	json_object_set_new(series, "underruns", s_xr);
+
+	put(metrics, "sound_rating", "score", VMS_BETTER_HIGHER, VMS_METRIC_PRIMARY, run,
+	    nsec ? round(100.0 * (double)clean / (double)nsec) / 10.0 : 10.0);
+	put(metrics, "underruns", "count", VMS_BETTER_LOWER, VMS_METRIC_PRIMARY | VMS_METRIC_COUNT,
+	    run, (double)underruns);
+	put(metrics, "skips", "count", VMS_BETTER_LOWER, VMS_METRIC_COUNT, run, (double)skips);
+	put(metrics, "gap_total_ms", "ms", VMS_BETTER_LOWER, 0, run, r3(total * 1000));
+	put(metrics, "gap_longest_ms", "ms", VMS_BETTER_LOWER, 0, run, r3(longest * 1000));
+	put(metrics, "played_s", "s", VMS_BETTER_HIGHER, 0, run, r3(W - total));
+	put(metrics, "window_s", "s", VMS_BETTER_NONE, 0, run, r3(W));
+	if (nlate) {
+		static const struct {
+			const char *name;
+			double q;
+		} qs[] = {{"wake_p50_ms", 0.5},
+		          {"wake_p90_ms", 0.9},
+		          {"wake_p99_ms", 0.99},
+		          {"wake_p999_ms", 0.999}};
+
+		gsl_sort(late, 1, nlate);
+		for (i = 0; i < VMS_ARRAY_SIZE(qs); i++)
+			put(metrics, qs[i].name, "ms", VMS_BETTER_LOWER, 0, run,
+			    r3(gsl_stats_quantile_from_sorted_data(late, 1, nlate, qs[i].q)));
+		put(metrics, "wake_max_ms", "ms", VMS_BETTER_LOWER, 0, run, r3(late[nlate - 1]));
+		put(metrics, "headroom_min_ms", "ms", VMS_BETTER_HIGHER, 0, run, r3(headroom));
+	}
+	put(metrics, "near_misses", "count", VMS_BETTER_LOWER, VMS_METRIC_COUNT, run, (double)near);
+	if (v->n_ticks >= 2) {
+		const struct vms_tick_rec *a = &v->ticks[0], *b = &v->ticks[v->n_ticks - 1];
+		long rss = 0;
+
+		for (i = 0; i < v->n_ticks; i++) {
+			if (v->ticks[i].t <= t0)
+				a = &v->ticks[i];
+			if (v->ticks[i].t >= t1) {
+				b = &v->ticks[i];
+				break;
+			}
+		}
+		for (i = 0; i < v->n_ticks && v->ticks[i].t <= b->t; i++)
+			if (v->ticks[i].maxrss_kib > rss)
+				rss = v->ticks[i].maxrss_kib;
+		if (b->t > a->t) {
+			put(metrics, "probe_cpu_pct", "%", VMS_BETTER_LOWER, 0, run,
+			    r3(100.0 * (b->cpu_s - a->cpu_s) / (b->t - a->t)));
+			if (b->audio_s > a->audio_s)
+				put(metrics, "decode_ms_per_s", "ms/s", VMS_BETTER_LOWER, 0, run,
+				    r3(1000.0 * (b->decode_cpu_s - a->decode_cpu_s) /
+				       (b->audio_s - a->audio_s)));
+		}
+		put(metrics, "probe_maxrss_kib", "KiB", VMS_BETTER_LOWER, 0, run, (double)rss);
+	}
+
+	for (i = 0; i < VMS_CAUSE_NR; i++)
+		if (i != VMS_CAUSE_PROBE_DIED || causes[i])
+			json_object_set_new(jc, cause_names[i],
+			                    json_integer((json_int_t)causes[i]));
+	{
+		json_t *jh = json_object(), *lo = json_array(), *cnt = json_array();
+
+		for (i = 0; i < nedges; i++) {
+			json_array_append_new(lo, json_real(edges[i]));
+			json_array_append_new(cnt, json_integer((json_int_t)hist[i]));
+		}
+		json_object_set_new(jh, "lower_ms", lo);
+		json_object_set_new(jh, "count", cnt);
+		json_object_set_new(detail, "latency_hist", jh);
+	}
+	json_object_set_new(detail, "t0", json_real(t0));
+	json_object_set_new(detail, "t1", json_real(t1));
+	json_object_set_new(detail, "seconds", json_integer((json_int_t)nsec));
+	json_object_set_new(detail, "clean_seconds", json_integer((json_int_t)clean));
+	json_object_set_new(detail, "gaps", jg);
+	json_object_set_new(detail, "causes", jc);
+	json_object_set_new(detail, "series", series);
+	if (v->died_at > 0 && v->died_at < t1)
+		json_object_set_new(detail, "probe_died_at", json_real(v->died_at));
+	free(late);
+	free(touched);
+	free(g);
+	return detail;
+}

@@ -1,0 +1,817 @@
+/* The audio probe process: forked, joins the measured cgroup and CPU set, maps and decodes
+ * the MP3 with libmpg123 and plays it through ALSA non-blocking + poll, writing every wake-up,
+ * underrun and its evidence into preallocated memory shared with the parent. Kernel paths:
+ * scheduler wake-up latency, page faults, poll/timers, ALSA PCM, PSI, schedstat. */
+#include "audio-probe/probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "audio-probe/probe-internal.h"
+#include "core/util.h"
+
+#define WAKE_CAP        (1u << 21) /* 14.5 h of 25 ms periods */
+#define XRUN_CAP        (1u << 16)
+#define TICK_CAP        (1u << 18) /* 72 h of once-a-second ticks */
+#define STAGE_BYTES     (1152 * 4 * 4)
+#define START_TIMEOUT_S 60.0
+
+enum { ST_STARTING, ST_PLAYING, ST_FAILED, ST_STOPPED };
+
+struct shm_hdr {
+	_Atomic int state;
+	_Atomic int stop;
+	char error[1024];
+	char warning[1024];
+	struct vms_mp3_facts mp3;
+	char file[PATH_MAX];
+	char device[128];
+	int virtual_dev;
+	unsigned rate;
+	unsigned long period_frames, buffer_frames;
+	double period_ms, buffer_ms;
+	double t_playing;
+	_Atomic size_t n_wakes, n_xruns, n_ticks;
+	_Atomic unsigned long wakes_lost, xruns_lost, poll_timeouts, suspends;
+	_Atomic long underruns;
+	double last_dry, last_wake; /* written with __atomic_store */
+};
+
+struct vms_probe {
+	struct vms_probe_opts opts;
+	char *file, *device;
+	pid_t pid;
+	int status; /* wait status once reaped */
+	int reaped;
+	int stopped;
+	double died_at;
+	void *map;
+	size_t map_len;
+	struct shm_hdr *h;
+	struct vms_wake_rec *wakes;
+	struct vms_xrun_rec *xruns;
+	struct vms_tick_rec *ticks;
+};
+
+static void store_d(double *p, double v)
+{
+	__atomic_store(p, &v, __ATOMIC_RELEASE);
+}
+
+static double load_d(double *p)
+{
+	double v;
+
+	__atomic_load(p, &v, __ATOMIC_ACQUIRE);
+	return v;
+}
+
+static size_t page_round(size_t n)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (n + pg - 1) / pg * pg;
+}
+
+static double now_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---------------------------------------------------------------- the probe process */
+
+struct snap {
+	double t;
+	long majflt, minflt;
+	double cpu_s;
+	double runq_s;
+	double psi_mem_s, psi_io_s;
+};
+
+struct child {
+	struct vms_probe *p;
+	struct shm_hdr *h;
+	snd_pcm_t *pcm;
+	struct vms_mp3 mp3;
+	unsigned char *stage;
+	size_t staged, stage_off; /* bytes */
+	int schedstat_fd, psi_mem_fd, psi_io_fd;
+	double decode_cpu, audio_s;
+	snd_pcm_status_t *status;
+	struct pollfd pfds[8];
+	int npfds;
+};
+
+static void fail(struct shm_hdr *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct shm_hdr *h, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(h->error, sizeof(h->error), fmt, ap);
+	va_end(ap);
+	atomic_store(&h->state, ST_FAILED);
+	_exit(2);
+}
+
+static double psi_total(int fd)
+{
+	char buf[256];
+	ssize_t n;
+	char *t;
+
+	if (fd < 0)
+		return 0;
+	n = pread(fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	t = strstr(buf, "total=");
+	return t ? (double)strtoull(t + 6, NULL, 10) / 1e6 : 0;
+}
+
+static void take_snap(struct child *c, struct snap *s, int with_psi)
+{
+	struct rusage ru;
+	char buf[128];
+	ssize_t n;
+
+	s->t = now_mono();
+	getrusage(RUSAGE_THREAD, &ru);
+	s->majflt = ru.ru_majflt;
+	s->minflt = ru.ru_minflt;
+	s->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	s->runq_s = 0;
+	if (c->schedstat_fd >= 0) {
+		n = pread(c->schedstat_fd, buf, sizeof(buf) - 1, 0);
+		if (n > 0) {
+			char *end;
+
+			buf[n] = '\0';
+			strtoull(buf, &end, 10);
+			s->runq_s = (double)strtoull(end, NULL, 10) / 1e9;
+		}
+	}
+	if (with_psi) {
+		s->psi_mem_s = psi_total(c->psi_mem_fd);
+		s->psi_io_s = psi_total(c->psi_io_fd);
+	}
+}
+
+static void add_tick(struct child *c, double t)
+{
+	struct shm_hdr *h = c->h;
+	size_t n = atomic_load_explicit(&h->n_ticks, memory_order_relaxed);
+	struct vms_tick_rec *r;
+	struct rusage ru;
+
+	if (n >= TICK_CAP)
+		return;
+	r = &c->p->ticks[n];
+	getrusage(RUSAGE_SELF, &ru);
+	r->t = t;
+	r->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	r->decode_cpu_s = c->decode_cpu;
+	r->audio_s = c->audio_s;
+	r->maxrss_kib = ru.ru_maxrss;
+	r->majflt = ru.ru_majflt;
+	r->minflt = ru.ru_minflt;
+	atomic_store_explicit(&h->n_ticks, n + 1, memory_order_release);
+}
+
+static void add_wake(struct child *c, double t, double late_s, double fill_s)
+{
+	struct shm_hdr *h = c->h;
+	size_t n = atomic_load_explicit(&h->n_wakes, memory_order_relaxed);
+
+	if (n >= WAKE_CAP) {
+		atomic_fetch_add(&h->wakes_lost, 1);
+		return;
+	}
+	c->p->wakes[n].t = t;
+	c->p->wakes[n].late_ms = (float)(late_s > 0 ? late_s * 1000 : 0);
+	c->p->wakes[n].fill_ms = (float)(fill_s > 0 ? fill_s * 1000 : 0);
+	atomic_store_explicit(&h->n_wakes, n + 1, memory_order_release);
+}
+
+/* Records an underrun seen at `now`; returns its index or -1. */
+static long add_xrun(struct child *c, double dry, double expected, const struct snap *prev,
+                     const struct snap *cur, int suspend)
+{
+	struct shm_hdr *h = c->h;
+	size_t n = atomic_load_explicit(&h->n_xruns, memory_order_relaxed);
+	struct vms_xrun_rec *x;
+
+	atomic_fetch_add(&h->underruns, 1);
+	if (n >= XRUN_CAP) {
+		atomic_fetch_add(&h->xruns_lost, 1);
+		return -1;
+	}
+	x = &c->p->xruns[n];
+	x->dry = dry < cur->t ? dry : cur->t;
+	x->detected = cur->t;
+	x->resume = 0;
+	x->suspend = suspend;
+	x->ev.late_ms = (cur->t - expected) * 1000;
+	x->ev.interval_ms = (cur->t - prev->t) * 1000;
+	x->ev.majflt = cur->majflt - prev->majflt;
+	x->ev.minflt = cur->minflt - prev->minflt;
+	x->ev.runq_ms = (cur->runq_s - prev->runq_s) * 1000;
+	x->ev.cpu_ms = (cur->cpu_s - prev->cpu_s) * 1000;
+	x->ev.psi_mem_ms = (cur->psi_mem_s - prev->psi_mem_s) * 1000;
+	x->ev.psi_io_ms = (cur->psi_io_s - prev->psi_io_s) * 1000;
+	atomic_store_explicit(&h->n_xruns, n + 1, memory_order_release);
+	return (long)n;
+}
+
+/* Writes as much decoded audio as the device takes. Returns frames written or -errno. */
+static long fill(struct child *c, snd_pcm_sframes_t avail)
+{
+	long total = 0;
+
+	while (avail > 0) {
+		snd_pcm_sframes_t n, w;
+
+		if (c->staged == 0) {
+			double t = thread_cpu();
+			long got = vms_mp3_read(&c->mp3, c->stage, STAGE_BYTES);
+
+			c->decode_cpu += thread_cpu() - t;
+			if (got <= 0)
+				return total ? total : -EIO;
+			c->staged = (size_t)got;
+			c->stage_off = 0;
+			c->audio_s += (double)got / 4.0 / c->h->rate;
+		}
+		n = (snd_pcm_sframes_t)(c->staged / 4);
+		if (n > avail)
+			n = avail;
+		w = snd_pcm_writei(c->pcm, c->stage + c->stage_off, (snd_pcm_uframes_t)n);
+		if (w == -EAGAIN)
+			break;
+		if (w < 0)
+			return w;
+		c->stage_off += (size_t)w * 4;
+		c->staged -= (size_t)w * 4;
+		avail -= w;
+		total += w;
+	}
+	return total;
+}
+
+/* When the device started (ALSA's MONOTONIC trigger timestamp), else `fallback`. */
+static double trigger_time(struct child *c, double fallback)
+{
+	snd_htimestamp_t ts;
+	double t;
+
+	if (snd_pcm_status(c->pcm, c->status) < 0)
+		return fallback;
+	snd_pcm_status_get_trigger_htstamp(c->status, &ts);
+	t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return t >= fallback && t < fallback + 10 ? t : fallback;
+}
+
+static int parse_cpus(const char *s, cpu_set_t *set)
+{
+	CPU_ZERO(set);
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0 || a >= CPU_SETSIZE)
+			return -1;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b >= CPU_SETSIZE)
+				return -1;
+			s = end;
+		}
+		for (; a <= b; a++)
+			CPU_SET((int)a, set);
+		if (*s == ',')
+			s++;
+		else if (*s)
+			return -1;
+	}
+	return 0;
+}
+
+static void prepare_process(struct child *c)
+{
+	const struct vms_probe_opts *o = &c->p->opts;
+	struct shm_hdr *h = c->h;
+
+	if (o->join_procs) {
+		char pid[32];
+		int ret;
+
+		snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+		ret = vms_write_text(o->join_procs, pid);
+		if (ret)
+			fail(h, "audio probe: cannot join the cgroup via '%s': %s", o->join_procs,
+			     strerror(-ret));
+	}
+	if (o->cpu_list) {
+		cpu_set_t set;
+
+		if (parse_cpus(o->cpu_list, &set))
+			fail(h, "audio probe: bad CPU list '%s'", o->cpu_list);
+		if (sched_setaffinity(0, sizeof(set), &set) < 0)
+			fail(h, "audio probe: cannot pin to CPUs '%s': %s", o->cpu_list,
+			     strerror(errno));
+	}
+	if (o->rt) {
+		struct sched_param sp = {.sched_priority = 50};
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+			fail(h, "audio probe: --rt: cannot use SCHED_FIFO: %s%s", strerror(errno),
+			     errno == EPERM ? " (needs root or CAP_SYS_NICE)" : "");
+	}
+	if (o->mlock && mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) < 0)
+		fail(h, "audio probe: --mlock: mlockall failed: %s%s", strerror(errno),
+		     errno == EPERM || errno == ENOMEM ? " (needs root or a higher RLIMIT_MEMLOCK)"
+		                                       : "");
+}
+
+static void open_all(struct child *c)
+{
+	struct shm_hdr *h = c->h;
+	const struct vms_probe_opts *o = &c->p->opts;
+	snd_pcm_uframes_t period, buffer;
+	char err[1024];
+	int n;
+
+	if (vms_mp3_open(&c->mp3, c->p->file, &h->mp3, err, sizeof(err)))
+		fail(h, "%s", err);
+	if (h->mp3.frames_dropped > 0)
+		snprintf(h->warning, sizeof(h->warning),
+		         "'%s': %ld of %ld MPEG frames could not be decoded (corrupt or "
+		         "truncated file); libmpg123 resynchronised and the rest plays",
+		         c->p->file, h->mp3.frames_dropped, h->mp3.frames_expected);
+	else if (h->mp3.rate_changes > 0)
+		snprintf(h->warning, sizeof(h->warning),
+		         "'%s': the sample rate changes midway (%ld -> %ld Hz in %ld frames); "
+		         "libmpg123 resamples those frames to %ld Hz",
+		         c->p->file, h->mp3.rate, h->mp3.other_rate, h->mp3.rate_changes,
+		         h->mp3.rate);
+	c->stage = vms_xmalloc(STAGE_BYTES);
+	memset(c->stage, 0, STAGE_BYTES);
+
+	if (vms_pcm_open(&c->pcm, c->p->device, getenv("VMSUITE_VCLOCK_LOG"), err, sizeof(err)))
+		fail(h, "%s", err);
+	h->rate = (unsigned)h->mp3.rate;
+	if (vms_pcm_setup(c->pcm, c->p->device, h->rate, o->period_ms, o->buffer_ms, &period,
+	                  &buffer, err, sizeof(err)))
+		fail(h, "%s", err);
+	h->period_frames = period;
+	h->buffer_frames = buffer;
+	h->period_ms = (double)period * 1000.0 / h->rate;
+	h->buffer_ms = (double)buffer * 1000.0 / h->rate;
+	n = snd_pcm_poll_descriptors(c->pcm, c->pfds, VMS_ARRAY_SIZE(c->pfds));
+	if (n <= 0)
+		fail(h, "ALSA device '%s' has no poll descriptors", c->p->device);
+	c->npfds = n;
+	if (snd_pcm_status_malloc(&c->status) < 0)
+		fail(h, "out of memory");
+	c->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	c->psi_mem_fd = open("/proc/pressure/memory", O_RDONLY | O_CLOEXEC);
+	c->psi_io_fd = open("/proc/pressure/io", O_RDONLY | O_CLOEXEC);
+}
+
+static void child_main(struct vms_probe *p, pid_t parent) __attribute__((noreturn));
+static void child_main(struct vms_probe *p, pid_t parent)
+{
+	struct child c = {.p = p, .h = p->h, .schedstat_fd = -1, .psi_mem_fd = -1, .psi_io_fd = -1};
+	struct shm_hdr *h = p->h;
+	struct snap prev, cur;
+	double expected = 0, next_tick, rate;
+	double buffer_s, period_s;
+	long pending = -1, wakes = 0;
+	int started = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(3);
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	prepare_process(&c);
+	open_all(&c);
+	rate = h->rate;
+	buffer_s = (double)h->buffer_frames / rate;
+	period_s = (double)h->period_frames / rate;
+
+	take_snap(&c, &prev, 1);
+	add_tick(&c, prev.t);
+	next_tick = prev.t + 1;
+	{
+		/* the first fill, then a manual start: the device plays from here on */
+		long w = fill(&c, (snd_pcm_sframes_t)h->buffer_frames);
+		double t;
+
+		if (w <= 0)
+			fail(h, "'%s': nothing could be decoded", p->file);
+		if (snd_pcm_start(c.pcm) < 0)
+			fail(h, "ALSA device '%s' does not start", p->device);
+		t = now_mono();
+		store_d(&h->last_dry, t + (double)w / rate);
+		expected = t + ((double)w / rate - (buffer_s - period_s));
+		h->t_playing = t;
+		started = 1;
+		atomic_store(&h->state, ST_PLAYING);
+	}
+
+	while (!atomic_load_explicit(&h->stop, memory_order_acquire)) {
+		snd_pcm_sframes_t avail;
+		unsigned short revents = 0;
+		double t_fill;
+		int r, psi;
+		long w;
+
+		if ((++wakes & 63) == 0 && getppid() != parent)
+			break;
+		r = poll(c.pfds, (nfds_t)c.npfds, (int)(buffer_s * 4000) + 200);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0)
+			atomic_fetch_add(&h->poll_timeouts, 1);
+		else if (r > 0)
+			snd_pcm_poll_descriptors_revents(c.pcm, c.pfds, (unsigned)c.npfds,
+			                                 &revents);
+		avail = snd_pcm_avail(c.pcm);
+		psi = (wakes & 3) == 0 || avail == -EPIPE || avail == -ESTRPIPE;
+		take_snap(&c, &cur, psi);
+		if (!psi) {
+			cur.psi_mem_s = prev.psi_mem_s;
+			cur.psi_io_s = prev.psi_io_s;
+		}
+		store_d(&h->last_wake, cur.t);
+		if (avail == -EPIPE || avail == -ESTRPIPE) {
+			int suspend = avail == -ESTRPIPE;
+
+			pending =
+			    add_xrun(&c, load_d(&h->last_dry), expected, &prev, &cur, suspend);
+			add_wake(&c, cur.t, cur.t - expected, 0);
+			if (suspend) {
+				int tries = 0;
+
+				atomic_fetch_add(&h->suspends, 1);
+				while (snd_pcm_resume(c.pcm) == -EAGAIN && tries++ < 20)
+					usleep(10000);
+			}
+			snd_pcm_prepare(c.pcm);
+			started = 0;
+			avail = (snd_pcm_sframes_t)h->buffer_frames;
+		} else if (avail < 0) {
+			snd_pcm_prepare(c.pcm);
+			started = 0;
+			avail = (snd_pcm_sframes_t)h->buffer_frames;
+		} else {
+			add_wake(&c, cur.t, cur.t - expected,
+			         (double)((snd_pcm_sframes_t)h->buffer_frames - avail) / rate);
+		}
+		t_fill = cur.t;
+		w = fill(&c, avail);
+		if (w == -EPIPE || w == -ESTRPIPE) {
+			/* ran dry between the wake and the write */
+			take_snap(&c, &cur, 1);
+			pending = add_xrun(&c, load_d(&h->last_dry), expected, &prev, &cur,
+			                   w == -ESTRPIPE);
+			snd_pcm_prepare(c.pcm);
+			started = 0;
+			avail = (snd_pcm_sframes_t)h->buffer_frames;
+			t_fill = cur.t;
+			w = fill(&c, avail);
+		}
+		if (w < 0)
+			w = 0;
+		if (!started) {
+			double t;
+
+			t = now_mono();
+			snd_pcm_start(c.pcm);
+			if (pending >= 0)
+				store_d(&p->xruns[pending].resume, trigger_time(&c, t));
+			t = now_mono();
+			pending = -1;
+			started = 1;
+			t_fill = t;
+			avail = (snd_pcm_sframes_t)h->buffer_frames - w;
+		} else {
+			avail -= w;
+		}
+		{
+			double queued =
+			    (double)((snd_pcm_sframes_t)h->buffer_frames - avail) / rate;
+
+			store_d(&h->last_dry, t_fill + queued);
+			expected =
+			    t_fill +
+			    (queued > buffer_s - period_s ? queued - (buffer_s - period_s) : 0);
+		}
+		if (cur.t >= next_tick) {
+			add_tick(&c, cur.t);
+			next_tick += 1;
+			if (next_tick < cur.t)
+				next_tick = cur.t + 1;
+		}
+		prev = cur;
+	}
+	snd_pcm_drop(c.pcm);
+	add_tick(&c, now_mono());
+	snd_pcm_close(c.pcm);
+	vms_mp3_close(&c.mp3);
+	atomic_store(&h->state, ST_STOPPED);
+	_exit(0);
+}
+
+/* ---------------------------------------------------------------- the parent's side */
+
+static void reap(struct vms_probe *p, int options)
+{
+	int status;
+	pid_t r;
+
+	if (p->reaped || p->pid <= 0)
+		return;
+	r = waitpid(p->pid, &status, options);
+	if (r < 0 && errno == ECHILD) {
+		/* somebody else reaped it (a waitpid(-1) in the caller): it is gone */
+		r = p->pid;
+		status = atomic_load(&p->h->state) == ST_STOPPED ? 0 : SIGKILL;
+	}
+	if (r == p->pid) {
+		p->reaped = 1;
+		p->status = status;
+		if (!p->stopped)
+			p->died_at = now_mono();
+	}
+}
+
+static const char *pick_device(const struct vms_probe_opts *o, int *virtual_dev)
+{
+	*virtual_dev = 0;
+	if (o->device) {
+		*virtual_dev = !strcmp(o->device, "virtual");
+		return o->device;
+	}
+	if (vms_have_sound_card())
+		return "default";
+	*virtual_dev = 2; /* chosen for want of a card: say so once it plays */
+	return "virtual";
+}
+
+int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out)
+{
+	struct vms_probe *p;
+	size_t hdr, wl, xl;
+	double deadline;
+	pid_t parent = getpid();
+	int state;
+
+	*out = NULL;
+	p = vms_xcalloc(1, sizeof(*p));
+	p->opts = *o;
+	if (!p->opts.period_ms)
+		p->opts.period_ms = 25;
+	if (!p->opts.buffer_ms)
+		p->opts.buffer_ms = 100;
+	p->file = o->file ? vms_xstrdup(o->file) : vms_sample_mp3_path();
+	p->device = vms_xstrdup(pick_device(o, &state));
+	p->opts.file = p->file;
+	p->opts.device = p->device;
+	p->opts.join_procs = o->join_procs ? vms_xstrdup(o->join_procs) : NULL;
+	p->opts.cpu_list = o->cpu_list ? vms_xstrdup(o->cpu_list) : NULL;
+
+	hdr = page_round(sizeof(struct shm_hdr));
+	wl = page_round(WAKE_CAP * sizeof(struct vms_wake_rec));
+	xl = page_round(XRUN_CAP * sizeof(struct vms_xrun_rec));
+	p->map_len = hdr + wl + xl + page_round(TICK_CAP * sizeof(struct vms_tick_rec));
+	p->map = mmap(NULL, p->map_len, PROT_READ | PROT_WRITE,
+	              MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p->map == MAP_FAILED) {
+		p->map = NULL;
+		vms_error("audio probe: cannot map its record buffers: %s", strerror(errno));
+		goto fail;
+	}
+	p->h = p->map;
+	p->wakes = (void *)((char *)p->map + hdr);
+	p->xruns = (void *)((char *)p->map + hdr + wl);
+	p->ticks = (void *)((char *)p->map + hdr + wl + xl);
+	snprintf(p->h->file, sizeof(p->h->file), "%s", p->file);
+	snprintf(p->h->device, sizeof(p->h->device), "%s", p->device);
+	p->h->virtual_dev = state;
+
+	fflush(NULL);
+	p->pid = fork();
+	if (p->pid < 0) {
+		vms_error("audio probe: cannot fork: %s", strerror(errno));
+		goto fail;
+	}
+	if (p->pid == 0)
+		child_main(p, parent);
+
+	/* workloads forked later by the caller must not inherit the records */
+	madvise(p->map, p->map_len, MADV_DONTFORK);
+	deadline = now_mono() + START_TIMEOUT_S;
+	while ((state = atomic_load(&p->h->state)) == ST_STARTING) {
+		reap(p, WNOHANG);
+		if (p->reaped || now_mono() > deadline)
+			break;
+		usleep(2000);
+	}
+	if (state == ST_FAILED) {
+		reap(p, 0);
+		vms_error("%s", p->h->error);
+		goto fail;
+	}
+	if (state != ST_PLAYING) {
+		if (p->reaped)
+			vms_error("audio probe: the probe process died while starting (%s %d)",
+			          WIFSIGNALED(p->status) ? "signal" : "exit status",
+			          WIFSIGNALED(p->status) ? WTERMSIG(p->status)
+			                                 : WEXITSTATUS(p->status));
+		else
+			vms_error("audio probe: not playing after %.0f s; giving up",
+			          START_TIMEOUT_S);
+		goto fail;
+	}
+	if (p->h->virtual_dev == 2)
+		vms_note("no sound card: using the virtual clock device; it measures timing only, "
+		         "nothing is heard");
+	if (p->h->warning[0])
+		vms_warn("%s", p->h->warning);
+	*out = p;
+	return 0;
+fail:
+	vms_probe_free(p);
+	return -1;
+}
+
+long vms_probe_underruns(const struct vms_probe *p)
+{
+	return p ? atomic_load(&p->h->underruns) : 0;
+}
+
+pid_t vms_probe_pid(const struct vms_probe *p)
+{
+	return p ? p->pid : -1;
+}
+
+int vms_probe_alive(const struct vms_probe *p)
+{
+	struct vms_probe *q = (struct vms_probe *)p;
+
+	if (!p)
+		return 0;
+	reap(q, WNOHANG);
+	return !q->reaped && atomic_load(&q->h->state) == ST_PLAYING;
+}
+
+int vms_probe_stop(struct vms_probe *p)
+{
+	double deadline;
+
+	if (!p || p->pid <= 0)
+		return -1;
+	reap(p, WNOHANG);
+	if (p->reaped) {
+		if (!p->stopped && p->died_at > 0) {
+			p->stopped = 1;
+			return vms_error("audio probe: the probe process died (%s %d); its records "
+			                 "end at %.1f s",
+			                 WIFSIGNALED(p->status) ? "signal" : "exit status",
+			                 WIFSIGNALED(p->status) ? WTERMSIG(p->status)
+			                                        : WEXITSTATUS(p->status),
+			                 p->h->last_wake - p->h->t_playing);
+		}
+		return p->died_at > 0 ? -1 : 0;
+	}
+	atomic_store_explicit(&p->h->stop, 1, memory_order_release);
+	deadline = now_mono() + 2.0 + 4 * p->opts.buffer_ms / 1000;
+	while (!p->reaped && now_mono() < deadline) {
+		usleep(2000);
+		reap(p, WNOHANG);
+	}
+	if (!p->reaped) {
+		kill(p->pid, SIGKILL);
+		deadline = now_mono() + 3.0;
+		while (!p->reaped && now_mono() < deadline) {
+			usleep(2000);
+			reap(p, WNOHANG);
+		}
+		p->stopped = 1;
+		if (!p->reaped)
+			return vms_error(
+			    "audio probe: process %ld does not exit, even after SIGKILL",
+			    (long)p->pid);
+		return vms_error("audio probe: the probe process did not stop in time; killed");
+	}
+	p->stopped = 1;
+	p->died_at = 0;
+	return 0;
+}
+
+json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metrics, size_t run)
+{
+	struct vms_probe_view v;
+	json_t *d;
+
+	if (!p || !p->h)
+		return json_object();
+	vms_probe_alive(p);
+	memset(&v, 0, sizeof(v));
+	v.n_wakes = atomic_load_explicit(&p->h->n_wakes, memory_order_acquire);
+	v.n_xruns = atomic_load_explicit(&p->h->n_xruns, memory_order_acquire);
+	v.n_ticks = atomic_load_explicit(&p->h->n_ticks, memory_order_acquire);
+	v.wakes = p->wakes;
+	v.xruns = p->xruns;
+	v.ticks = p->ticks;
+	v.period_ms = p->h->period_ms;
+	v.last_dry = load_d(&p->h->last_dry);
+	v.last_wake = load_d(&p->h->last_wake);
+	v.died_at = p->died_at;
+	v.now = now_mono();
+	if (p->stopped && !p->died_at) /* stopped on purpose: silence after that is not a gap */
+		v.last_dry = 0;
+	d = vms_probe_window_compute(&v, t0, t1, metrics, run);
+	if (atomic_load(&p->h->wakes_lost) || atomic_load(&p->h->xruns_lost))
+		json_object_set_new(
+		    d, "records_lost",
+		    json_pack("{s:I, s:I}", "wakes", (json_int_t)atomic_load(&p->h->wakes_lost),
+		              "underruns", (json_int_t)atomic_load(&p->h->xruns_lost)));
+	return d;
+}
+
+json_t *vms_probe_facts(const struct vms_probe *p)
+{
+	const struct vms_mp3_facts *f;
+
+	if (!p || !p->h)
+		return json_object();
+	f = &p->h->mp3;
+	return json_pack(
+	    "{s:s, s:s, s:s, s:i, s:I, s:i, s:i, s:f, s:s, s:f, s:I, s:I, s:I, s:s,"
+	    " s:s, s:b, s:f, s:f, s:f, s:f, s:I, s:I, s:b, s:b, s:s?, s:s?, s:f}",
+	    "file", p->file, "sha256", f->sha256, "mpeg_version", f->version, "layer", f->layer,
+	    "sample_rate", (json_int_t)f->rate, "channels", f->channels, "bitrate_kbps",
+	    f->bitrate_kbps, "avg_bitrate_kbps", round(f->avg_kbps * 10) / 10, "bitrate_mode",
+	    f->mode, "duration_s", round(f->duration_s * 1000) / 1000, "frames",
+	    (json_int_t)f->frames, "frames_dropped", (json_int_t)f->frames_dropped, "rate_changes",
+	    (json_int_t)f->rate_changes, "decoder", f->decoder, "device", p->device,
+	    "virtual_device", p->h->virtual_dev != 0, "period_ms",
+	    round(p->h->period_ms * 1000) / 1000, "buffer_ms", round(p->h->buffer_ms * 1000) / 1000,
+	    "asked_period_ms", p->opts.period_ms, "asked_buffer_ms", p->opts.buffer_ms,
+	    "period_frames", (json_int_t)p->h->period_frames, "buffer_frames",
+	    (json_int_t)p->h->buffer_frames, "rt", p->opts.rt, "mlock", p->opts.mlock,
+	    "cgroup_procs", p->opts.join_procs, "cpu_list", p->opts.cpu_list, "t_playing",
+	    p->h->t_playing);
+}
+
+void vms_probe_free(struct vms_probe *p)
+{
+	if (!p)
+		return;
+	if (p->pid > 0 && !p->reaped && !p->stopped)
+		vms_probe_stop(p);
+	if (p->map)
+		munmap(p->map, p->map_len);
+	free(p->file);
+	free(p->device);
+	free((char *)p->opts.join_procs);
+	free((char *)p->opts.cpu_list);
+	free(p);
+}

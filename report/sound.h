@@ -1,0 +1,21 @@
+/* The Sound lines of the text report (SPEC §8): one per workload from its audio metrics and
+ * per-run audio details, and the idle baseline line. No kernel paths. */
+#ifndef VMS_REPORT_SOUND_H
+#define VMS_REPORT_SOUND_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Prints, for a workload object of a result file,
+ *   Sound: 4.0/10 — played 800 of 850 s, 37 skips (52 underruns), longest gap 412 ms, p99 wake 31
+ * ms gaps caused by: paging 41, runqueue 6, io 5 over all its runs (rating and wake percentile:
+ * mean; counts, played and window: sums; longest gap: max; causes: sums of runs[].audio.causes).
+ * Prints nothing when the workload has no sound metrics; the causes line only when there were gaps.
+ */
+void vms_report_sound_text(FILE *out, const json_t *workload);
+/* Prints the same two lines for the idle baseline of a result's "audio" object
+ * ({"facts", "baseline": {"metrics", "detail"}}), labelled "Sound (idle baseline):". Prints
+ * nothing when audio is null or has no baseline. */
+void vms_report_sound_baseline(FILE *out, const json_t *audio);
+
+#endif

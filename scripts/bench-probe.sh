@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Prints what the audio probe costs (not a test): its CPU per second of audio while playing
+# the MP3 on the virtual clock device, against the decode-only cost of the same file in the
+# same run (libmpg123 decoding to nowhere), as a ratio (target <= 1.10), and its max RSS. It
+# also prints the bare cost of waking once per period (poll on a timerfd, nothing else), which
+# any player with that period pays, and the ratio without it; for two geometries.
+# usage: scripts/bench-probe.sh [BUILD_DIR] [MP3] [SECONDS]
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$src/build}
+mp3=${2:-$src/data/sample.mp3}
+secs=${3:-20}
+vmsuite=$build/cli/vmsuite
+helper=$build/tests/probe/probe-decode-only
+for b in "$vmsuite" "$helper"; do
+	[ -x "$b" ] || { echo "bench-probe: $b is missing; build vmsuite and probe-decode-only" >&2; exit 1; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+read -r audio dcpu < <("$helper" "$mp3" "$secs")
+echo "file: $mp3, $secs s per measurement"
+for geo in "25 100" "100 400"; do
+	set -- $geo
+	"$vmsuite" probe "$mp3" --seconds "$secs" --device virtual --period "$1" --buffer "$2" \
+		-o "$tmp/r.json" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+	read -r fwall fcpu < <("$helper" --wake-floor "$1" "$secs")
+	python3 - "$tmp/r.json" "$audio" "$dcpu" "$fwall" "$fcpu" "$1" "$2" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+m = {k: v["samples"][0] for k, v in doc["audio"]["baseline"]["metrics"].items()}
+audio, dcpu, fwall, fcpu = map(float, sys.argv[2:6])
+probe = m["probe_cpu_pct"] * 10 * m["window_s"] / m["played_s"]   # ms CPU per audio second
+decode = dcpu * 1000 / audio
+floor = fcpu * 1000 / fwall
+print(f"\nperiod {sys.argv[6]} ms / buffer {sys.argv[7]} ms: {m['window_s']:.1f} s played, {m['underruns']:.0f} underruns")
+print(f"  probe CPU                  {probe:7.3f} ms per audio second ({m['probe_cpu_pct']:.3f} % of a CPU)")
+print(f"    of which in libmpg123    {m['decode_ms_per_s']:7.3f} ms per audio second")
+print(f"  decode-only CPU            {decode:7.3f} ms per audio second")
+print(f"  bare wake-up floor         {floor:7.3f} ms per second (poll on a timerfd every period)")
+print(f"  ratio probe / decode-only  {probe / decode:7.2f}   (target <= 1.10)")
+print(f"  ratio without the floor    {(probe - floor) / decode:7.2f}")
+print(f"  probe max RSS              {m['probe_maxrss_kib']:7.0f} KiB")
+print(f"  wake lateness p50/p99/max  {m['wake_p50_ms']:.2f} / {m['wake_p99_ms']:.2f} / {m['wake_max_ms']:.2f} ms")
+PY
+done

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Bad input to `vmsuite probe`: each case gets one clear message before anything plays (exit
+# 128, nothing on stdout); damaged MP3s are resynchronised, counted and reported, and a
+# stream whose sample rate changes midway is resampled to its first rate by libmpg123.
+set -uo pipefail
+rm -rf "$VMS_TEST_TMP" && mkdir -p "$VMS_TEST_TMP" && cd "$VMS_TEST_TMP"
+sample=$VMS_SOURCE_DIR/data/sample.mp3
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+
+# expect_error NAME PATTERN ARGS...: exit 128, nothing on stdout, exactly one error line
+expect_error() {
+	local name=$1 pattern=$2
+	shift 2
+	"$VMSUITE" probe "$@" --seconds 1 >out 2>err
+	local rc=$?
+	echo "[$name] rc=$rc: $(cat err)"
+	[ $rc = 128 ] || fail "$name: exit $rc, want 128"
+	[ ! -s out ] || fail "$name: something was printed on stdout: $(cat out)"
+	[ "$(wc -l <err)" = 1 ] || fail "$name: want one line on stderr"
+	grep -qE -- "$pattern" err || fail "$name: message does not match '$pattern'"
+}
+
+mkdir adir
+: >empty.mp3
+printf 'this is a text file, not audio\n' >notes.mp3
+python3 - <<'PY'
+import math, struct, wave
+def wav(name, rate, seconds):
+    with wave.open(name, "wb") as w:
+        w.setnchannels(2); w.setsampwidth(2); w.setframerate(rate)
+        w.writeframes(b"".join(struct.pack("<hh", int(9000 * math.sin(i / 15)), int(9000 * math.sin(i / 21)))
+                              for i in range(int(rate * seconds))))
+wav("song.wav", 44100, 1)
+wav("a44.wav", 44100, 2)
+wav("b22.wav", 22050, 2)
+PY
+cp song.wav song-really-a-wav.mp3
+
+expect_error missing "cannot open 'nope.mp3': No such file or directory" nope.mp3
+expect_error directory "'adir' is a directory, not an MP3 file" adir
+expect_error empty "'empty.mp3' is empty, not an MP3 file" empty.mp3
+expect_error wav "'song-really-a-wav.mp3' is a WAV file, not an MP3" song-really-a-wav.mp3
+expect_error text "'notes.mp3' is a text file, not an MP3" notes.mp3
+expect_error no-device "cannot open ALSA device 'hw:7'.*devices here:.*virtual" --device hw:7
+expect_error geometry "ALSA device 'virtual' refuses the geometry period 25 ms / buffer 60000 ms" \
+	--device virtual --buffer 60000
+
+"$VMSUITE" probe --period 80 --buffer 100 >out 2>err
+rc=$?
+[ $rc = 129 ] && grep -q "two periods" err || fail "period > buffer/2: rc $rc, $(cat err)"
+
+# plays_with_warning NAME PATTERN FILE: plays (exit 0, Sound line), one warning naming the damage
+plays_with_warning() {
+	local name=$1 pattern=$2 file=$3
+	"$VMSUITE" probe "$file" --seconds 2 --device virtual -o "$name.json" >out 2>err
+	local rc=$?
+	echo "[$name] rc=$rc: $(cat err)"
+	[ $rc = 0 ] || fail "$name: exit $rc, want 0"
+	grep -q "^Sound (idle baseline): 10.0/10" out || fail "$name: no clean Sound line: $(cat out)"
+	grep -qE -- "$pattern" err || fail "$name: warning does not match '$pattern'"
+}
+head -c 240000 "$sample" >truncated.mp3
+cp "$sample" corrupt.mp3
+python3 -c "
+import random; random.seed(7)
+with open('corrupt.mp3', 'r+b') as f:
+    f.seek(200000); f.write(bytes(random.randrange(256) for _ in range(20000)))"
+plays_with_warning truncated "'truncated.mp3': [0-9]+ of 1150 MPEG frames could not be decoded" truncated.mp3
+plays_with_warning corrupt "'corrupt.mp3': [0-9]+ of 1150 MPEG frames could not be decoded" corrupt.mp3
+python3 - <<'PY' || fail "dropped-frame counts"
+import json
+t = json.load(open("truncated.json"))["audio"]["facts"]
+c = json.load(open("corrupt.json"))["audio"]["facts"]
+print("truncated dropped", t["frames_dropped"], "corrupt dropped", c["frames_dropped"])
+assert 540 <= t["frames_dropped"] <= 600, t      # 240000 of 481349 bytes: about half is gone
+assert 30 <= c["frames_dropped"] <= 60, c        # 20000 bytes of noise: about 48 frames
+assert c["duration_s"] < 30 and t["duration_s"] < 16
+PY
+
+lame --quiet -t -b 128 --cbr a44.wav a44.mp3 && lame --quiet -t -b 64 --cbr b22.wav b22.mp3
+cat a44.mp3 b22.mp3 >ratechange.mp3
+plays_with_warning ratechange "sample rate changes midway \(44100 -> 22050 Hz.*resamples.*44100 Hz" ratechange.mp3
+python3 - <<'PY' || fail "rate change facts"
+import json
+d = json.load(open("ratechange.json"))
+f, m = d["audio"]["facts"], d["audio"]["baseline"]["metrics"]
+print("rate", f["sample_rate"], "changes", f["rate_changes"], "duration", f["duration_s"])
+assert f["sample_rate"] == 44100 and f["rate_changes"] > 30
+assert 3.8 <= f["duration_s"] <= 4.3, f       # 2 s + 2 s, the second half resampled
+assert m["underruns"]["samples"][0] == 0
+PY
+[ $failed = 0 ] && echo ok
+exit $failed

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""End-to-end checks of `vmsuite probe` on the virtual clock device: runs the real binary,
+injects stalls (SIGSTOP/SIGCONT of the probe process, timed with CLOCK_MONOTONIC) or a
+SCHED_FIFO CPU hog, and compares the result file with the injected truth and with the
+plugin's own underrun log. usage: probe_check.py clean|stall|stalls|runqueue"""
+import json, os, signal, subprocess, sys, time
+
+VMSUITE = os.environ["VMSUITE"]
+TMP = os.environ["VMS_TEST_TMP"]
+os.makedirs(TMP, exist_ok=True)
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def probe_child(pid, timeout=20.0):
+    """The probe process: the only child of the vmsuite process."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            with open(f"/proc/{pid}/task/{pid}/children") as f:
+                kids = f.read().split()
+            if kids:
+                return int(kids[0])
+        except OSError:
+            pass
+        time.sleep(0.01)
+    raise SystemExit("no probe process appeared")
+
+
+def run_probe(name, seconds, extra=(), actions=None, settle=1.5):
+    out = os.path.join(TMP, name + ".json")
+    log = os.path.join(TMP, name + ".vclock.log")
+    for f in (out, log):
+        if os.path.exists(f):
+            os.unlink(f)
+    env = dict(os.environ, VMSUITE_VCLOCK_LOG=log)
+    cmd = [VMSUITE, "probe", "--seconds", str(seconds), "--device", "virtual", "-o", out]
+    cmd += list(extra)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    truth = []
+    if actions:
+        child = probe_child(p.pid)
+        time.sleep(settle)
+        truth = actions(child)
+    stdout, stderr = p.communicate(timeout=seconds + 60)
+    sys.stdout.write(stdout)
+    sys.stderr.write(stderr)
+    check(p.returncode == 0, f"{name}: exit status 0 (got {p.returncode})")
+    with open(out) as f:
+        doc = json.load(f)
+    plugin = []
+    if os.path.exists(log):
+        with open(log) as f:
+            for line in f:
+                w = line.split()  # underrun N dry T resume T gap_ms G
+                if w[5] != "-":
+                    plugin.append((float(w[3]), float(w[5])))
+    return doc, stdout, truth, plugin
+
+
+def metrics(doc):
+    m = doc["audio"]["baseline"]["metrics"]
+    return {k: v["samples"][0] for k, v in m.items()}
+
+
+def stall(pid, seconds):
+    t0 = time.monotonic()
+    os.kill(pid, signal.SIGSTOP)
+    while time.monotonic() - t0 < seconds:
+        time.sleep(0.002)
+    os.kill(pid, signal.SIGCONT)
+    return (t0, time.monotonic())
+
+
+def clean():
+    doc, out, _, plugin = run_probe("clean", 5)
+    m = metrics(doc)
+    check(doc["format"] == "vmsuite.result/1" and doc["workloads"] == [], "result document")
+    check(m["underruns"] == 0, f"0 underruns (got {m['underruns']})")
+    check(m["sound_rating"] == 10.0, f"rating 10.0 (got {m['sound_rating']})")
+    check(4.9 <= m["played_s"] <= 5.3 and m["played_s"] == m["window_s"],
+          f"played ~5 of 5 s (got {m['played_s']} of {m['window_s']})")
+    check(m["gap_total_ms"] == 0 and m["skips"] == 0, "no gaps, no skips")
+    check(0 < m["headroom_min_ms"] <= 100, f"headroom within the buffer ({m['headroom_min_ms']})")
+    check(m["probe_maxrss_kib"] > 0 and m["decode_ms_per_s"] > 0, "costs recorded")
+    check("Sound (idle baseline): 10.0/10 \u2014 played 5.0 of 5.0 s, 0 skips (0 underruns)" in out,
+          "Sound line printed")
+    f = doc["audio"]["facts"]
+    check(f["sample_rate"] == 44100 and f["channels"] == 2 and f["bitrate_mode"] == "cbr"
+          and f["bitrate_kbps"] == 128 and 20 <= f["duration_s"] <= 60, "sample MP3 facts")
+    check(f["virtual_device"] is True and abs(f["period_ms"] - 25) < 1
+          and abs(f["buffer_ms"] - 100) < 1, "device and granted geometry")
+    check(plugin == [], "the plugin saw no underrun either")
+
+
+def gap_list(doc):
+    return doc["audio"]["baseline"]["detail"]["gaps"]
+
+
+def agree(gaps, plugin, tol_ms=5.0):
+    check(len(plugin) == len(gaps), f"plugin log has {len(plugin)} underruns, probe {len(gaps)}")
+    for g, (dry, resume) in zip(gaps, plugin):
+        d_dry = abs(g["t_mono"] - dry) * 1000
+        d_gap = abs(g["duration_ms"] - (resume - dry) * 1000)
+        check(d_dry <= tol_ms and d_gap <= tol_ms,
+              f"plugin agrees: dry off by {d_dry:.2f} ms, gap off by {d_gap:.2f} ms")
+
+
+def expect_gap(g, t_stop, t_cont, period_ms=25.0, buffer_ms=100.0, slack_ms=30.0):
+    """Silence = stall minus the audio that was buffered when the probe stopped. The probe
+    refills to a full buffer at every period wake, so that is between buffer-period and
+    buffer; resume follows SIGCONT (plus scheduling on a loaded machine)."""
+    stall_ms = (t_cont - t_stop) * 1000
+    lo, hi = stall_ms - buffer_ms - slack_ms / 3, stall_ms - (buffer_ms - period_ms) + slack_ms
+    buffered = (g["t_mono"] - t_stop) * 1000
+    check(lo <= g["duration_ms"] <= hi,
+          f"gap {g['duration_ms']:.1f} ms for a {stall_ms:.1f} ms stall (want {lo:.0f}..{hi:.0f})")
+    check(buffer_ms - period_ms - 5 <= buffered <= buffer_ms + 5,
+          f"buffered audio at the stop {buffered:.1f} ms is within one period of the buffer")
+
+
+def stall_one():
+    doc, out, truth, plugin = run_probe("stall", 6, actions=lambda pid: [stall(pid, 0.3)])
+    m, gaps = metrics(doc), gap_list(doc)
+    check(m["underruns"] == 1, f"exactly one underrun (got {m['underruns']})")
+    check(m["skips"] == 1 and len(gaps) == 1, "one skip, one gap")
+    if gaps:
+        expect_gap(gaps[0], *truth[0])
+        check(abs(m["played_s"] - (m["window_s"] - gaps[0]["duration_ms"] / 1000)) < 0.002,
+              "played = window - silence")
+    det = doc["audio"]["baseline"]["detail"]
+    check(det["clean_seconds"] in (det["seconds"] - 1, det["seconds"] - 2),
+          f"one or two seconds touched ({det['clean_seconds']} of {det['seconds']} clean)")
+    check(m["sound_rating"] == round(100 * det["clean_seconds"] / det["seconds"]) / 10,
+          f"rating {m['sound_rating']} = 10 x clean / seconds")
+    check(m["sound_rating"] < 10 and m["played_s"] < m["window_s"], "rating and played moved")
+    agree(gaps, plugin)
+
+
+def stalls():
+    lengths = [0.05, 0.15, 0.4, 0.7]
+
+    def act(pid):
+        t = []
+        for s in lengths:
+            t.append(stall(pid, s))
+            time.sleep(1.2)
+        return t
+
+    doc, out, truth, plugin = run_probe("stalls", 8, actions=act, settle=1.0)
+    m, gaps = metrics(doc), gap_list(doc)
+    # a 50 ms stall is covered by the 75-100 ms buffered: no underrun
+    check(m["underruns"] == 3, f"3 underruns for stalls {lengths} s (got {m['underruns']})")
+    check(m["skips"] == 3 and len(gaps) == 3, "three skips, three gaps")
+    if len(gaps) == 3:
+        for g, tr in zip(gaps, truth[1:]):
+            expect_gap(g, *tr)
+        want_total = sum((c - s) * 1000 for s, c in truth[1:])
+        check(want_total - 300 - 10 <= m["gap_total_ms"] <= want_total - 225 + 90,
+              f"total gap {m['gap_total_ms']:.1f} ms vs {want_total:.1f} ms stalled")
+        want_long = (truth[3][1] - truth[3][0]) * 1000
+        check(want_long - 110 <= m["gap_longest_ms"] <= want_long - 75 + 30,
+              f"longest gap {m['gap_longest_ms']:.1f} ms vs the {want_long:.1f} ms stall")
+    agree(gaps, plugin)
+
+
+def runqueue():
+    if os.geteuid() != 0 or subprocess.run(["chrt", "-f", "10", "true"]).returncode != 0:
+        print("skip: cannot use SCHED_FIFO here (needs root or CAP_SYS_NICE)")
+        return
+
+    def act(pid):
+        # a bounded busy loop at real-time priority on CPU 0, where the probe is pinned
+        hog = subprocess.Popen(["timeout", "-s", "KILL", "0.5", "chrt", "-f", "10", "taskset",
+                                "-c", "0", "sh", "-c", "while :; do :; done"])
+        hog.wait()
+        return []
+
+    doc, out, _, plugin = run_probe("runqueue", 5, extra=["--cpu", "0"], actions=act)
+    m, gaps = metrics(doc), gap_list(doc)
+    causes = doc["audio"]["baseline"]["detail"]["causes"]
+    check(m["underruns"] >= 1, f"the hog caused an underrun (got {m['underruns']})")
+    # a major fault at the same time would rightly say paging (that rule comes first)
+    check(causes["runqueue"] >= 1 and causes["runqueue"] + causes["paging"] == len(gaps),
+          f"the hog's gaps are caused by runqueue (causes {causes})")
+    for g in gaps:
+        ev = g.get("evidence", {})
+        check(ev.get("runqueue_ms", 0) >= ev.get("late_ms", 0) / 2 or ev.get("major_faults"),
+              f"run-queue wait {ev.get('runqueue_ms', 0):.0f} ms explains lateness "
+              f"{ev.get('late_ms', 0):.0f} ms")
+    check("runqueue" in out, "the Sound block names the cause")
+
+
+{"clean": clean, "stall": stall_one, "stalls": stalls, "runqueue": runqueue}[sys.argv[1]]()
+if failures:
+    print(f"{len(failures)} check(s) failed")
+    sys.exit(1)
