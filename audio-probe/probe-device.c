@@ -27,12 +27,42 @@ static int in_build_tree(void)
 	return !strncmp(exe, VMS_BINARY_DIR, len) && exe[len] == '/';
 }
 
+/* <prefix>/<reldir>/vmsuite/<name> for the prefix the running binary is installed in
+ * (<prefix>/bin/vmsuite) when that file exists, else NULL. Checked first, so that an install
+ * anywhere (even below the build tree, as the install test does) uses its own files. */
+static char *installed(const char *reldir, const char *name)
+{
+	char exe[PATH_MAX], *slash, *path;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			slash = strrchr(exe, '/');
+		}
+		if (slash) {
+			*slash = '\0';
+			path = vms_xasprintf("%s/%s/vmsuite/%s", exe, reldir, name);
+			if (!access(path, R_OK))
+				return path;
+			free(path);
+		}
+	}
+	return NULL;
+}
+
 char *vms_vclock_plugin_path(void)
 {
 	const char *dir = getenv("VMSUITE_PLUGIN_DIR");
 
+	char *path;
+
 	if (dir && *dir)
 		return vms_xasprintf("%s/%s", dir, VCLOCK_SO);
+	if ((path = installed(VMS_INSTALL_LIBDIR_REL, VCLOCK_SO)))
+		return path;
 	if (in_build_tree())
 		return vms_xasprintf("%s/audio-probe/%s", VMS_BINARY_DIR, VCLOCK_SO);
 	return vms_xasprintf("%s/vmsuite/%s", VMS_INSTALL_LIBDIR, VCLOCK_SO);
@@ -40,6 +70,10 @@ char *vms_vclock_plugin_path(void)
 
 char *vms_sample_mp3_path(void)
 {
+	char *path = installed(VMS_INSTALL_DATADIR_REL, "sample.mp3");
+
+	if (path)
+		return path;
 	if (in_build_tree())
 		return vms_xasprintf("%s/data/sample.mp3", VMS_SOURCE_DIR);
 	return vms_xasprintf("%s/vmsuite/sample.mp3", VMS_INSTALL_DATADIR);

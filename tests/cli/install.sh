@@ -1,0 +1,15 @@
+# `cmake --install` into a fresh prefix gives a working vmsuite: the installed binary finds the
+# installed plugin and sample MP3 (not the build tree's), and the man page is there.
+. "$(dirname "$0")/lib.sh"
+
+prefix=$VMS_TEST_TMP/prefix
+cmake --install "$VMS_BINARY_DIR" --prefix "$prefix" >/dev/null 2>install.err && ok || fail "install: $(cat install.err)"
+for f in bin/vmsuite share/man/man1/vmsuite.1 share/vmsuite/sample.mp3; do
+  [ -e "$prefix/$f" ] && ok || fail "$f not installed"
+done
+ls "$prefix"/lib*/vmsuite/libasound_module_pcm_vmsclock.so >/dev/null 2>&1 && ok || fail "plugin not installed"
+expect_exit 0 "installed --version" -- "$prefix/bin/vmsuite" --version
+expect_exit 0 "installed probe" -- "$prefix/bin/vmsuite" probe --seconds 1
+expect_in "$out" "$prefix/share/vmsuite/sample.mp3" "the installed sample is used"
+expect_in "$out" "Sound (idle baseline): 10.0/10" "the installed plugin plays"
+finish
