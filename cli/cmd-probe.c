@@ -40,25 +40,16 @@ static int parse_ms(const struct vms_command *c, const char *opt, const char *ar
 
 static json_t *result_doc(int argc, char **argv, double t_start_real, json_t *audio, int intr)
 {
-	char start[32], end[32];
-	json_t *cl = json_array();
 	struct utsname u;
-	int i;
+	json_t *doc;
 
-	for (i = 0; i < argc; i++)
-		json_array_append_new(cl, json_string(i == 0 ? "vmsuite" : argv[i]));
-	json_array_insert_new(cl, 1, json_string("probe"));
 	if (uname(&u) < 0)
 		snprintf(u.release, sizeof(u.release), "unknown");
-	vms_format_utc(t_start_real, start, sizeof(start));
-	vms_format_utc(vms_now_real(), end, sizeof(end));
-	return json_pack("{s:s, s:{s:s, s:s, s:s, s:s}, s:o, s:s, s:s, s:s, s:b, s:b, s:i, s:o,"
-	                 " s:[]}",
-	                 "format", VMS_RESULT_FORMAT, "tool", "name", "vmsuite", "version",
-	                 VMS_VERSION, "build_type", VMS_BUILD_TYPE, "compiler", VMS_C_COMPILER,
-	                 "command_line", cl, "label", u.release, "start_time", start, "end_time",
-	                 end, "complete", !intr, "interrupted", intr, "exit_status",
-	                 intr ? VMS_EXIT_INTERRUPTED : 0, "audio", audio, "workloads");
+	/* argv[-1] is the program itself: record "vmsuite probe ..." as typed */
+	doc = vms_result_new(argc + 1, argv - 1, u.release, t_start_real);
+	json_object_set_new(doc, "audio", audio);
+	vms_result_finish(doc, !intr, intr, intr ? VMS_EXIT_INTERRUPTED : 0);
+	return doc;
 }
 
 int cmd_probe(int argc, char **argv)

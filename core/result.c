@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "core/version.h"
 
 const char *vms_better_name(enum vms_better b)
 {
@@ -66,6 +67,59 @@ double *vms_metric_values(const json_t *metrics, const char *name, size_t *n)
 			out[k++] = json_number_value(v);
 	*n = k;
 	return out;
+}
+
+json_t *vms_result_new(int argc, char **argv, const char *label, double start_real)
+{
+	json_t *doc = json_object(), *cl = json_array();
+	char when[64];
+	int i;
+
+	for (i = 0; i < argc; i++)
+		json_array_append_new(cl, json_string(argv[i]));
+	json_object_set_new(doc, "format", json_string(VMS_RESULT_FORMAT));
+	json_object_set_new(doc, "tool",
+			    json_pack("{s:s, s:s, s:s, s:s}", "name", "vmsuite", "version",
+				      VMS_VERSION, "build_type", VMS_BUILD_TYPE, "compiler",
+				      VMS_C_COMPILER));
+	json_object_set_new(doc, "command_line", cl);
+	json_object_set_new(doc, "label", json_string(label));
+	json_object_set_new(doc, "start_time",
+			    json_string(vms_format_utc(start_real, when, sizeof(when))));
+	json_object_set_new(doc, "end_time", json_null());
+	json_object_set_new(doc, "complete", json_false());
+	json_object_set_new(doc, "interrupted", json_false());
+	json_object_set_new(doc, "exit_status", json_null());
+	json_object_set_new(doc, "protocol", json_object());
+	json_object_set_new(doc, "fingerprint", json_object());
+	json_object_set_new(doc, "audio", json_null());
+	json_object_set_new(doc, "workloads", json_array());
+	return doc;
+}
+
+void vms_result_finish(json_t *doc, int complete, int interrupted, int exit_status)
+{
+	char when[64];
+
+	json_object_set_new(doc, "end_time",
+			    json_string(vms_format_utc(vms_now_real(), when, sizeof(when))));
+	json_object_set_new(doc, "complete", json_boolean(complete));
+	json_object_set_new(doc, "interrupted", json_boolean(interrupted));
+	json_object_set_new(doc, "exit_status", json_integer(exit_status));
+}
+
+json_t *vms_result_workload(const json_t *doc, const char *name)
+{
+	json_t *wl;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "workloads"), i, wl) {
+		const char *n = json_string_value(json_object_get(wl, "name"));
+
+		if (n && !strcmp(n, name))
+			return wl;
+	}
+	return NULL;
 }
 
 int vms_json_write_file(const json_t *doc, const char *path)

@@ -35,6 +35,16 @@ double *vms_metric_values(const json_t *metrics, const char *name, size_t *n);
 /* "lower"/"higher"/"none" and back. */
 const char *vms_better_name(enum vms_better b);
 
+/* A new result document holding the header: format, tool (version, build type, compiler),
+ * command_line (argv[0..argc)), label, start_time (start_real, a CLOCK_REALTIME value), then
+ * end_time null, complete/interrupted false, exit_status null, protocol {}, fingerprint {},
+ * audio null and workloads []. Callers fill the rest. Never fails (aborts on OOM). */
+json_t *vms_result_new(int argc, char **argv, const char *label, double start_real);
+/* Sets end_time (now), complete, interrupted and exit_status. */
+void vms_result_finish(json_t *doc, int complete, int interrupted, int exit_status);
+/* The object in doc's "workloads" whose "name" is name, or NULL. Borrowed reference. */
+json_t *vms_result_workload(const json_t *doc, const char *name);
+
 /* Serialises doc (sorted as inserted, two-space indent, locale-independent numbers) and
  * writes it atomically to path. 0 or -errno; reports nothing. */
 int vms_json_write_file(const json_t *doc, const char *path);

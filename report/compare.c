@@ -80,21 +80,6 @@ static int is_audio_metric(const char *name)
 /* Count metrics derived from runs[]: a run contributes 1 or 0. */
 static const char *const derived_metrics[] = {"failed_runs", "oom_kills"};
 
-static const json_t *find_workload(const json_t *doc, const char *name)
-{
-	const json_t *wl;
-	size_t i;
-
-	json_array_foreach(json_object_get(doc, "workloads"), i, wl)
-	{
-		const char *n = json_string_value(json_object_get(wl, "name"));
-
-		if (n && !strcmp(n, name))
-			return wl;
-	}
-	return NULL;
-}
-
 /* The values of metric name in workload wl (NULL wl or absent metric: NULL, *n = 0). */
 static double *metric_values(const json_t *wl, const char *name, int derived, size_t *n)
 {
@@ -298,7 +283,7 @@ static void metric_add(struct vms_compare *c, struct vms_cmp_workload *w, const 
                        const json_t *mo, json_t *const *docs)
 {
 	struct vms_cmp_metric *m;
-	const json_t *bwl = find_workload(docs[0], w->name);
+	const json_t *bwl = vms_result_workload(docs[0], w->name);
 	double *a;
 	size_t na, k;
 
@@ -329,7 +314,7 @@ static void metric_add(struct vms_compare *c, struct vms_cmp_workload *w, const 
 	m->cells = vms_xcalloc(c->n_files - 1, sizeof(*m->cells));
 	for (k = 1; k < c->n_files; k++)
 		build_cell(c, w, m, k - 1,
-		           w->present[k - 1] ? find_workload(docs[k], w->name) : NULL, a, na);
+		           w->present[k - 1] ? vms_result_workload(docs[k], w->name) : NULL, a, na);
 	free(a);
 }
 
@@ -363,7 +348,7 @@ static void build_workload(struct vms_compare *c, const json_t *bwl, json_t *con
 	if (!name)
 		return;
 	for (k = 1; k < c->n_files; k++)
-		any += find_workload(docs[k], name) != NULL;
+		any += vms_result_workload(docs[k], name) != NULL;
 	if (!any) {
 		not_compared(c, vms_xasprintf("%s: only in %s", name, c->files[0].path));
 		return;
@@ -374,13 +359,13 @@ static void build_workload(struct vms_compare *c, const json_t *bwl, json_t *con
 	w->name = vms_xstrdup(name);
 	w->present = vms_xcalloc(c->n_files - 1, sizeof(*w->present));
 	for (k = 1; k < c->n_files; k++) {
-		w->present[k - 1] = find_workload(docs[k], name) != NULL;
+		w->present[k - 1] = vms_result_workload(docs[k], name) != NULL;
 		if (!w->present[k - 1])
 			not_compared(c, vms_xasprintf("%s: not in %s", name, c->files[k].path));
 	}
 	/* BASE's metrics in its order, then any only the others have, then the derived counts. */
 	for (k = 0; k < c->n_files; k++) {
-		const json_t *wl = k ? find_workload(docs[k], name) : bwl;
+		const json_t *wl = k ? vms_result_workload(docs[k], name) : bwl;
 
 		json_object_foreach(json_object_get(wl, "metrics"), mname,
 		                    mo) if (json_is_object(mo) && !metric_find(w, mname))
@@ -433,7 +418,7 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 		{
 			const char *name = json_string_value(json_object_get(wl, "name"));
 
-			if (name && !find_workload(docs[0], name))
+			if (name && !vms_result_workload(docs[0], name))
 				not_compared(
 				    c, vms_xasprintf("%s: only in %s", name, c->files[k].path));
 		}

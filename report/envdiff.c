@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/result.h"
 #include "core/util.h"
 
 const char *vms_env_class_name(enum vms_env_class cls)
@@ -199,21 +200,6 @@ static void check_option(void *ctx, const char *key, const json_t *a, const json
 	free(name);
 }
 
-static const json_t *find_workload(const json_t *doc, const char *name)
-{
-	const json_t *wl;
-	size_t i;
-
-	json_array_foreach(json_object_get(doc, "workloads"), i, wl)
-	{
-		const char *n = json_string_value(json_object_get(wl, "name"));
-
-		if (n && !strcmp(n, name))
-			return wl;
-	}
-	return NULL;
-}
-
 /* Audio facts may be nested ({"mp3": {...}, "alsa": {...}}); leaf names decide the class. */
 static int audio_hard_leaf(const char *leaf)
 {
@@ -286,7 +272,7 @@ void vms_envdiff_build(const json_t *base, const json_t *other, struct vms_envdi
 		const char *name = json_string_value(json_object_get(wa, "name"));
 		struct wl_ctx w = {d, name};
 
-		if (!name || !(wb = find_workload(other, name)))
+		if (!name || !(wb = vms_result_workload(other, name)))
 			continue;
 		foreach_key(json_object_get(wa, "options"), json_object_get(wb, "options"),
 		            check_option, &w);

@@ -566,29 +566,10 @@ static json_t *protocol_json(const struct vms_run_config *cfg)
 
 static json_t *new_document(const struct vms_run_config *cfg)
 {
-	json_t *doc = json_object(), *argv = json_array();
-	char when[64];
-	int i;
+	json_t *doc = vms_result_new(cfg->argc, cfg->argv, cfg->label, vms_now_real());
 
-	for (i = 0; i < cfg->argc; i++)
-		json_array_append_new(argv, json_string(cfg->argv[i]));
-	json_object_set_new(doc, "format", json_string(VMS_RESULT_FORMAT));
-	json_object_set_new(doc, "tool",
-			    json_pack("{s:s, s:s, s:s, s:s}", "name", "vmsuite", "version",
-				      VMS_VERSION, "build_type", VMS_BUILD_TYPE, "compiler",
-				      VMS_C_COMPILER));
-	json_object_set_new(doc, "command_line", argv);
-	json_object_set_new(doc, "label", json_string(cfg->label));
-	json_object_set_new(doc, "start_time",
-			    json_string(vms_format_utc(vms_now_real(), when, sizeof(when))));
-	json_object_set_new(doc, "end_time", json_null());
-	json_object_set_new(doc, "complete", json_false());
-	json_object_set_new(doc, "interrupted", json_false());
-	json_object_set_new(doc, "exit_status", json_null());
 	json_object_set_new(doc, "protocol", protocol_json(cfg));
 	json_object_set_new(doc, "fingerprint", vms_sysinfo_collect(cfg->workdir));
-	json_object_set_new(doc, "audio", json_null());
-	json_object_set_new(doc, "workloads", json_array());
 	return doc;
 }
 
@@ -599,17 +580,6 @@ static int checkpoint(json_t *doc, const char *path)
 	if (ret)
 		vms_error("cannot write '%s': %s", path, strerror(-ret));
 	return ret;
-}
-
-static void finish_document(json_t *doc, int complete, int interrupted, int exit_status)
-{
-	char when[64];
-
-	json_object_set_new(doc, "end_time",
-			    json_string(vms_format_utc(vms_now_real(), when, sizeof(when))));
-	json_object_set_new(doc, "complete", json_boolean(complete));
-	json_object_set_new(doc, "interrupted", json_boolean(interrupted));
-	json_object_set_new(doc, "exit_status", json_integer(exit_status));
 }
 
 /* The idle baseline: the probe plays alone for baseline_s before the first workload. */
@@ -727,7 +697,7 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 			  : VMS_EXIT_SKIP;
 	if (failed && !measured && !interrupted)
 		ret = VMS_EXIT_FAILED;
-	finish_document(doc, !interrupted, interrupted, ret);
+	vms_result_finish(doc, !interrupted, interrupted, ret);
 	if (checkpoint(doc, cfg->output))
 		return VMS_EXIT_FATAL;
 	return ret;
