@@ -515,6 +515,17 @@ static size_t build_panels(const json_t *series, const json_t *audio, struct pan
 		panel_add(&p[k], "MemFree", column(series, "mem_free_kib", nt));
 		mem_unit(&p[k]);
 		k++;
+		if (json_object_get(json_object_get(series, "columns"), "cgroup_usage_kib")) {
+			p[k] = (struct panel){.key = "cgroup",
+			                      .title = "Emulated machine: memory cgroup usage",
+			                      .unit = "MiB",
+			                      .t = t,
+			                      .n = nt,
+			                      .ymin_span = 1};
+			panel_add(&p[k], "usage", column(series, "cgroup_usage_kib", nt));
+			mem_unit(&p[k]);
+			k++;
+		}
 		p[k] = (struct panel){.key = "dirty",
 		                      .title = "Dirty and writeback memory",
 		                      .unit = "MiB",
