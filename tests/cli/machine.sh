@@ -57,6 +57,21 @@ expect_exit 129 "bad cpus" -- "$VMSUITE" run --cpus 0 -o x.json
 expect_exit 0 "cpus 1" -- "$VMSUITE" run --machine host --cpus 1 -w mtest01:bytes=8M -n 1 -o c.json
 [ "$(json_get c.json 'd["protocol"]["machine"]["cpus"]')" = 1 ] && ok || fail "cpus recorded"
 
+# without root: --machine hron2001 is refused with what to do; the default falls back to host
+if command -v setpriv >/dev/null && setpriv --reuid 65534 --regid 65534 --clear-groups test -x "$VMSUITE"; then
+  mkdir -p nobody && chmod 777 nobody
+  as_nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; }
+  expect_exit 128 "hron2001 as nobody" -- as_nobody "$VMSUITE" run --machine hron2001 -w mtest01:bytes=1M -n 1 -o nobody/x.json
+  expect_in "$err" "needs a memory cgroup" "refusal says why"
+  expect_in "$err" "run as root" "refusal says what to do"
+  [ ! -e nobody/x.json ] && ok || fail "refused run wrote a result"
+  expect_exit 0 "default as nobody" -- as_nobody "$VMSUITE" run -w mtest01:bytes=1M -n 1 -o nobody/y.json --workdir nobody
+  expect_in "$err" "running on the host machine" "fallback note"
+  [ "$(json_get nobody/y.json 'd["protocol"]["machine"]["profile"]')" = host ] && ok || fail "fallback profile"
+else
+  echo "note: cannot run the binary as nobody here; the non-root path is covered by test_machine"
+fi
+
 after=$(ls -d "$parent"/vmsuite-* 2>/dev/null | wc -l)
 [ "$after" -le "$before" ] && ok || fail "cgroups left behind: $(ls -d "$parent"/vmsuite-*)"
 [ -z "$(ls -A | grep '^\.vmsuite-')" ] && ok || fail "files left behind"
