@@ -429,6 +429,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	struct vms_psi pb, pa;
 	struct series se = { 0 };
 	struct run_outcome o = { 0 };
+	struct rusage self0, self1;
 	struct vms_workload_shared *sh;
 	struct vms_cgroup_stats *cgb = cfg->cgroup ? vms_xmalloc(sizeof(*cgb)) : NULL;
 	struct vms_cgroup_stats *cga = cfg->cgroup ? vms_xmalloc(sizeof(*cga)) : NULL;
@@ -461,6 +462,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	vms_psi_read(&pb, NULL);
 
 	fflush(NULL);
+	getrusage(RUSAGE_SELF, &self0);
 	o.t0 = vms_now_mono();
 	pid = fork();
 	if (pid < 0) {
@@ -473,7 +475,12 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	if (pid == 0)
 		child_main(ctx, cfg);
 	supervise(pid, &se, cfg->sample_hz, &o, cfg, what);
+	getrusage(RUSAGE_SELF, &self1);
 	unlink(ctx->file); /* whatever happened to the child, its file goes */
+	/* the cost of measuring: the runner's own CPU while the child ran (sampling, polling) */
+	json_object_set_new(run, "runner_cpu_s",
+			    json_real(tv(&self1.ru_utime) + tv(&self1.ru_stime) -
+				      tv(&self0.ru_utime) - tv(&self0.ru_stime)));
 
 	vms_vmstat_read(va, NULL);
 	vms_psi_read(&pa, NULL);
