@@ -272,3 +272,21 @@ struct vms_cgroup_fs_ops fake_ops(struct fake *f)
 
 	return ops;
 }
+
+int fake_setup(void **state)
+{
+	struct fake *f = vms_xcalloc(1, sizeof(*f));
+
+	fake_init(f);
+	*state = f;
+	return 0;
+}
+
+int fake_teardown(void **state)
+{
+	struct fake *f = *state;
+
+	fake_cleanup(f);
+	free(f);
+	return 0;
+}

@@ -17,6 +17,9 @@ struct fake {
 void fake_init(struct fake *f);
 /* Removes the whole tree. */
 void fake_cleanup(struct fake *f);
+/* cmocka fixtures: a fresh fake tree in *state, and its removal. */
+int fake_setup(void **state);
+int fake_teardown(void **state);
 /* Writes root/rel (creating parent directories) with text. */
 void fake_write(const struct fake *f, const char *rel, const char *text);
 /* Reads root/rel into a static-lifetime buffer of the caller. Returns buf. */

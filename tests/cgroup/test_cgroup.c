@@ -25,24 +25,6 @@
 #define SELF  "/process_api/abc"
 #define V1DIR "/sys/fs/cgroup/memory" SELF
 
-static int setup(void **state)
-{
-	struct fake *f = vms_xcalloc(1, sizeof(*f));
-
-	fake_init(f);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fake *f = *state;
-
-	fake_cleanup(f);
-	free(f);
-	return 0;
-}
-
 static void expect_path(const struct fake *f, const char *got, const char *rel)
 {
 	char want[1024];
@@ -788,33 +770,33 @@ static void test_facts_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(test_detect_hybrid_v1, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_detect_v1_namespaced_mount, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_detect_mount_escape, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_detect_v1_no_memsw, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_detect_v2, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_detect_v2_no_subtree, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_detect_v2_root_cgroup, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_detect_none, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_detect_no_proc, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_detect_unprivileged, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_create_v1_limits, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_create_v1_raise_order, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_create_v1_no_swap_accounting, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_create_v2_limits, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_create_v2_unlimited_swap, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_create_v2_root_enables_memory, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_create_not_writable, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_create_default_name_and_stale, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_stats_v1_delta, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_stats_v2_delta_and_hook, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_join, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_destroy_moves_tasks, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_destroy_gives_up, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_self_meminfo_v1, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_self_meminfo_v2_nested, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_self_meminfo_none, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_facts_json, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_hybrid_v1, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_v1_namespaced_mount, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_mount_escape, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_v1_no_memsw, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_v2, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_v2_no_subtree, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_v2_root_cgroup, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_none, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_no_proc, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_unprivileged, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_create_v1_limits, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_create_v1_raise_order, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_create_v1_no_swap_accounting, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_create_v2_limits, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_create_v2_unlimited_swap, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_create_v2_root_enables_memory, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_create_not_writable, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_create_default_name_and_stale, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_stats_v1_delta, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_stats_v2_delta_and_hook, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_join, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_destroy_moves_tasks, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_destroy_gives_up, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_self_meminfo_v1, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_self_meminfo_v2_nested, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_self_meminfo_none, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_facts_json, fake_setup, fake_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,24 +21,6 @@
 #define MIB (UINT64_C(1) << 20)
 #define GIB (UINT64_C(1) << 30)
 
-static int setup(void **state)
-{
-	struct fake *f = vms_xcalloc(1, sizeof(*f));
-
-	fake_init(f);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fake *f = *state;
-
-	fake_cleanup(f);
-	free(f);
-	return 0;
-}
-
 static void no_memory_cgroup(struct fake *f, uint64_t mem_total)
 {
 	char buf[256];
@@ -258,11 +240,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_profiles),
 	    cmocka_unit_test(test_cpu_lists),
-	    cmocka_unit_test_setup_teardown(test_default_is_hron2001, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_overrides, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_fallback_to_host, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_machine_json, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_default_is_hron2001, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_overrides, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_fallback_to_host, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_errors, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_machine_json, fake_setup, fake_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
