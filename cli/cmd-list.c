@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli/builtin.h"
+#include "core/machine.h"
 #include "core/util.h"
 #include "workloads/workload.h"
 
@@ -29,6 +30,9 @@ int cmd_list(int argc, char **argv)
 		}
 		putchar('\n');
 	}
-	printf("Use as: vmsuite run -w NAME[:key=value]...   e.g. -w mmap001:bytes=256M\n");
+	printf("Machine profiles (vmsuite run --machine NAME):\n");
+	for (i = 0; vms_machine_profiles[i].name; i++)
+		printf("  %-9s %s\n", vms_machine_profiles[i].name, vms_machine_profiles[i].summary);
+	printf("\nUse as: vmsuite run -w NAME[:key=value]...   e.g. -w mmap001:bytes=256M\n");
 	return 0;
 }

@@ -23,4 +23,5 @@ expect_exit 0 "list" -- "$VMSUITE" list
 for w in mmap001 mtest01 mmap002; do expect_in "$out" "$w —" "list shows $w"; done
 expect_in "$out" "2048000000" "list shows mmap001's 2001 default"
 expect_in "$out" "percent" "list shows mtest01 options"
+expect_in "$out" "hron2001" "list shows the machine profiles"
 finish
