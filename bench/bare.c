@@ -14,7 +14,7 @@
 int main(int argc, char **argv)
 {
 	struct vms_workload_spec spec;
-	struct vms_workload_ctx ctx = { 0 };
+	struct vms_workload_ctx ctx = {0};
 	struct rusage ru;
 	char why[512];
 	double t0, t1;
@@ -31,9 +31,9 @@ int main(int argc, char **argv)
 	if (ctx.w->prepare && ctx.w->prepare(&ctx, why, sizeof(why)))
 		return fprintf(stderr, "vmsuite-bare: %s\n", why), 128;
 	snprintf(ctx.file, sizeof(ctx.file), "%s/.vmsuite-bare-%ld.tmp", ctx.workdir,
-		 (long)getpid());
+	         (long)getpid());
 	ctx.shared = mmap(NULL, sizeof(*ctx.shared), PROT_READ | PROT_WRITE,
-			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	t0 = vms_now_mono();
 	pid = fork();
 	if (pid == 0) {

@@ -26,7 +26,7 @@ const struct vms_command *vms_command_find(const char *name);
 void vms_command_usage(const struct vms_command *c);
 /* Reports a usage error for command c ("vmsuite: <cmd>: <msg>") and a hint; returns 129. */
 int vms_usage_error(const struct vms_command *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* True when argv holds -h or --help before any "--"; commands call it first. */
 int vms_wants_help(int argc, char **argv);
 

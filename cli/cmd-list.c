@@ -12,7 +12,7 @@ int cmd_list(int argc, char **argv)
 
 	if (argc > 1)
 		return vms_usage_error(vms_command_find("list"), "unexpected argument '%s'",
-				       argv[1]);
+		                       argv[1]);
 	for (i = 0; vms_workloads[i]; i++) {
 		const struct vms_workload *w = vms_workloads[i];
 
@@ -32,7 +32,8 @@ int cmd_list(int argc, char **argv)
 	}
 	printf("Machine profiles (vmsuite run --machine NAME):\n");
 	for (i = 0; vms_machine_profiles[i].name; i++)
-		printf("  %-9s %s\n", vms_machine_profiles[i].name, vms_machine_profiles[i].summary);
+		printf("  %-9s %s\n", vms_machine_profiles[i].name,
+		       vms_machine_profiles[i].summary);
 	printf("\nUse as: vmsuite run -w NAME[:key=value]...   e.g. -w mmap001:bytes=256M\n");
 	return 0;
 }

@@ -34,7 +34,7 @@ int cmd_report(int argc, char **argv)
 			return vms_usage_error(self, "unknown option '%s'", argv[i]);
 		} else if (file) {
 			return vms_usage_error(self, "one result file at a time ('%s' and '%s')",
-					       file, argv[i]);
+			                       file, argv[i]);
 		} else {
 			file = argv[i];
 		}
@@ -56,7 +56,8 @@ int cmd_report(int argc, char **argv)
 	if (!strcmp(format, "json")) {
 		json_t *sum = vms_report_summary_json(doc);
 
-		json_dumpf(sum, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		json_dumpf(sum, out,
+		           JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 		fputc('\n', out);
 		json_decref(sum);
 	} else if (!strcmp(format, "html")) {

@@ -43,7 +43,7 @@ static const char *profile_names(void)
 	if (!names[0])
 		for (i = 0; vms_machine_profiles[i].name && n < sizeof(names); i++)
 			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s", i ? ", " : "",
-					      vms_machine_profiles[i].name);
+			                      vms_machine_profiles[i].name);
 	return names;
 }
 
@@ -57,7 +57,8 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 
 		if ((r = vms_opt_value(argc, argv, &i, "-w", "--workload", &val))) {
 			if (r < 0)
-				return vms_usage_error(self, "-w needs a workload, e.g. -w mmap001");
+				return vms_usage_error(self,
+				                       "-w needs a workload, e.g. -w mmap001");
 			if (a->n_specs == VMS_ARRAY_SIZE(a->specs))
 				return vms_usage_error(self, "too many -w options");
 			a->specs[a->n_specs++] = val;
@@ -66,9 +67,9 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 				return vms_usage_error(self, "-n needs a number of runs");
 			if (vms_parse_long(val, 1, 100000, &a->runs))
 				return vms_usage_error(self,
-						       "runs must be a whole number from 1 to "
-						       "100000, not '%s'",
-						       val);
+				                       "runs must be a whole number from 1 to "
+				                       "100000, not '%s'",
+				                       val);
 		} else if ((r = vms_opt_value(argc, argv, &i, "-o", "--output", &val))) {
 			if (r < 0 || !*val)
 				return vms_usage_error(self, "-o needs a file name");
@@ -82,7 +83,7 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 				return vms_usage_error(self, "--workdir needs a directory");
 			a->workdir = val;
 		} else if (!strncmp(arg, "--with-audio", 12) &&
-			   (arg[12] == '\0' || arg[12] == '=')) {
+		           (arg[12] == '\0' || arg[12] == '=')) {
 			a->with_audio = 1;
 			if (arg[12] == '=')
 				a->audio_file = arg + 13;
@@ -91,33 +92,34 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--machine", &val))) {
 			if (r < 0 || !*val)
 				return vms_usage_error(self, "--machine needs a profile (%s)",
-						       profile_names());
+				                       profile_names());
 			if (!vms_machine_profile_find(val))
-				return vms_usage_error(self, "unknown machine profile '%s' (%s)", val,
-						       profile_names());
+				return vms_usage_error(self, "unknown machine profile '%s' (%s)",
+				                       val, profile_names());
 			a->machine.profile = val;
 		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--mem-limit", &val))) {
 			if (r < 0 || vms_parse_size(val, &a->machine.mem_limit) ||
 			    a->machine.mem_limit < (16u << 20))
 				return vms_usage_error(self,
-						       "--mem-limit needs a size of at least 16M, "
-						       "not '%s'",
-						       r < 0 ? "" : val);
+				                       "--mem-limit needs a size of at least 16M, "
+				                       "not '%s'",
+				                       r < 0 ? "" : val);
 			a->machine.set_mem_limit = 1;
 		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--swap-limit", &val))) {
 			if (r < 0 || vms_parse_size(val, &a->machine.swap_limit))
 				return vms_usage_error(self, "--swap-limit needs a size, not '%s'",
-						       r < 0 ? "" : val);
+				                       r < 0 ? "" : val);
 			a->machine.set_swap_limit = 1;
 		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--cpus", &val))) {
 			if (r < 0 || vms_parse_long(val, 1, 4096, &a->machine.cpus))
-				return vms_usage_error(self, "--cpus needs a number of CPUs, not '%s'",
-						       r < 0 ? "" : val);
+				return vms_usage_error(self,
+				                       "--cpus needs a number of CPUs, not '%s'",
+				                       r < 0 ? "" : val);
 		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--baseline", &val))) {
 			if (r < 0 || vms_parse_seconds(val, &a->baseline_s) || a->baseline_s > 3600)
-				return vms_usage_error(self,
-						       "--baseline needs seconds (0 to 3600), not '%s'",
-						       r < 0 ? "" : val);
+				return vms_usage_error(
+				    self, "--baseline needs seconds (0 to 3600), not '%s'",
+				    r < 0 ? "" : val);
 		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--device", &val))) {
 			if (r < 0 || !*val)
 				return vms_usage_error(self, "--device needs an ALSA device name");
@@ -125,11 +127,13 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--period", &val))) {
 			if (r < 0 || vms_parse_seconds(val, &a->probe.period_ms) ||
 			    a->probe.period_ms < 1 || a->probe.period_ms > 1000)
-				return vms_usage_error(self, "--period needs milliseconds (1 to 1000)");
+				return vms_usage_error(self,
+				                       "--period needs milliseconds (1 to 1000)");
 		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--buffer", &val))) {
 			if (r < 0 || vms_parse_seconds(val, &a->probe.buffer_ms) ||
 			    a->probe.buffer_ms < 2 || a->probe.buffer_ms > 10000)
-				return vms_usage_error(self, "--buffer needs milliseconds (2 to 10000)");
+				return vms_usage_error(self,
+				                       "--buffer needs milliseconds (2 to 10000)");
 		} else if (vms_opt_flag(arg, NULL, "--rt")) {
 			a->probe.rt = 1;
 		} else if (vms_opt_flag(arg, NULL, "--mlock")) {
@@ -141,8 +145,8 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 		} else if (arg[0] == '-') {
 			return vms_usage_error(self, "unknown option '%s'", arg);
 		} else {
-			return vms_usage_error(self, "unexpected argument '%s' (workloads go with -w)",
-					       arg);
+			return vms_usage_error(
+			    self, "unexpected argument '%s' (workloads go with -w)", arg);
 		}
 	}
 	return 0;
@@ -150,7 +154,7 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 
 /* Sizes and run counts the machine profile gives to options the user left unset. */
 static void apply_profile(struct vms_run_item *it, const struct vms_machine *m, long runs,
-			  int explicit_plan)
+                          int explicit_plan)
 {
 	const struct vms_workload *w = it->spec.w;
 	char val[32], why[256];
@@ -169,7 +173,7 @@ static void apply_profile(struct vms_run_item *it, const struct vms_machine *m, 
 			snprintf(val, sizeof(val), "%u", m->mtest01_percent);
 			vms_workload_opt_set(&it->spec, "percent", val, why, sizeof(why));
 			vms_workload_opt_set(&it->spec, "write", m->mtest01_write ? "1" : "0", why,
-					     sizeof(why));
+			                     sizeof(why));
 		}
 		if (!runs)
 			it->runs = m->mtest01_runs;
@@ -216,9 +220,9 @@ static int check_output(const char *path)
 int cmd_run(int argc, char **argv)
 {
 	const struct vms_command *self = vms_command_find("run");
-	struct run_args a = { .drop_caches = 1, .baseline_s = 10 };
+	struct run_args a = {.drop_caches = 1, .baseline_s = 10};
 	struct vms_probe *probe = NULL;
-	struct vms_run_config cfg = { 0 };
+	struct vms_run_config cfg = {0};
 	struct vms_cgroup cg = VMS_CGROUP_INIT;
 	struct vms_machine machine;
 	struct vms_run_item items[64];
@@ -246,9 +250,10 @@ int cmd_run(int argc, char **argv)
 		n++;
 	}
 	if (!a.with_audio && (a.probe.device || a.probe.period_ms || a.probe.buffer_ms ||
-			      a.probe.rt || a.probe.mlock)) {
-		ret = vms_usage_error(self, "--device, --period, --buffer, --rt and --mlock go with "
-					    "--with-audio");
+	                      a.probe.rt || a.probe.mlock)) {
+		ret =
+		    vms_usage_error(self, "--device, --period, --buffer, --rt and --mlock go with "
+		                          "--with-audio");
 		goto out;
 	}
 	if (a.probe.period_ms && a.probe.buffer_ms && a.probe.buffer_ms < 2 * a.probe.period_ms) {
@@ -257,7 +262,7 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!realpath(a.workdir ? a.workdir : ".", workdir)) {
 		vms_error("cannot use work directory '%s': %s", a.workdir ? a.workdir : ".",
-			  strerror(errno));
+		          strerror(errno));
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
@@ -278,8 +283,8 @@ int cmd_run(int argc, char **argv)
 	}
 	/* every workload's needs (tmpfs, free disk) before the first one starts */
 	for (i = 0; i < n; i++) {
-		struct vms_workload_ctx ctx = { .w = items[i].spec.w, .opts = items[i].spec.opts,
-						.workdir = workdir };
+		struct vms_workload_ctx ctx = {
+		    .w = items[i].spec.w, .opts = items[i].spec.opts, .workdir = workdir};
 
 		if (ctx.w->prepare && ctx.w->prepare(&ctx, why, sizeof(why))) {
 			vms_error("%s: %s", ctx.w->name, why);
@@ -306,7 +311,7 @@ int cmd_run(int argc, char **argv)
 	vms_runner_install_signals();
 	if (machine.use_cgroup) {
 		if (vms_cgroup_create(&cg, &machine.cg, NULL, machine.mem_limit, machine.swap_limit,
-				      NULL)) {
+		                      NULL)) {
 			ret = VMS_EXIT_FATAL;
 			goto out;
 		}

@@ -5,7 +5,7 @@
 #include <string.h>
 
 int vms_opt_value(int argc, char **argv, int *i, const char *shortopt, const char *longopt,
-		  const char **val)
+                  const char **val)
 {
 	const char *arg = argv[*i];
 	size_t l = strlen(longopt);

@@ -47,11 +47,11 @@ uint64_t vms_vmstat_get(const struct vms_vmstat *s, const char *name)
 
 static int wanted(const char *name)
 {
-	static const char *const exact[] = { "pgfault", "pgmajfault", "pswpin", "pswpout",
-					     "pgpgin", "pgpgout", "compact_stall", "oom_kill",
-					     "nr_dirty", "nr_writeback" };
-	static const char *const prefix[] = { "pgscan_", "pgsteal_", "allocstall_",
-					      "workingset_refault_", "thp_fault_" };
+	static const char *const exact[] = {"pgfault",  "pgmajfault",  "pswpin",        "pswpout",
+	                                    "pgpgin",   "pgpgout",     "compact_stall", "oom_kill",
+	                                    "nr_dirty", "nr_writeback"};
+	static const char *const prefix[] = {"pgscan_", "pgsteal_", "allocstall_",
+	                                     "workingset_refault_", "thp_fault_"};
 	size_t i;
 
 	for (i = 0; i < VMS_ARRAY_SIZE(exact); i++)
@@ -76,13 +76,13 @@ json_t *vms_vmstat_delta_json(const struct vms_vmstat *before, const struct vms_
 			continue;
 		j = find(before, name);
 		json_object_set_new(o, name,
-				    json_integer((json_int_t)(after->kv[i].value -
-							      (j < 0 ? 0 : before->kv[j].value))));
+		                    json_integer((json_int_t)(after->kv[i].value -
+		                                              (j < 0 ? 0 : before->kv[j].value))));
 	}
 	return o;
 }
 
-static const char *const psi_names[VMS_PSI_NR] = { "memory", "io", "cpu" };
+static const char *const psi_names[VMS_PSI_NR] = {"memory", "io", "cpu"};
 
 const char *vms_psi_name(enum vms_psi_resource r)
 {
@@ -136,11 +136,11 @@ json_t *vms_psi_delta_json(const struct vms_psi *before, const struct vms_psi *a
 	for (r = 0; r < VMS_PSI_NR; r++) {
 		if (!after->available[r] || !before->available[r])
 			continue;
-		json_object_set_new(o, psi_names[r],
-				    json_pack("{s:I, s:I}", "some_us",
-					      (json_int_t)(after->some_us[r] - before->some_us[r]),
-					      "full_us",
-					      (json_int_t)(after->full_us[r] - before->full_us[r])));
+		json_object_set_new(
+		    o, psi_names[r],
+		    json_pack("{s:I, s:I}", "some_us",
+		              (json_int_t)(after->some_us[r] - before->some_us[r]), "full_us",
+		              (json_int_t)(after->full_us[r] - before->full_us[r])));
 	}
 	return o;
 }
@@ -151,16 +151,16 @@ int vms_meminfo_read(struct vms_meminfo *m, const char *path)
 		const char *key;
 		size_t off;
 	} keys[] = {
-		{ "MemTotal:", offsetof(struct vms_meminfo, mem_total) },
-		{ "MemFree:", offsetof(struct vms_meminfo, mem_free) },
-		{ "MemAvailable:", offsetof(struct vms_meminfo, mem_available) },
-		{ "Cached:", offsetof(struct vms_meminfo, cached) },
-		{ "Dirty:", offsetof(struct vms_meminfo, dirty) },
-		{ "Writeback:", offsetof(struct vms_meminfo, writeback) },
-		{ "SwapTotal:", offsetof(struct vms_meminfo, swap_total) },
-		{ "SwapFree:", offsetof(struct vms_meminfo, swap_free) },
-		{ "AnonPages:", offsetof(struct vms_meminfo, anon) },
-		{ "Shmem:", offsetof(struct vms_meminfo, shmem) },
+	    {"MemTotal:", offsetof(struct vms_meminfo, mem_total)},
+	    {"MemFree:", offsetof(struct vms_meminfo, mem_free)},
+	    {"MemAvailable:", offsetof(struct vms_meminfo, mem_available)},
+	    {"Cached:", offsetof(struct vms_meminfo, cached)},
+	    {"Dirty:", offsetof(struct vms_meminfo, dirty)},
+	    {"Writeback:", offsetof(struct vms_meminfo, writeback)},
+	    {"SwapTotal:", offsetof(struct vms_meminfo, swap_total)},
+	    {"SwapFree:", offsetof(struct vms_meminfo, swap_free)},
+	    {"AnonPages:", offsetof(struct vms_meminfo, anon)},
+	    {"Shmem:", offsetof(struct vms_meminfo, shmem)},
 	};
 	FILE *f = fopen(path ? path : "/proc/meminfo", "re");
 	char key[64];

@@ -19,15 +19,15 @@ const char *vms_better_name(enum vms_better b)
 }
 
 void vms_metric_put(json_t *metrics, const char *name, const char *unit, enum vms_better better,
-		    unsigned flags, size_t run, double value)
+                    unsigned flags, size_t run, double value)
 {
 	json_t *m = json_object_get(metrics, name);
 	json_t *samples;
 
 	if (!m) {
 		m = json_pack("{s:s, s:s, s:b, s:s, s:[]}", "unit", unit, "better",
-			      vms_better_name(better), "primary", !!(flags & VMS_METRIC_PRIMARY),
-			      "kind", (flags & VMS_METRIC_COUNT) ? "count" : "gauge", "samples");
+		              vms_better_name(better), "primary", !!(flags & VMS_METRIC_PRIMARY),
+		              "kind", (flags & VMS_METRIC_COUNT) ? "count" : "gauge", "samples");
 		if (!m)
 			abort();
 		json_object_set_new(metrics, name, m);
@@ -43,7 +43,7 @@ void vms_metrics_pad(json_t *metrics, size_t n)
 	const char *name;
 	json_t *m;
 
-	json_object_foreach(metrics, name, m) {
+	json_object_foreach (metrics, name, m) {
 		json_t *samples = json_object_get(m, "samples");
 
 		while (json_array_size(samples) < n)
@@ -62,7 +62,7 @@ double *vms_metric_values(const json_t *metrics, const char *name, size_t *n)
 	if (!json_is_array(samples))
 		return NULL;
 	out = vms_xcalloc(json_array_size(samples) + 1, sizeof(*out));
-	json_array_foreach(samples, i, v)
+	json_array_foreach (samples, i, v)
 		if (json_is_number(v))
 			out[k++] = json_number_value(v);
 	*n = k;
@@ -79,13 +79,13 @@ json_t *vms_result_new(int argc, char **argv, const char *label, double start_re
 		json_array_append_new(cl, json_string(argv[i]));
 	json_object_set_new(doc, "format", json_string(VMS_RESULT_FORMAT));
 	json_object_set_new(doc, "tool",
-			    json_pack("{s:s, s:s, s:s, s:s}", "name", "vmsuite", "version",
-				      VMS_VERSION, "build_type", VMS_BUILD_TYPE, "compiler",
-				      VMS_C_COMPILER));
+	                    json_pack("{s:s, s:s, s:s, s:s}", "name", "vmsuite", "version",
+	                              VMS_VERSION, "build_type", VMS_BUILD_TYPE, "compiler",
+	                              VMS_C_COMPILER));
 	json_object_set_new(doc, "command_line", cl);
 	json_object_set_new(doc, "label", json_string(label));
 	json_object_set_new(doc, "start_time",
-			    json_string(vms_format_utc(start_real, when, sizeof(when))));
+	                    json_string(vms_format_utc(start_real, when, sizeof(when))));
 	json_object_set_new(doc, "end_time", json_null());
 	json_object_set_new(doc, "complete", json_false());
 	json_object_set_new(doc, "interrupted", json_false());
@@ -102,7 +102,7 @@ void vms_result_finish(json_t *doc, int complete, int interrupted, int exit_stat
 	char when[64];
 
 	json_object_set_new(doc, "end_time",
-			    json_string(vms_format_utc(vms_now_real(), when, sizeof(when))));
+	                    json_string(vms_format_utc(vms_now_real(), when, sizeof(when))));
 	json_object_set_new(doc, "complete", json_boolean(complete));
 	json_object_set_new(doc, "interrupted", json_boolean(interrupted));
 	json_object_set_new(doc, "exit_status", json_integer(exit_status));
@@ -113,7 +113,7 @@ json_t *vms_result_workload(const json_t *doc, const char *name)
 	json_t *wl;
 	size_t i;
 
-	json_array_foreach(json_object_get(doc, "workloads"), i, wl) {
+	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
 		const char *n = json_string_value(json_object_get(wl, "name"));
 
 		if (n && !strcmp(n, name))
@@ -124,7 +124,8 @@ json_t *vms_result_workload(const json_t *doc, const char *name)
 
 int vms_json_write_file(const json_t *doc, const char *path)
 {
-	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	char *text =
+	    json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
 	size_t len;
 	int ret;
 
@@ -160,7 +161,7 @@ json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err,
 		*error = VMS_LOAD_NOT_JSON;
 		if (jerr.line > 0)
 			snprintf(err, errlen, "not JSON (line %d, column %d: %s)", jerr.line,
-				 jerr.column, jerr.text);
+			         jerr.column, jerr.text);
 		else
 			snprintf(err, errlen, "not JSON (%s)", jerr.text);
 		return NULL;
@@ -170,7 +171,7 @@ json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err,
 	    strncmp(format, VMS_RESULT_FORMAT_PREFIX, strlen(VMS_RESULT_FORMAT_PREFIX))) {
 		*error = VMS_LOAD_NOT_OURS;
 		snprintf(err, errlen, "not a vmsuite result (no \"format\": \"%s\")",
-			 VMS_RESULT_FORMAT);
+		         VMS_RESULT_FORMAT);
 		goto fail;
 	}
 	version = strtol(format + strlen(VMS_RESULT_FORMAT_PREFIX), &end, 10);
@@ -181,9 +182,10 @@ json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err,
 	}
 	if (version > VMS_RESULT_FORMAT_VERSION) {
 		*error = VMS_LOAD_TOO_NEW;
-		snprintf(err, errlen,
-			 "result format '%s' is newer than this vmsuite reads (%s); upgrade vmsuite",
-			 format, VMS_RESULT_FORMAT);
+		snprintf(
+		    err, errlen,
+		    "result format '%s' is newer than this vmsuite reads (%s); upgrade vmsuite",
+		    format, VMS_RESULT_FORMAT);
 		goto fail;
 	}
 	if (!json_is_array(json_object_get(doc, "workloads"))) {

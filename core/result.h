@@ -7,8 +7,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#define VMS_RESULT_FORMAT "vmsuite.result/1"
-#define VMS_RESULT_FORMAT_PREFIX "vmsuite.result/"
+#define VMS_RESULT_FORMAT         "vmsuite.result/1"
+#define VMS_RESULT_FORMAT_PREFIX  "vmsuite.result/"
 #define VMS_RESULT_FORMAT_VERSION 1
 
 enum vms_better {
@@ -19,14 +19,15 @@ enum vms_better {
 
 enum vms_metric_flags {
 	VMS_METRIC_PRIMARY = 1 << 0, /* decides compare's VERDICT lines */
-	VMS_METRIC_COUNT = 1 << 1,   /* a count of events that is mostly zero (compare by runs with one) */
+	VMS_METRIC_COUNT =
+	    1 << 1, /* a count of events that is mostly zero (compare by runs with one) */
 };
 
 /* Sets metrics[name].samples[run] = value, creating the metric object
  *   {"unit", "better", "primary", "kind", "samples": []}
  * on first use and padding samples with null up to run. Never fails (aborts on OOM). */
 void vms_metric_put(json_t *metrics, const char *name, const char *unit, enum vms_better better,
-		    unsigned flags, size_t run, double value);
+                    unsigned flags, size_t run, double value);
 /* Pads every metric's samples with null to length n (failed runs have no value). */
 void vms_metrics_pad(json_t *metrics, size_t n);
 /* The non-null samples of metrics[name] as doubles into a new array; *n gets the count.
@@ -51,11 +52,11 @@ int vms_json_write_file(const json_t *doc, const char *path);
 
 enum vms_load_error {
 	VMS_LOAD_OK = 0,
-	VMS_LOAD_IO,          /* cannot open/read: errno-style message in err */
-	VMS_LOAD_NOT_JSON,    /* parse error: line/column in err */
-	VMS_LOAD_NOT_OURS,    /* JSON but no "format": "vmsuite.result/N" */
-	VMS_LOAD_TOO_NEW,     /* a newer format version than this vmsuite reads */
-	VMS_LOAD_MALFORMED,   /* ours, but a required field is missing or of the wrong type */
+	VMS_LOAD_IO,        /* cannot open/read: errno-style message in err */
+	VMS_LOAD_NOT_JSON,  /* parse error: line/column in err */
+	VMS_LOAD_NOT_OURS,  /* JSON but no "format": "vmsuite.result/N" */
+	VMS_LOAD_TOO_NEW,   /* a newer format version than this vmsuite reads */
+	VMS_LOAD_MALFORMED, /* ours, but a required field is missing or of the wrong type */
 };
 
 /* Loads and validates a result file. On success returns the document (caller decrefs) and

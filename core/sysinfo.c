@@ -757,8 +757,7 @@ static void flatten(struct rows *r, const char *key, const json_t *v, const char
 
 		if (!json_object_size(v))
 			add_row(r, vms_xstrdup(key), vms_xstrdup("(none)"), source);
-		json_object_foreach((json_t *)v, k, sub)
-		{
+		json_object_foreach ((json_t *)v, k, sub) {
 			char *sk = vms_xasprintf("%s.%s", key, k);
 
 			flatten(r, sk, sub, source);
@@ -772,8 +771,7 @@ static void flatten(struct rows *r, const char *key, const json_t *v, const char
 
 		if (!json_array_size(v))
 			add_row(r, vms_xstrdup(key), vms_xstrdup("(none)"), source);
-		json_array_foreach(v, i, sub)
-		{
+		json_array_foreach (v, i, sub) {
 			char *sk = vms_xasprintf("%s[%zu]", key, i);
 
 			flatten(r, sk, sub, source);
@@ -815,8 +813,7 @@ int vms_sysinfo_write_text(FILE *f, const json_t *info)
 	json_t *entry;
 	size_t kw = 0, vw = 0, i, first;
 
-	json_object_foreach((json_t *)info, key, entry)
-	{
+	json_object_foreach ((json_t *)info, key, entry) {
 		const json_t *value = json_object_get(entry, "value");
 		const char *source = json_string_value(json_object_get(entry, "source"));
 
@@ -826,8 +823,7 @@ int vms_sysinfo_write_text(FILE *f, const json_t *info)
 			const char *name;
 			json_t *sv;
 
-			json_object_foreach((json_t *)value, name, sv)
-			{
+			json_object_foreach ((json_t *)value, name, sv) {
 				char *k = vms_xasprintf("vm.%s", name);
 				char *src = vms_xasprintf("%s/%s", source ? source : "", name);
 

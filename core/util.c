@@ -191,7 +191,7 @@ int vms_parse_long(const char *s, long min, long max, long *out)
 
 const char *vms_format_size(uint64_t bytes, char *buf, size_t len)
 {
-	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
 	double v = (double)bytes;
 	size_t u = 0;
 

@@ -96,8 +96,7 @@ static double *metric_values(const json_t *wl, const char *name, int derived, si
 	if (!json_array_size(runs))
 		return NULL;
 	out = vms_xcalloc(json_array_size(runs), sizeof(*out));
-	json_array_foreach(runs, i, run)
-	{
+	json_array_foreach (runs, i, run) {
 		const char *status = json_string_value(json_object_get(run, "status"));
 
 		if (!status || (strcmp(status, "ok") && strcmp(status, "failed")))
@@ -367,9 +366,9 @@ static void build_workload(struct vms_compare *c, const json_t *bwl, json_t *con
 	for (k = 0; k < c->n_files; k++) {
 		const json_t *wl = k ? vms_result_workload(docs[k], name) : bwl;
 
-		json_object_foreach(json_object_get(wl, "metrics"), mname,
-		                    mo) if (json_is_object(mo) && !metric_find(w, mname))
-		    metric_add(c, w, mname, mo, docs);
+		json_object_foreach (json_object_get(wl, "metrics"), mname, mo)
+			if (json_is_object(mo) && !metric_find(w, mname))
+				metric_add(c, w, mname, mo, docs);
 	}
 	for (i = 0; i < VMS_ARRAY_SIZE(derived_metrics); i++) {
 		if (metric_find(w, derived_metrics[i]))
@@ -411,11 +410,10 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 	c->env = vms_xcalloc(n - 1, sizeof(*c->env));
 	for (k = 1; k < n; k++)
 		vms_envdiff_build(docs[0], docs[k], &c->env[k - 1]);
-	json_array_foreach(json_object_get(docs[0], "workloads"), i, wl)
-	    build_workload(c, wl, docs);
+	json_array_foreach (json_object_get(docs[0], "workloads"), i, wl)
+		build_workload(c, wl, docs);
 	for (k = 1; k < n; k++) {
-		json_array_foreach(json_object_get(docs[k], "workloads"), i, wl)
-		{
+		json_array_foreach (json_object_get(docs[k], "workloads"), i, wl) {
 			const char *name = json_string_value(json_object_get(wl, "name"));
 
 			if (name && !vms_result_workload(docs[0], name))

@@ -69,10 +69,12 @@ static void foreach_key(const json_t *a, const json_t *b,
 	json_t *v;
 
 	if (json_is_object(a))
-		json_object_foreach((json_t *)a, k, v) fn(ctx, k, v, json_object_get(b, k));
+		json_object_foreach ((json_t *)a, k, v)
+			fn(ctx, k, v, json_object_get(b, k));
 	if (json_is_object(b))
-		json_object_foreach((json_t *)b, k, v) if (!json_object_get(a, k))
-		    fn(ctx, k, NULL, v);
+		json_object_foreach ((json_t *)b, k, v)
+			if (!json_object_get(a, k))
+				fn(ctx, k, NULL, v);
 }
 
 struct prefixed {
@@ -220,8 +222,7 @@ static void check_audio_facts(struct vms_envdiff *d, const char *prefix, const j
 	json_t *v;
 
 	if (json_is_object(a) && json_is_object(b)) {
-		json_object_foreach((json_t *)a, k, v)
-		{
+		json_object_foreach ((json_t *)a, k, v) {
 			char *p;
 			const json_t *vb = json_object_get(b, k);
 
@@ -237,8 +238,7 @@ static void check_audio_facts(struct vms_envdiff *d, const char *prefix, const j
 			}
 			free(p);
 		}
-		json_object_foreach((json_t *)b, k, v)
-		{
+		json_object_foreach ((json_t *)b, k, v) {
 			char *p;
 
 			if (json_object_get(a, k) ||
@@ -275,8 +275,7 @@ void vms_envdiff_build(const json_t *base, const json_t *other, struct vms_envdi
 	            check_protocol, d);
 	foreach_key(json_object_get(base, "fingerprint"), json_object_get(other, "fingerprint"),
 	            check_fingerprint, d);
-	json_array_foreach(json_object_get(base, "workloads"), i, wa)
-	{
+	json_array_foreach (json_object_get(base, "workloads"), i, wa) {
 		const char *name = json_string_value(json_object_get(wa, "name"));
 		struct wl_ctx w = {d, name};
 

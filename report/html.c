@@ -17,7 +17,6 @@
 #include "report/sound.h"
 #include "report/svg.h"
 
-
 /* ---- page-wide pieces ----------------------------------------------------------------- */
 
 static const char css[] =

@@ -13,12 +13,12 @@
 enum { OPT_BYTES, OPT_PAGES, OPT_DIR };
 
 static const struct vms_option_def options[] = {
-	[OPT_BYTES] = { "bytes", VMS_OPT_SIZE, "2048000000", "bytes",
-			"size of the file mapping (2001: 500000 pages = 2048000000)", 4096, 0 },
-	[OPT_PAGES] = { "pages", VMS_OPT_COUNT, NULL, "pages",
-			"size in 4096-byte pages, as `mmap001 -m PAGES`; overrides bytes", 1, 0 },
-	[OPT_DIR] = { "dir", VMS_OPT_PATH, NULL, "path",
-		      "directory for the file (default: --workdir); must not be tmpfs", 0, 0 },
+    [OPT_BYTES] = {"bytes", VMS_OPT_SIZE, "2048000000", "bytes",
+                   "size of the file mapping (2001: 500000 pages = 2048000000)", 4096, 0},
+    [OPT_PAGES] = {"pages", VMS_OPT_COUNT, NULL, "pages",
+                   "size in 4096-byte pages, as `mmap001 -m PAGES`; overrides bytes", 1, 0},
+    [OPT_DIR] = {"dir", VMS_OPT_PATH, NULL, "path",
+                 "directory for the file (default: --workdir); must not be tmpfs", 0, 0},
 };
 
 static uint64_t size_of(const struct vms_workload_ctx *ctx)
@@ -58,7 +58,7 @@ static int run(struct vms_workload_ctx *ctx)
 	array = mmap(NULL, size, PROT_WRITE, MAP_SHARED, fd, 0);
 	if (array == MAP_FAILED) {
 		vms_workload_fail(ctx, "mmap of %llu bytes failed: %s", (unsigned long long)size,
-				  strerror(errno));
+		                  strerror(errno));
 		goto fail_close;
 	}
 	ctx->shared->bytes_allocated = size;
@@ -81,15 +81,15 @@ fail_close:
 }
 
 const struct vms_workload vms_workload_mmap001 = {
-	.name = "mmap001",
-	.summary = "write every byte of a shared file mapping, then msync (LTP mmap001 -m)",
-	.stresses = "shared file write faults, dirty page-cache accounting, writeback, reclaim "
-		    "of dirty mapped pages",
-	.options = options,
-	.n_options = VMS_ARRAY_SIZE(options),
-	.needs = VMS_NEED_DISK,
-	.default_runs = 5,
-	.faithful_to = "mmap001 -m 500000 (LTP 2001), run 5 times",
-	.prepare = prepare,
-	.run = run,
+    .name = "mmap001",
+    .summary = "write every byte of a shared file mapping, then msync (LTP mmap001 -m)",
+    .stresses = "shared file write faults, dirty page-cache accounting, writeback, reclaim "
+                "of dirty mapped pages",
+    .options = options,
+    .n_options = VMS_ARRAY_SIZE(options),
+    .needs = VMS_NEED_DISK,
+    .default_runs = 5,
+    .faithful_to = "mmap001 -m 500000 (LTP 2001), run 5 times",
+    .prepare = prepare,
+    .run = run,
 };

@@ -13,12 +13,12 @@
 enum { OPT_BYTES, OPT_DIR };
 
 static const struct vms_option_def options[] = {
-	[OPT_BYTES] = { "bytes", VMS_OPT_SIZE, "512M", "bytes",
-			"R: the file is 2R, the anonymous region R (footprint 3R); memtest used "
-			"the machine's RAM",
-			4096, 0 },
-	[OPT_DIR] = { "dir", VMS_OPT_PATH, NULL, "path",
-		      "directory for the file (default: --workdir); must not be tmpfs", 0, 0 },
+    [OPT_BYTES] = {"bytes", VMS_OPT_SIZE, "512M", "bytes",
+                   "R: the file is 2R, the anonymous region R (footprint 3R); memtest used "
+                   "the machine's RAM",
+                   4096, 0},
+    [OPT_DIR] = {"dir", VMS_OPT_PATH, NULL, "path",
+                 "directory for the file (default: --workdir); must not be tmpfs", 0, 0},
 };
 
 static int prepare(struct vms_workload_ctx *ctx, char *why, size_t len)
@@ -45,13 +45,13 @@ static int run(struct vms_workload_ctx *ctx)
 	file = mmap(NULL, 2 * r, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (file == MAP_FAILED) {
 		vms_workload_fail(ctx, "mmap of the %llu-byte file failed: %s",
-				  (unsigned long long)(2 * r), strerror(errno));
+		                  (unsigned long long)(2 * r), strerror(errno));
 		goto out_close;
 	}
 	anon = mmap(NULL, r, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (anon == MAP_FAILED) {
 		vms_workload_fail(ctx, "anonymous mmap of %llu bytes failed: %s",
-				  (unsigned long long)r, strerror(errno));
+		                  (unsigned long long)r, strerror(errno));
 		goto out_unmap_file;
 	}
 	ctx->shared->bytes_allocated = 3 * r;
@@ -81,16 +81,16 @@ out_close:
 }
 
 const struct vms_workload vms_workload_mmap002 = {
-	.name = "mmap002",
-	.summary = "fill a 2R file mapping and an R anonymous region by copying between them "
-		   "(memtest mmap002)",
-	.stresses = "anonymous vs dirty file reclaim balance, writeback, swap-out",
-	.options = options,
-	.n_options = VMS_ARRAY_SIZE(options),
-	.needs = VMS_NEED_DISK,
-	.default_runs = 5,
-	.faithful_to = "memtest 0.0.4 mmap002 (R = RAM); default R = 512 MiB until the emulated "
-		       "machine sets it",
-	.prepare = prepare,
-	.run = run,
+    .name = "mmap002",
+    .summary = "fill a 2R file mapping and an R anonymous region by copying between them "
+               "(memtest mmap002)",
+    .stresses = "anonymous vs dirty file reclaim balance, writeback, swap-out",
+    .options = options,
+    .n_options = VMS_ARRAY_SIZE(options),
+    .needs = VMS_NEED_DISK,
+    .default_runs = 5,
+    .faithful_to = "memtest 0.0.4 mmap002 (R = RAM); default R = 512 MiB until the emulated "
+                   "machine sets it",
+    .prepare = prepare,
+    .run = run,
 };

@@ -14,14 +14,13 @@
 enum { OPT_PERCENT, OPT_BYTES, OPT_CHUNK, OPT_WRITE };
 
 static const struct vms_option_def options[] = {
-	[OPT_PERCENT] = { "percent", VMS_OPT_PERCENT, "80", "%",
-			  "allocate until this share of RAM+swap is in use (mtest01 -p)", 1, 100 },
-	[OPT_BYTES] = { "bytes", VMS_OPT_SIZE, NULL, "bytes",
-			"allocate exactly this much instead (mtest01 -b); overrides percent", 1,
-			0 },
-	[OPT_CHUNK] = { "chunk", VMS_OPT_SIZE, "1M", "bytes", "malloc chunk size", 4096, 0 },
-	[OPT_WRITE] = { "write", VMS_OPT_BOOL, "1", "0/1",
-			"store into every byte of each chunk (mtest01 -w)", 0, 1 },
+    [OPT_PERCENT] = {"percent", VMS_OPT_PERCENT, "80", "%",
+                     "allocate until this share of RAM+swap is in use (mtest01 -p)", 1, 100},
+    [OPT_BYTES] = {"bytes", VMS_OPT_SIZE, NULL, "bytes",
+                   "allocate exactly this much instead (mtest01 -b); overrides percent", 1, 0},
+    [OPT_CHUNK] = {"chunk", VMS_OPT_SIZE, "1M", "bytes", "malloc chunk size", 4096, 0},
+    [OPT_WRITE] = {"write", VMS_OPT_BOOL, "1", "0/1",
+                   "store into every byte of each chunk (mtest01 -w)", 0, 1},
 };
 
 int vms_mtest01_target(const struct vms_mtest01_mem *m, unsigned percent, uint64_t *target)
@@ -71,7 +70,7 @@ static int run(struct vms_workload_ctx *ctx)
 		machine_mem(&m);
 		if (vms_mtest01_target(&m, (unsigned)ctx->opts[OPT_PERCENT].u, &target))
 			return vms_workload_fail(ctx, "More memory than the maximum amount you "
-						      "specified is already being used");
+			                              "specified is already being used");
 	}
 	/* as in 2001, the count starts at one chunk */
 	for (count = chunk; count < target; count += chunk) {
@@ -79,10 +78,11 @@ static int run(struct vms_workload_ctx *ctx)
 		uint64_t j;
 
 		if (!mem)
-			return vms_workload_fail(ctx, "malloc of a %llu-byte chunk failed after "
-						      "%llu bytes",
-						 (unsigned long long)chunk,
-						 (unsigned long long)(count - chunk));
+			return vms_workload_fail(ctx,
+			                         "malloc of a %llu-byte chunk failed after "
+			                         "%llu bytes",
+			                         (unsigned long long)chunk,
+			                         (unsigned long long)(count - chunk));
 		if (dowrite)
 			for (j = 0; j < chunk; j++)
 				mem[j] = 'a';
@@ -93,15 +93,15 @@ static int run(struct vms_workload_ctx *ctx)
 }
 
 const struct vms_workload vms_workload_mtest01 = {
-	.name = "mtest01",
-	.summary = "malloc 1 MiB chunks and write them until p% of RAM+swap is used "
-		   "(LTP mtest01 -p -w)",
-	.stresses = "anonymous page faults, reclaim, swap-out, exit teardown of swapped memory",
-	.options = options,
-	.n_options = VMS_ARRAY_SIZE(options),
-	.needs = 0,
-	.default_runs = 10,
-	.faithful_to = "mtest01 -p80 -w (LTP 2001), run 10 times",
-	.prepare = NULL,
-	.run = run,
+    .name = "mtest01",
+    .summary = "malloc 1 MiB chunks and write them until p% of RAM+swap is used "
+               "(LTP mtest01 -p -w)",
+    .stresses = "anonymous page faults, reclaim, swap-out, exit teardown of swapped memory",
+    .options = options,
+    .n_options = VMS_ARRAY_SIZE(options),
+    .needs = 0,
+    .default_runs = 10,
+    .faithful_to = "mtest01 -p80 -w (LTP 2001), run 10 times",
+    .prepare = NULL,
+    .run = run,
 };

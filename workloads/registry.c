@@ -12,7 +12,7 @@
 #include "core/util.h"
 
 #define VMS_WORKLOAD(n) &vms_workload_##n,
-const struct vms_workload *const vms_workloads[] = { VMS_WORKLOAD_LIST NULL };
+const struct vms_workload *const vms_workloads[] = {VMS_WORKLOAD_LIST NULL};
 #undef VMS_WORKLOAD
 
 const struct vms_workload *vms_workload_find(const char *name)
@@ -36,7 +36,7 @@ int vms_workload_option_index(const struct vms_workload *w, const char *name)
 }
 
 static int parse_value(const struct vms_workload *w, const struct vms_option_def *d,
-		       const char *text, struct vms_opt_value *v, char *why, size_t len)
+                       const char *text, struct vms_opt_value *v, char *why, size_t len)
 {
 	uint64_t u = 0;
 	long l;
@@ -47,7 +47,7 @@ static int parse_value(const struct vms_workload *w, const struct vms_option_def
 		ret = vms_parse_size(text, &u);
 		if (ret) {
 			snprintf(why, len, "%s: malformed size '%s' for %s (use bytes or K/M/G)",
-				 w->name, text, d->name);
+			         w->name, text, d->name);
 			return -EINVAL;
 		}
 		break;
@@ -56,7 +56,7 @@ static int parse_value(const struct vms_workload *w, const struct vms_option_def
 		ret = vms_parse_long(text, 0, LONG_MAX, &l);
 		if (ret) {
 			snprintf(why, len, "%s: malformed number '%s' for %s", w->name, text,
-				 d->name);
+			         d->name);
 			return -EINVAL;
 		}
 		u = (uint64_t)l;
@@ -66,11 +66,11 @@ static int parse_value(const struct vms_workload *w, const struct vms_option_def
 		    !strcmp(text, "on"))
 			u = 1;
 		else if (!strcmp(text, "0") || !strcmp(text, "no") || !strcmp(text, "false") ||
-			 !strcmp(text, "off"))
+		         !strcmp(text, "off"))
 			u = 0;
 		else {
 			snprintf(why, len, "%s: '%s' is not a boolean for %s (use 1 or 0)", w->name,
-				 text, d->name);
+			         text, d->name);
 			return -EINVAL;
 		}
 		break;
@@ -86,11 +86,11 @@ static int parse_value(const struct vms_workload *w, const struct vms_option_def
 	if (d->type != VMS_OPT_PATH && (u < d->min || (d->max && u > d->max))) {
 		if (d->max)
 			snprintf(why, len, "%s: %s=%s is out of range (%llu..%llu %s)", w->name,
-				 d->name, text, (unsigned long long)d->min,
-				 (unsigned long long)d->max, d->unit);
+			         d->name, text, (unsigned long long)d->min,
+			         (unsigned long long)d->max, d->unit);
 		else
 			snprintf(why, len, "%s: %s=%s is too small (at least %llu %s)", w->name,
-				 d->name, text, (unsigned long long)d->min, d->unit);
+			         d->name, text, (unsigned long long)d->min, d->unit);
 		return -EINVAL;
 	}
 	v->u = u;
@@ -98,7 +98,7 @@ static int parse_value(const struct vms_workload *w, const struct vms_option_def
 }
 
 int vms_workload_opt_set(struct vms_workload_spec *spec, const char *name, const char *value,
-			 char *why, size_t len)
+                         char *why, size_t len)
 {
 	const struct vms_workload *w = spec->w;
 	int i = vms_workload_option_index(w, name);
@@ -126,11 +126,10 @@ static void known_workloads(char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; vms_workloads[i] && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
-				      vms_workloads[i]->name);
+		                      vms_workloads[i]->name);
 }
 
-int vms_workload_spec_parse(const char *text, struct vms_workload_spec *spec, char *why,
-			    size_t len)
+int vms_workload_spec_parse(const char *text, struct vms_workload_spec *spec, char *why, size_t len)
 {
 	char *copy = vms_xstrdup(text), *save = NULL, *tok;
 	const struct vms_workload *w;
@@ -232,15 +231,15 @@ int vms_workload_check_dir(const char *dir, uint64_t need, char *why, size_t len
 	}
 	if (fi.memory_backed) {
 		snprintf(why, len,
-			 "work directory '%s' is on %s: its pages live in RAM and swap, so the "
-			 "file-mapping test would become a swap test; use --workdir on a disk "
-			 "filesystem",
-			 dir, fi.fstype ? fi.fstype : fi.magic_name);
+		         "work directory '%s' is on %s: its pages live in RAM and swap, so the "
+		         "file-mapping test would become a swap test; use --workdir on a disk "
+		         "filesystem",
+		         dir, fi.fstype ? fi.fstype : fi.magic_name);
 		ret = -EXDEV;
 	} else if (fi.free_bytes < need) {
 		snprintf(why, len, "work directory '%s' has %s free, the workload needs %s", dir,
-			 vms_format_size(fi.free_bytes, a, sizeof(a)),
-			 vms_format_size(need, b, sizeof(b)));
+		         vms_format_size(fi.free_bytes, a, sizeof(a)),
+		         vms_format_size(need, b, sizeof(b)));
 		ret = -ENOSPC;
 	}
 	vms_fs_info_release(&fi);

@@ -72,19 +72,19 @@ static const struct {
 	const char *name, *unit;
 	int cumulative; /* counters: stored as the increase since the run started */
 } series_cols[COL_NR] = {
-	[COL_PGFAULT] = { "pgfault", "faults", 1 },
-	[COL_PGMAJFAULT] = { "pgmajfault", "faults", 1 },
-	[COL_PSWPIN] = { "pswpin", "pages", 1 },
-	[COL_PSWPOUT] = { "pswpout", "pages", 1 },
-	[COL_PGSCAN] = { "pgscan", "pages", 1 },
-	[COL_PGSTEAL] = { "pgsteal", "pages", 1 },
-	[COL_PSI_MEM_SOME] = { "psi_memory_some_us", "us", 1 },
-	[COL_PSI_IO_SOME] = { "psi_io_some_us", "us", 1 },
-	[COL_MEM_FREE] = { "mem_free_kib", "KiB", 0 },
-	[COL_DIRTY] = { "dirty_kib", "KiB", 0 },
-	[COL_WRITEBACK] = { "writeback_kib", "KiB", 0 },
-	[COL_SWAP_USED] = { "swap_used_kib", "KiB", 0 },
-	[COL_CGROUP_USAGE] = { "cgroup_usage_kib", "KiB", 0 },
+    [COL_PGFAULT] = {"pgfault", "faults", 1},
+    [COL_PGMAJFAULT] = {"pgmajfault", "faults", 1},
+    [COL_PSWPIN] = {"pswpin", "pages", 1},
+    [COL_PSWPOUT] = {"pswpout", "pages", 1},
+    [COL_PGSCAN] = {"pgscan", "pages", 1},
+    [COL_PGSTEAL] = {"pgsteal", "pages", 1},
+    [COL_PSI_MEM_SOME] = {"psi_memory_some_us", "us", 1},
+    [COL_PSI_IO_SOME] = {"psi_io_some_us", "us", 1},
+    [COL_MEM_FREE] = {"mem_free_kib", "KiB", 0},
+    [COL_DIRTY] = {"dirty_kib", "KiB", 0},
+    [COL_WRITEBACK] = {"writeback_kib", "KiB", 0},
+    [COL_SWAP_USED] = {"swap_used_kib", "KiB", 0},
+    [COL_CGROUP_USAGE] = {"cgroup_usage_kib", "KiB", 0},
 };
 
 struct sample {
@@ -96,7 +96,7 @@ struct series {
 	struct sample *s;
 	size_t n, cap;
 	const struct vms_cgroup *cg; /* sampled too when not NULL */
-	struct vms_vmstat vm; /* scratch, too large for the stack of a tight loop */
+	struct vms_vmstat vm;        /* scratch, too large for the stack of a tight loop */
 };
 
 /* Sums vmstat counters with a prefix; pgscan_/pgsteal_ also have _anon/_file splits of the
@@ -113,7 +113,7 @@ static uint64_t vmstat_sum(const struct vms_vmstat *s, const char *prefix, int s
 		if (strncmp(s->kv[i].name, prefix, plen))
 			continue;
 		if (skip_type_split && (!strcmp(rest, "anon") || !strcmp(rest, "file") ||
-					 !strcmp(rest, "direct_throttle")))
+		                        !strcmp(rest, "direct_throttle")))
 			continue;
 		sum += s->kv[i].value;
 	}
@@ -181,9 +181,9 @@ static json_t *series_json(const struct series *se, double hz)
 			json_array_append_new(a, json_integer((json_int_t)v));
 		}
 		json_object_set_new(cols, series_cols[c].name,
-				    json_pack("{s:s, s:b, s:o}", "unit", series_cols[c].unit,
-					      "cumulative", series_cols[c].cumulative, "values",
-					      a));
+		                    json_pack("{s:s, s:b, s:o}", "unit", series_cols[c].unit,
+		                              "cumulative", series_cols[c].cumulative, "values",
+		                              a));
 	}
 	json_object_set_new(o, "interval_s", json_real(1.0 / hz));
 	json_object_set_new(o, "t_s", t);
@@ -215,7 +215,7 @@ static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config
 		_exit(126);
 	if (cfg->cgroup && vms_cgroup_join_self(cfg->cgroup->procs)) {
 		vms_workload_fail(ctx, "cannot join the memory cgroup via '%s'",
-				  cfg->cgroup->procs);
+		                  cfg->cgroup->procs);
 		_exit(126);
 	}
 	if (cfg->cpu_list) {
@@ -251,7 +251,7 @@ static int pidfd_open_(pid_t pid)
 /* Waits for the child while sampling; on a stop signal, terminates it (SIGTERM, then SIGKILL
  * after 2 s) and still reaps it. */
 static void supervise(pid_t pid, struct series *se, double hz, struct run_outcome *o,
-		      const struct vms_run_config *cfg, const char *what)
+                      const struct vms_run_config *cfg, const char *what)
 {
 	int pfd = pidfd_open_(pid);
 	double period = 1.0 / hz, next = o->t0, kill_at = 0, last_progress = 0;
@@ -276,7 +276,7 @@ static void supervise(pid_t pid, struct series *se, double hz, struct run_outcom
 			next = now + period;
 		timeout = (int)((next - now) * 1000) + 1;
 		if (pfd >= 0) {
-			struct pollfd p = { .fd = pfd, .events = POLLIN };
+			struct pollfd p = {.fd = pfd, .events = POLLIN};
 
 			if (poll(&p, 1, timeout) > 0) {
 				r = wait4(pid, &o->status, WNOHANG, &o->ru);
@@ -296,7 +296,8 @@ static void supervise(pid_t pid, struct series *se, double hz, struct run_outcom
 		if (cfg->progress && now - last_progress >= 0.5) {
 			fprintf(stderr, "\r\033[Kvmsuite: %s  %.1f s", what, now - o->t0);
 			if (cfg->probe)
-				fprintf(stderr, "  underruns so far: %ld", vms_probe_underruns(cfg->probe));
+				fprintf(stderr, "  underruns so far: %ld",
+				        vms_probe_underruns(cfg->probe));
 			last_progress = now;
 		}
 	}
@@ -312,12 +313,12 @@ static void supervise(pid_t pid, struct series *se, double hz, struct run_outcom
 static json_t *rusage_json(const struct rusage *ru)
 {
 	return json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "user_s",
-			 (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6, "sys_s",
-			 (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6,
-			 "maxrss_kib", (json_int_t)ru->ru_maxrss, "minflt",
-			 (json_int_t)ru->ru_minflt, "majflt", (json_int_t)ru->ru_majflt, "nvcsw",
-			 (json_int_t)ru->ru_nvcsw, "nivcsw", (json_int_t)ru->ru_nivcsw, "inblock",
-			 (json_int_t)ru->ru_inblock, "oublock", (json_int_t)ru->ru_oublock);
+	                 (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6, "sys_s",
+	                 (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6,
+	                 "maxrss_kib", (json_int_t)ru->ru_maxrss, "minflt",
+	                 (json_int_t)ru->ru_minflt, "majflt", (json_int_t)ru->ru_majflt, "nvcsw",
+	                 (json_int_t)ru->ru_nvcsw, "nivcsw", (json_int_t)ru->ru_nivcsw, "inblock",
+	                 (json_int_t)ru->ru_inblock, "oublock", (json_int_t)ru->ru_oublock);
 }
 
 static json_t *start_state_json(void)
@@ -326,13 +327,12 @@ static json_t *start_state_json(void)
 
 	if (vms_meminfo_read(&mi, NULL))
 		return json_null();
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "mem_free_bytes",
-			 (json_int_t)mi.mem_free, "mem_available_bytes",
-			 (json_int_t)mi.mem_available, "cached_bytes", (json_int_t)mi.cached,
-			 "dirty_bytes", (json_int_t)mi.dirty, "writeback_bytes",
-			 (json_int_t)mi.writeback, "swap_used_bytes",
-			 (json_int_t)(mi.swap_total - mi.swap_free), "anon_bytes",
-			 (json_int_t)mi.anon);
+	return json_pack(
+	    "{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "mem_free_bytes", (json_int_t)mi.mem_free,
+	    "mem_available_bytes", (json_int_t)mi.mem_available, "cached_bytes",
+	    (json_int_t)mi.cached, "dirty_bytes", (json_int_t)mi.dirty, "writeback_bytes",
+	    (json_int_t)mi.writeback, "swap_used_bytes", (json_int_t)(mi.swap_total - mi.swap_free),
+	    "anon_bytes", (json_int_t)mi.anon);
 }
 
 /* sync, then drop the page cache, dentries and inodes when allowed. Returns what was done. */
@@ -351,15 +351,15 @@ static double tv(const struct timeval *t)
 	return (double)t->tv_sec + (double)t->tv_usec / 1e6;
 }
 
-static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o,
-			uint64_t bytes, const struct vms_vmstat *b, const struct vms_vmstat *a,
-			const struct vms_psi *pb, const struct vms_psi *pa)
+static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o, uint64_t bytes,
+                        const struct vms_vmstat *b, const struct vms_vmstat *a,
+                        const struct vms_psi *pb, const struct vms_psi *pa)
 {
 	double user = tv(&o->ru.ru_utime), sys = tv(&o->ru.ru_stime), el = o->t1 - o->t0;
 	const unsigned P = VMS_METRIC_PRIMARY, C = VMS_METRIC_COUNT;
 	const enum vms_better L = VMS_BETTER_LOWER, N = VMS_BETTER_NONE;
 
-#define D(name) ((double)(vms_vmstat_get(a, name) - vms_vmstat_get(b, name)))
+#define D(name)          ((double)(vms_vmstat_get(a, name) - vms_vmstat_get(b, name)))
 #define S(prefix, split) ((double)(vmstat_sum(a, prefix, split) - vmstat_sum(b, prefix, split)))
 	vms_metric_put(metrics, "bytes_allocated", "bytes", N, 0, run, (double)bytes);
 	vms_metric_put(metrics, "elapsed_s", "s", L, P, run, el);
@@ -379,21 +379,21 @@ static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o
 	vms_metric_put(metrics, "pgsteal", "pages", L, 0, run, S("pgsteal_", 1));
 	vms_metric_put(metrics, "allocstall", "stalls", L, C, run, S("allocstall_", 0));
 	vms_metric_put(metrics, "workingset_refault", "pages", L, 0, run,
-		       S("workingset_refault_", 0));
+	               S("workingset_refault_", 0));
 	vms_metric_put(metrics, "oom_kill", "kills", L, C, run, D("oom_kill"));
 #undef D
 #undef S
 	if (pa->available[VMS_PSI_MEMORY] && pb->available[VMS_PSI_MEMORY]) {
 		vms_metric_put(metrics, "psi_memory_some_ms", "ms", L, 0, run,
-			       (double)(pa->some_us[0] - pb->some_us[0]) / 1000);
+		               (double)(pa->some_us[0] - pb->some_us[0]) / 1000);
 		vms_metric_put(metrics, "psi_memory_full_ms", "ms", L, 0, run,
-			       (double)(pa->full_us[0] - pb->full_us[0]) / 1000);
+		               (double)(pa->full_us[0] - pb->full_us[0]) / 1000);
 	}
 	if (pa->available[VMS_PSI_IO] && pb->available[VMS_PSI_IO]) {
 		vms_metric_put(metrics, "psi_io_some_ms", "ms", L, 0, run,
-			       (double)(pa->some_us[1] - pb->some_us[1]) / 1000);
+		               (double)(pa->some_us[1] - pb->some_us[1]) / 1000);
 		vms_metric_put(metrics, "psi_io_full_ms", "ms", L, 0, run,
-			       (double)(pa->full_us[1] - pb->full_us[1]) / 1000);
+		               (double)(pa->full_us[1] - pb->full_us[1]) / 1000);
 	}
 }
 
@@ -405,9 +405,9 @@ static void put_cgroup_metrics(json_t *metrics, size_t run, const json_t *cg)
 		enum vms_better better;
 		unsigned flags;
 	} map[] = {
-		{ "peak_bytes", "cgroup_peak_bytes", "bytes", VMS_BETTER_NONE, 0 },
-		{ "limit_hits", "cgroup_limit_hits", "events", VMS_BETTER_LOWER, 0 },
-		{ "oom_kill", "cgroup_oom_kill", "kills", VMS_BETTER_LOWER, VMS_METRIC_COUNT },
+	    {"peak_bytes", "cgroup_peak_bytes", "bytes", VMS_BETTER_NONE, 0},
+	    {"limit_hits", "cgroup_limit_hits", "events", VMS_BETTER_LOWER, 0},
+	    {"oom_kill", "cgroup_oom_kill", "kills", VMS_BETTER_LOWER, VMS_METRIC_COUNT},
 	};
 	size_t i;
 
@@ -416,19 +416,19 @@ static void put_cgroup_metrics(json_t *metrics, size_t run, const json_t *cg)
 
 		if (json_is_number(v))
 			vms_metric_put(metrics, map[i].metric, map[i].unit, map[i].better,
-				       map[i].flags, run, json_number_value(v));
+			               map[i].flags, run, json_number_value(v));
 	}
 }
 
 /* Runs one workload run; fills `run` (a new JSON object) and the workload's metrics. Returns
  * 0 ok, 1 failed, 2 interrupted. */
-static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx,
-		    json_t *metrics, json_t *run, size_t index, long nruns)
+static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx, json_t *metrics,
+                    json_t *run, size_t index, long nruns)
 {
 	struct vms_vmstat *vb = vms_xmalloc(sizeof(*vb)), *va = vms_xmalloc(sizeof(*va));
 	struct vms_psi pb, pa;
-	struct series se = { 0 };
-	struct run_outcome o = { 0 };
+	struct series se = {0};
+	struct run_outcome o = {0};
 	struct rusage self0, self1;
 	struct vms_workload_shared *sh;
 	struct vms_cgroup_stats *cgb = cfg->cgroup ? vms_xmalloc(sizeof(*cgb)) : NULL;
@@ -447,7 +447,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	memset(sh, 0, sizeof(*sh));
 	ctx->shared = sh;
 	snprintf(ctx->file, sizeof(ctx->file), "%s/.vmsuite-%s-%ld-%zu.tmp", ctx->workdir,
-		 ctx->w->name, (long)getpid(), index + 1);
+	         ctx->w->name, (long)getpid(), index + 1);
 	snprintf(what, sizeof(what), "%s run %zu/%ld", ctx->w->name, index + 1, nruns);
 
 	json_object_set_new(run, "index", json_integer((json_int_t)index + 1));
@@ -479,8 +479,8 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	unlink(ctx->file); /* whatever happened to the child, its file goes */
 	/* the cost of measuring: the runner's own CPU while the child ran (sampling, polling) */
 	json_object_set_new(run, "runner_cpu_s",
-			    json_real(tv(&self1.ru_utime) + tv(&self1.ru_stime) -
-				      tv(&self0.ru_utime) - tv(&self0.ru_stime)));
+	                    json_real(tv(&self1.ru_utime) + tv(&self1.ru_stime) -
+	                              tv(&self0.ru_utime) - tv(&self0.ru_stime)));
 
 	vms_vmstat_read(va, NULL);
 	vms_psi_read(&pa, NULL);
@@ -501,20 +501,22 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		if (o.interrupted) {
 			ret = 2;
 			snprintf(reason, sizeof(reason), "interrupted by %s",
-				 strsignal(stop_signal ? stop_signal : SIGINT));
+			         strsignal(stop_signal ? stop_signal : SIGINT));
 		} else if (sig) {
 			ret = 1;
 			snprintf(reason, sizeof(reason), "killed by signal %d (%s)%s", sig,
-				 strsignal(sig), oom ? " (the OOM killer)" : "");
+			         strsignal(sig), oom ? " (the OOM killer)" : "");
 		} else if (code) {
 			ret = 1;
 			snprintf(reason, sizeof(reason), "%s",
-				 sh->reason[0] ? sh->reason : "exited with a non-zero status");
+			         sh->reason[0] ? sh->reason : "exited with a non-zero status");
 			if (!sh->reason[0])
 				snprintf(reason, sizeof(reason), "exited with status %d", code);
 		}
 		json_object_set_new(run, "status",
-				    json_string(ret == 0 ? "ok" : ret == 2 ? "interrupted" : "failed"));
+		                    json_string(ret == 0   ? "ok"
+		                                : ret == 2 ? "interrupted"
+		                                           : "failed"));
 		if (ret)
 			json_object_set_new(run, "reason", json_string(reason));
 	}
@@ -549,25 +551,25 @@ out:
 
 static json_t *protocol_json(const struct vms_run_config *cfg)
 {
-	json_t *p = json_pack("{s:s, s:b, s:f, s:b, s:b}", "workdir", cfg->workdir,
-			      "thp_disabled", 1, "sample_hz", cfg->sample_hz, "drop_caches",
-			      cfg->drop_caches && geteuid() == 0, "with_audio", cfg->probe != NULL);
+	json_t *p = json_pack("{s:s, s:b, s:f, s:b, s:b}", "workdir", cfg->workdir, "thp_disabled",
+	                      1, "sample_hz", cfg->sample_hz, "drop_caches",
+	                      cfg->drop_caches && geteuid() == 0, "with_audio", cfg->probe != NULL);
 	json_t *plan = json_array();
 	size_t i;
 
 	for (i = 0; i < cfg->n_items; i++)
-		json_array_append_new(plan, json_pack("{s:s, s:o, s:i}", "workload",
-						      cfg->items[i].spec.w->name, "options",
-						      vms_workload_opts_json(cfg->items[i].spec.w,
-									     cfg->items[i].spec.opts),
-						      "runs", (int)cfg->items[i].runs));
+		json_array_append_new(
+		    plan,
+		    json_pack("{s:s, s:o, s:i}", "workload", cfg->items[i].spec.w->name, "options",
+		              vms_workload_opts_json(cfg->items[i].spec.w, cfg->items[i].spec.opts),
+		              "runs", (int)cfg->items[i].runs));
 	json_object_set_new(p, "plan", plan);
 	json_object_set_new(p, "machine",
-			    cfg->machine ? json_incref(cfg->machine)
-					 : json_pack("{s:s, s:n, s:n, s:n, s:n, s:i, s:n}", "profile",
-						     "host", "mem_limit_bytes", "swap_limit_bytes",
-						     "effective_swap_bytes", "cpus", "cgroup_version",
-						     0, "cgroup_path"));
+	                    cfg->machine ? json_incref(cfg->machine)
+	                                 : json_pack("{s:s, s:n, s:n, s:n, s:n, s:i, s:n}",
+	                                             "profile", "host", "mem_limit_bytes",
+	                                             "swap_limit_bytes", "effective_swap_bytes",
+	                                             "cpus", "cgroup_version", 0, "cgroup_path"));
 	return p;
 }
 
@@ -610,24 +612,24 @@ static void audio_windows(const struct vms_run_config *cfg, json_t *doc, double 
 	json_object_set_new(baseline, "t_start", json_real(b0));
 	json_object_set_new(baseline, "t_end", json_real(b1));
 	json_object_set_new(baseline, "metrics", json_object());
-	json_object_set_new(baseline, "detail",
-			    vms_probe_window(cfg->probe, b0, b1,
-					     json_object_get(baseline, "metrics"), 0));
-	json_object_set_new(doc, "audio",
-			    json_pack("{s:o, s:o}", "facts", vms_probe_facts(cfg->probe),
-				      "baseline", baseline));
-	json_array_foreach(json_object_get(doc, "workloads"), i, wl) {
+	json_object_set_new(
+	    baseline, "detail",
+	    vms_probe_window(cfg->probe, b0, b1, json_object_get(baseline, "metrics"), 0));
+	json_object_set_new(
+	    doc, "audio",
+	    json_pack("{s:o, s:o}", "facts", vms_probe_facts(cfg->probe), "baseline", baseline));
+	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
 		json_t *metrics = json_object_get(wl, "metrics"), *run;
 		size_t r;
 
-		json_array_foreach(json_object_get(wl, "runs"), r, run) {
+		json_array_foreach (json_object_get(wl, "runs"), r, run) {
 			double t0 = json_number_value(json_object_get(run, "t_start"));
 			double t1 = json_number_value(json_object_get(run, "t_end"));
 
 			if (!json_is_number(json_object_get(run, "t_end")))
 				continue;
 			json_object_set_new(run, "audio",
-					    vms_probe_window(cfg->probe, t0, t1, metrics, r));
+			                    vms_probe_window(cfg->probe, t0, t1, metrics, r));
 		}
 		vms_metrics_pad(metrics, json_array_size(json_object_get(wl, "runs")));
 	}
@@ -648,8 +650,8 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	interrupted = stop_signal != 0;
 	for (i = 0; i < cfg->n_items && !interrupted; i++) {
 		const struct vms_run_item *it = &cfg->items[i];
-		struct vms_workload_ctx ctx = { .w = it->spec.w, .opts = it->spec.opts,
-						.workdir = cfg->workdir };
+		struct vms_workload_ctx ctx = {
+		    .w = it->spec.w, .opts = it->spec.opts, .workdir = cfg->workdir};
 		json_t *wl, *metrics = json_object(), *runs = json_array();
 		long r;
 
@@ -667,8 +669,8 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 			}
 		}
 		wl = json_pack("{s:s, s:s, s:o, s:i, s:o, s:o}", "name", ctx.w->name, "summary",
-			       ctx.w->summary, "options", vms_workload_opts_json(ctx.w, ctx.opts),
-			       "runs_planned", (int)it->runs, "metrics", metrics, "runs", runs);
+		               ctx.w->summary, "options", vms_workload_opts_json(ctx.w, ctx.opts),
+		               "runs_planned", (int)it->runs, "metrics", metrics, "runs", runs);
 		json_array_append_new(workloads, wl);
 		for (r = 0; r < it->runs; r++) {
 			json_t *run = json_object();
@@ -684,7 +686,7 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 			if (st == 1) {
 				failed = 1;
 				vms_warn("%s run %ld/%ld failed: %s", ctx.w->name, r + 1, it->runs,
-					 json_string_value(json_object_get(run, "reason")));
+				         json_string_value(json_object_get(run, "reason")));
 			} else {
 				measured = 1;
 			}
@@ -699,9 +701,9 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	if (cfg->probe)
 		audio_windows(cfg, doc, b0, b1);
 	ret = interrupted ? VMS_EXIT_INTERRUPTED
-	      : failed	  ? VMS_EXIT_FAILED
+	      : failed    ? VMS_EXIT_FAILED
 	      : measured  ? VMS_EXIT_OK
-			  : VMS_EXIT_SKIP;
+	                  : VMS_EXIT_SKIP;
 	if (failed && !measured && !interrupted)
 		ret = VMS_EXIT_FAILED;
 	vms_result_finish(doc, !interrupted, interrupted, ret);

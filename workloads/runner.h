@@ -28,11 +28,11 @@ struct vms_run_config {
 	int progress;    /* progress lines on stderr (a terminal) */
 	int drop_caches; /* sync + drop_caches between runs when root */
 	double sample_hz;
-	json_t *machine;       /* protocol.machine (owned by the caller), or NULL for "host" */
-	const char *cpu_list;   /* pin children to these CPUs ("0-1"), or NULL */
+	json_t *machine;           /* protocol.machine (owned by the caller), or NULL for "host" */
+	const char *cpu_list;      /* pin children to these CPUs ("0-1"), or NULL */
 	struct vms_cgroup *cgroup; /* the emulated machine's memory cgroup, or NULL */
-	struct vms_probe *probe; /* a started audio probe, or NULL; the runner stops it */
-	double baseline_s;       /* idle audio baseline before the first workload */
+	struct vms_probe *probe;   /* a started audio probe, or NULL; the runner stops it */
+	double baseline_s;         /* idle audio baseline before the first workload */
 };
 
 /* Runs the plan. *doc_out gets the result document (caller decrefs), also written to

@@ -64,7 +64,7 @@ struct vms_workload {
 	const char *stresses; /* which kernel paths it exercises */
 	const struct vms_option_def *options;
 	size_t n_options;
-	unsigned needs;   /* enum vms_need */
+	unsigned needs; /* enum vms_need */
 	long default_runs;
 	const char *faithful_to; /* the 2001 command it reproduces */
 	/* Parent side, before any run: resolve computed defaults into ctx->opts, check what the
@@ -75,9 +75,9 @@ struct vms_workload {
 	int (*run)(struct vms_workload_ctx *ctx);
 };
 
-#define VMS_WORKLOAD_LIST                                                                      \
-	VMS_WORKLOAD(mmap001)                                                                  \
-	VMS_WORKLOAD(mtest01)                                                                  \
+#define VMS_WORKLOAD_LIST                                                                          \
+	VMS_WORKLOAD(mmap001)                                                                      \
+	VMS_WORKLOAD(mtest01)                                                                      \
 	VMS_WORKLOAD(mmap002)
 
 #define VMS_WORKLOAD(n) extern const struct vms_workload vms_workload_##n;
@@ -100,10 +100,10 @@ struct vms_workload_spec {
  * -EINVAL with a one-line reason in why ("unknown workload 'x' (known: ...)", "mtest01:
  * unknown option 'foo'", "mmap001: malformed size 'lots' for bytes"). */
 int vms_workload_spec_parse(const char *text, struct vms_workload_spec *spec, char *why,
-			    size_t len);
+                            size_t len);
 /* Sets option `name` from text as if given on the command line. 0 or -EINVAL with why. */
 int vms_workload_opt_set(struct vms_workload_spec *spec, const char *name, const char *value,
-			 char *why, size_t len);
+                         char *why, size_t len);
 void vms_workload_spec_release(struct vms_workload_spec *spec);
 /* The options as a JSON object {name: number|string|bool} (set or defaulted ones only). */
 json_t *vms_workload_opts_json(const struct vms_workload *w, const struct vms_opt_value *opts);
@@ -111,7 +111,7 @@ json_t *vms_workload_opts_json(const struct vms_workload *w, const struct vms_op
 /* Helpers for workload code. */
 /* Reports a failure reason from the child (printf-style) into ctx->shared->reason. Returns 1. */
 int vms_workload_fail(struct vms_workload_ctx *ctx, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Checks that dir is on a disk filesystem (not tmpfs/ramfs) with at least `need` bytes free.
  * 0, or -errno with a reason in why. */
 int vms_workload_check_dir(const char *dir, uint64_t need, char *why, size_t len);

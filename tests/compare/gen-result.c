@@ -75,12 +75,11 @@ int main(int argc, char **argv)
 	if (drop) {
 		json_t *wls = json_object_get(doc, "workloads"), *wl;
 
-		json_array_foreach(
-		    wls, i, wl) if (!strcmp(json_string_value(json_object_get(wl, "name")), drop))
-		{
-			json_array_remove(wls, i);
-			break;
-		}
+		json_array_foreach (wls, i, wl)
+			if (!strcmp(json_string_value(json_object_get(wl, "name")), drop)) {
+				json_array_remove(wls, i);
+				break;
+			}
 	}
 	if (vms_json_write_file(doc, out)) {
 		fprintf(stderr, "gen-result: cannot write %s\n", out);

@@ -26,9 +26,9 @@ static char *write_tmp(const char *content)
 static void test_vmstat_delta(void **state)
 {
 	char *a = write_tmp("nr_free_pages 100\npgfault 10\npgmajfault 1\npgscan_kswapd 5\n"
-			    "pswpout 0\nnr_dirty 3\nunrelated 7\n");
+	                    "pswpout 0\nnr_dirty 3\nunrelated 7\n");
 	char *b = write_tmp("nr_free_pages 50\npgfault 110\npgmajfault 4\npgscan_kswapd 25\n"
-			    "pswpout 8\nnr_dirty 9\nunrelated 70\noom_kill 1\n");
+	                    "pswpout 8\nnr_dirty 9\nunrelated 70\noom_kill 1\n");
 	struct vms_vmstat *sa = malloc(sizeof(*sa)), *sb = malloc(sizeof(*sb));
 	json_t *d;
 
@@ -57,7 +57,7 @@ static void test_vmstat_delta(void **state)
 static void test_psi_file(void **state)
 {
 	char *p = write_tmp("some avg10=0.00 avg60=0.00 avg300=0.00 total=12345\n"
-			    "full avg10=0.00 avg60=0.00 avg300=0.00 total=678\n");
+	                    "full avg10=0.00 avg60=0.00 avg300=0.00 total=678\n");
 	uint64_t some, full;
 
 	(void)state;
@@ -72,7 +72,7 @@ static void test_psi_file(void **state)
 static void test_meminfo(void **state)
 {
 	char *p = write_tmp("MemTotal:       24000000 kB\nMemFree:        1000 kB\n"
-			    "Dirty:             12 kB\nSwapTotal:         0 kB\n");
+	                    "Dirty:             12 kB\nSwapTotal:         0 kB\n");
 	struct vms_meminfo m;
 
 	(void)state;
@@ -90,9 +90,9 @@ static void test_meminfo(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_vmstat_delta),
-		cmocka_unit_test(test_psi_file),
-		cmocka_unit_test(test_meminfo),
+	    cmocka_unit_test(test_vmstat_delta),
+	    cmocka_unit_test(test_psi_file),
+	    cmocka_unit_test(test_meminfo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

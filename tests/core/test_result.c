@@ -23,12 +23,10 @@ static void test_metric_put_pads(void **state)
 	vms_metric_put(m, "elapsed_s", "s", VMS_BETTER_LOWER, VMS_METRIC_PRIMARY, 0, 1.5);
 	vms_metric_put(m, "elapsed_s", "s", VMS_BETTER_LOWER, VMS_METRIC_PRIMARY, 2, 2.5);
 	vms_metrics_pad(m, 4);
-	assert_int_equal(json_array_size(json_object_get(json_object_get(m, "elapsed_s"),
-							 "samples")),
-			 4);
-	assert_string_equal(json_string_value(json_object_get(json_object_get(m, "elapsed_s"),
-							      "better")),
-			    "lower");
+	assert_int_equal(
+	    json_array_size(json_object_get(json_object_get(m, "elapsed_s"), "samples")), 4);
+	assert_string_equal(
+	    json_string_value(json_object_get(json_object_get(m, "elapsed_s"), "better")), "lower");
 	assert_true(json_is_true(json_object_get(json_object_get(m, "elapsed_s"), "primary")));
 	v = vms_metric_values(m, "elapsed_s", &n);
 	assert_int_equal(n, 2);
@@ -81,7 +79,7 @@ static void test_load_errors(void **state)
 	expect_load("{\"a\": 1}", VMS_LOAD_NOT_OURS, "not a vmsuite result");
 	expect_load("[1,2]", VMS_LOAD_NOT_OURS, "not a vmsuite result");
 	expect_load("{\"format\": \"vmsuite.result/2\", \"workloads\": []}", VMS_LOAD_TOO_NEW,
-		    "newer");
+	            "newer");
 	expect_load("{\"format\": \"vmsuite.result/x\"}", VMS_LOAD_NOT_OURS, "unknown");
 	expect_load("{\"format\": \"vmsuite.result/1\"}", VMS_LOAD_MALFORMED, "workloads");
 	expect_load("{\"format\": \"vmsuite.result/1\", \"workloads\": []}", VMS_LOAD_OK, "");
@@ -90,8 +88,8 @@ static void test_load_errors(void **state)
 static void test_write_reparses(void **state)
 {
 	char path[] = "/tmp/vms-result-w-XXXXXX", err[128];
-	json_t *doc = json_pack("{s:s, s:[], s:s, s:f}", "format", VMS_RESULT_FORMAT,
-				"workloads", "label", "quote\" and \\ and \n newline", "x", 0.1);
+	json_t *doc = json_pack("{s:s, s:[], s:s, s:f}", "format", VMS_RESULT_FORMAT, "workloads",
+	                        "label", "quote\" and \\ and \n newline", "x", 0.1);
 	enum vms_load_error e;
 	json_t *back;
 	int fd = mkstemp(path);
@@ -110,9 +108,9 @@ static void test_write_reparses(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_metric_put_pads),
-		cmocka_unit_test(test_load_errors),
-		cmocka_unit_test(test_write_reparses),
+	    cmocka_unit_test(test_metric_put_pads),
+	    cmocka_unit_test(test_load_errors),
+	    cmocka_unit_test(test_write_reparses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

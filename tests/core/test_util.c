@@ -98,10 +98,10 @@ static void test_write_atomic(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_size),
-		cmocka_unit_test(test_parse_seconds_and_long),
-		cmocka_unit_test(test_format_size),
-		cmocka_unit_test(test_write_atomic),
+	    cmocka_unit_test(test_parse_size),
+	    cmocka_unit_test(test_parse_seconds_and_long),
+	    cmocka_unit_test(test_format_size),
+	    cmocka_unit_test(test_write_atomic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -456,8 +456,7 @@ static void test_collect_real(void **state)
 		value_of(info, vms_sysinfo_keys[i]);
 		source_of(info, vms_sysinfo_keys[i]);
 	}
-	json_object_foreach(info, key, e)
-	{
+	json_object_foreach (info, key, e) {
 		assert_true(json_is_object(e));
 		assert_int_equal(json_object_size(e), 2);
 	}

@@ -25,9 +25,8 @@ static void test_spec_ok(void **state)
 	json_decref(o);
 	vms_workload_spec_release(&s);
 
-	assert_int_equal(vms_workload_spec_parse("mtest01:percent=80:write=1", &s, why,
-						 sizeof(why)),
-			 0);
+	assert_int_equal(
+	    vms_workload_spec_parse("mtest01:percent=80:write=1", &s, why, sizeof(why)), 0);
 	o = vms_workload_opts_json(s.w, s.opts);
 	assert_int_equal(json_integer_value(json_object_get(o, "percent")), 80);
 	assert_true(json_is_true(json_object_get(o, "write")));
@@ -72,28 +71,28 @@ static void test_spec_bad(void **state)
 static void test_mtest01_target(void **state)
 {
 	/* 512 MiB RAM, 1 GiB swap, 100 MiB in use: D = 80% of 1.5 GiB, C = 100 MiB */
-	struct vms_mtest01_mem m = { 512ULL << 20, 412ULL << 20, 1ULL << 30, 1ULL << 30 };
+	struct vms_mtest01_mem m = {512ULL << 20, 412ULL << 20, 1ULL << 30, 1ULL << 30};
 	uint64_t t;
 
 	(void)state;
 	assert_int_equal(vms_mtest01_target(&m, 80, &t), 0);
 	assert_int_equal(t, (1536ULL << 20) * 80 / 100 - (100ULL << 20));
 	/* 64 GiB machines overflowed the 2001 code's 32-bit longs */
-	m = (struct vms_mtest01_mem){ 64ULL << 30, 60ULL << 30, 0, 0 };
+	m = (struct vms_mtest01_mem){64ULL << 30, 60ULL << 30, 0, 0};
 	assert_int_equal(vms_mtest01_target(&m, 80, &t), 0);
-	assert_int_equal(t, (64ULL << 30) / 100 * 80 + (64ULL << 30) % 100 * 80 / 100 -
-				    (4ULL << 30));
+	assert_int_equal(t,
+	                 (64ULL << 30) / 100 * 80 + (64ULL << 30) % 100 * 80 / 100 - (4ULL << 30));
 	/* already above the target: the 2001 failure */
-	m = (struct vms_mtest01_mem){ 1ULL << 30, 100ULL << 20, 0, 0 };
+	m = (struct vms_mtest01_mem){1ULL << 30, 100ULL << 20, 0, 0};
 	assert_int_equal(vms_mtest01_target(&m, 80, &t), -ENOMEM);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_spec_ok),
-		cmocka_unit_test(test_spec_bad),
-		cmocka_unit_test(test_mtest01_target),
+	    cmocka_unit_test(test_spec_ok),
+	    cmocka_unit_test(test_spec_bad),
+	    cmocka_unit_test(test_mtest01_target),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
