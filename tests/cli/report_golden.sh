@@ -7,6 +7,11 @@ expect_exit 0 "report golden" -- "$VMSUITE" report "$data/golden-result.json"
 if [ "$out" = "$(cat "$data/golden-report.txt")" ]; then ok; else
   fail "text report differs from golden:"; diff <(echo "$out") "$data/golden-report.txt" >&2
 fi
+# the same with audio: the idle baseline in the header, the SPEC §8 Sound lines after the spread
+expect_exit 0 "report golden with sound" -- "$VMSUITE" report "$data/golden-result-sound.json"
+if [ "$out" = "$(cat "$data/golden-report-sound.txt")" ]; then ok; else
+  fail "text report with sound differs from golden:"; diff <(echo "$out") "$data/golden-report-sound.txt" >&2
+fi
 expect_exit 0 "report -o" -- "$VMSUITE" report "$data/golden-result.json" -o rep.txt
 cmp -s rep.txt "$data/golden-report.txt" && ok || fail "report -o differs"
 expect_exit 0 "report json" -- "$VMSUITE" report "$data/golden-result.json" --format json
