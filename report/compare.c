@@ -11,6 +11,7 @@
 
 #include "core/result.h"
 #include "core/util.h"
+#include "report/sound.h"
 
 void vms_compare_opts_init(struct vms_compare_opts *o)
 {
@@ -385,6 +386,34 @@ static void build_workload(struct vms_compare *c, const json_t *bwl, json_t *con
 	}
 }
 
+/* The file's idle-baseline Sound line (as the text report prints it), or NULL. */
+static char *baseline_line(const json_t *doc, int *skipped)
+{
+	const json_t *audio = json_object_get(doc, "audio");
+	const json_t *m = json_object_get(json_object_get(audio, "baseline"), "metrics");
+	size_t len = 0, n;
+	double *u = vms_metric_values(m, "underruns", &n);
+	char *text = NULL;
+	FILE *f;
+
+	*skipped = u && n && u[0] > 0;
+	free(u);
+	if (!json_is_object(m) || !(f = open_memstream(&text, &len)))
+		return NULL;
+	vms_report_sound_baseline(f, audio);
+	fclose(f);
+	if (!len) {
+		free(text);
+		return NULL;
+	}
+	while (len && text[len - 1] == '\n')
+		text[--len] = '\0';
+	/* the table says what it is: keep the figures, so a line fits 100 columns */
+	if (!strncmp(text, "Sound (idle baseline): ", 23))
+		memmove(text, text + 23, len - 23 + 1);
+	return text;
+}
+
 static char *file_label(const json_t *doc, const char *path)
 {
 	const char *label = json_string_value(json_object_get(doc, "label"));
@@ -406,6 +435,7 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 	for (k = 0; k < n; k++) {
 		c->files[k].path = vms_xstrdup(paths[k]);
 		c->files[k].label = file_label(docs[k], paths[k]);
+		c->files[k].baseline = baseline_line(docs[k], &c->files[k].baseline_skipped);
 	}
 	c->env = vms_xcalloc(n - 1, sizeof(*c->env));
 	for (k = 1; k < n; k++)
@@ -450,6 +480,7 @@ void vms_compare_release(struct vms_compare *c)
 	for (i = 0; i < c->n_files; i++) {
 		free(c->files[i].path);
 		free(c->files[i].label);
+		free(c->files[i].baseline);
 	}
 	free(c->files);
 	memset(c, 0, sizeof(*c));
@@ -788,6 +819,32 @@ static void text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 		}
 }
 
+/* The idle audio baselines, one line per file: not tested (one window each), but a baseline
+ * that already skipped says the machine or device is noisy before any workload ran. */
+static void text_baselines(const struct vms_compare *c, FILE *f)
+{
+	size_t k, any = 0;
+
+	for (k = 0; k < c->n_files; k++)
+		any += c->files[k].baseline != NULL;
+	if (!any)
+		return;
+	fprintf(f, "Idle audio baseline (one window per file, no statistics):\n");
+	for (k = 0; k < c->n_files; k++) {
+		const char *line = c->files[k].baseline;
+
+		fprintf(f, "  %c %s\n", file_letter(k), line ? line : "(no audio baseline)");
+	}
+	for (k = 0; k < c->n_files; k++)
+		if (c->files[k].baseline_skipped)
+			fprintf(
+			    f,
+			    "  => %c skipped with no workload running: its sound figures measure "
+			    "a noisy machine or device, not only the kernel's VM\n",
+			    file_letter(k));
+	fputc('\n', f);
+}
+
 int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 {
 	char pct[16];
@@ -804,6 +861,7 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 	        100 * c->opts.cv_limit);
 	for (k = 0; k + 1 < c->n_files; k++)
 		text_env(c, k, f);
+	text_baselines(c, f);
 	if (c->n_files > 2)
 		fprintf(
 		    f, "Rows \"vs C\" etc. compare that file with A in the same columns as B.\n\n");
@@ -889,6 +947,28 @@ static void md_workload(const struct vms_compare *c, const struct vms_cmp_worklo
 	fputc('\n', f);
 }
 
+static void md_baselines(const struct vms_compare *c, FILE *f)
+{
+	size_t k, any = 0;
+
+	for (k = 0; k < c->n_files; k++)
+		any += c->files[k].baseline != NULL;
+	if (!any)
+		return;
+	fprintf(f, "## Idle audio baseline\n\nOne window per file, no statistics.\n\n```\n");
+	for (k = 0; k < c->n_files; k++)
+		fprintf(f, "%c %s\n", file_letter(k),
+		        c->files[k].baseline ? c->files[k].baseline : "(no audio baseline)");
+	fprintf(f, "```\n\n");
+	for (k = 0; k < c->n_files; k++)
+		if (c->files[k].baseline_skipped)
+			fprintf(
+			    f,
+			    "**%c skipped with no workload running**: its sound figures measure a "
+			    "noisy machine or device, not only the kernel's VM.\n\n",
+			    file_letter(k));
+}
+
 int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 {
 	size_t i, k;
@@ -924,6 +1004,7 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 		}
 		fputc('\n', f);
 	}
+	md_baselines(c, f);
 	for (i = 0; i < c->n_workloads; i++)
 		md_workload(c, &c->workloads[i], f);
 	if (c->n_not_compared) {
@@ -977,8 +1058,11 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 
 	json_object_set_new(doc, "format", json_string("vmsuite.compare/1"));
 	for (k = 0; k < c->n_files; k++)
-		json_array_append_new(files, json_pack("{s:s, s:s, s:b}", "path", c->files[k].path,
-		                                       "label", c->files[k].label, "base", k == 0));
+		json_array_append_new(
+		    files, json_pack("{s:s, s:s, s:b, s:s?, s:b}", "path", c->files[k].path,
+		                     "label", c->files[k].label, "base", k == 0, "audio_baseline",
+		                     c->files[k].baseline, "audio_baseline_skipped",
+		                     c->files[k].baseline_skipped));
 	json_object_set_new(doc, "files", files);
 	json_object_set_new(doc, "options",
 	                    json_pack("{s:f, s:f, s:f, s:f, s:b}", "alpha", c->opts.alpha,

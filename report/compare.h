@@ -81,6 +81,10 @@ struct vms_cmp_workload {
 
 struct vms_cmp_file {
 	char *path, *label;
+	/* the idle audio baseline, one window per file (no statistics): its Sound line, or NULL
+	 * when the file has none; skipped = it had underruns with no workload running */
+	char *baseline;
+	int baseline_skipped;
 };
 
 struct vms_compare {
