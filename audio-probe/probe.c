@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "audio-probe/probe-internal.h"
+#include "core/machine.h"
 #include "core/util.h"
 
 #define WAKE_CAP        (1u << 21) /* 14.5 h of 25 ms periods */
@@ -301,32 +302,6 @@ static double trigger_time(struct child *c, double fallback)
 	return t >= fallback && t < fallback + 10 ? t : fallback;
 }
 
-static int parse_cpus(const char *s, cpu_set_t *set)
-{
-	CPU_ZERO(set);
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s || a < 0 || a >= CPU_SETSIZE)
-			return -1;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1 || b < a || b >= CPU_SETSIZE)
-				return -1;
-			s = end;
-		}
-		for (; a <= b; a++)
-			CPU_SET((int)a, set);
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return 0;
-}
-
 static void prepare_process(struct child *c)
 {
 	const struct vms_probe_opts *o = &c->p->opts;
@@ -345,7 +320,7 @@ static void prepare_process(struct child *c)
 	if (o->cpu_list) {
 		cpu_set_t set;
 
-		if (parse_cpus(o->cpu_list, &set))
+		if (vms_cpu_list_parse(o->cpu_list, &set))
 			fail(h, "audio probe: bad CPU list '%s'", o->cpu_list);
 		if (sched_setaffinity(0, sizeof(set), &set) < 0)
 			fail(h, "audio probe: cannot pin to CPUs '%s': %s", o->cpu_list,

@@ -87,15 +87,14 @@ static void format_set(const cpu_set_t *set, char *list, size_t len)
 	}
 }
 
-int vms_cpu_list_first(const char *online, long n, char *list, size_t len, cpu_set_t *set)
+int vms_cpu_list_parse(const char *list, cpu_set_t *set)
 {
-	const char *p = online;
-	long got = 0;
+	const char *p = list;
 
-	if (n < 1 || !online)
-		return -EINVAL;
 	CPU_ZERO(set);
-	while (*p && *p != '\n' && got < n) {
+	if (!list)
+		return -EINVAL;
+	while (*p && *p != '\n') {
 		char *end;
 		long a, b;
 
@@ -110,16 +109,35 @@ int vms_cpu_list_first(const char *online, long n, char *list, size_t len, cpu_s
 				return -EINVAL;
 			p = end;
 		}
-		for (; a <= b && got < n; a++, got++) {
-			if (a >= CPU_SETSIZE)
-				return -ERANGE;
+		if (b >= CPU_SETSIZE)
+			return -ERANGE;
+		for (; a <= b; a++)
 			CPU_SET((int)a, set);
-		}
 		if (*p == ',')
 			p++;
 		else if (*p && *p != '\n')
 			return -EINVAL;
 	}
+	return 0;
+}
+
+int vms_cpu_list_first(const char *online, long n, char *list, size_t len, cpu_set_t *set)
+{
+	cpu_set_t all;
+	long got = 0;
+	int c, ret;
+
+	if (n < 1)
+		return -EINVAL;
+	ret = vms_cpu_list_parse(online, &all);
+	if (ret)
+		return ret;
+	CPU_ZERO(set);
+	for (c = 0; c < CPU_SETSIZE && got < n; c++)
+		if (CPU_ISSET(c, &all)) {
+			CPU_SET(c, set);
+			got++;
+		}
 	if (got < n)
 		return -ERANGE;
 	format_set(set, list, len);

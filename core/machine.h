@@ -78,6 +78,10 @@ struct vms_machine {
  * given with the host profile (-EINVAL), more CPUs than allowed (-ERANGE). */
 int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request *req);
 
+/* Parses a CPU list ("0", "0-3,8", as in /sys/devices/system/cpu/online; a trailing newline is
+ * allowed) into set. 0, -EINVAL (malformed) or -ERANGE (a CPU beyond CPU_SETSIZE). */
+int vms_cpu_list_parse(const char *list, cpu_set_t *set);
+
 /* The first n CPUs of the list in online ("0-3,8", as in /sys/devices/system/cpu/online) into
  * list ("0-1") and set. 0, -EINVAL (bad text, n < 1) or -ERANGE (fewer than n CPUs). */
 int vms_cpu_list_first(const char *online, long n, char *list, size_t len, cpu_set_t *set);

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/machine.h"
 #include "core/procfs.h"
 #include "core/result.h"
 #include "core/sysinfo.h"
@@ -220,22 +221,9 @@ static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config
 	}
 	if (cfg->cpu_list) {
 		cpu_set_t set;
-		unsigned long a, b;
-		const char *p = cfg->cpu_list;
-		char *end;
 
-		CPU_ZERO(&set);
-		while (*p) {
-			a = b = strtoul(p, &end, 10);
-			if (*end == '-')
-				b = strtoul(end + 1, &end, 10);
-			for (; a <= b && a < CPU_SETSIZE; a++)
-				CPU_SET(a, &set);
-			p = *end == ',' ? end + 1 : end;
-			if (end == p && *p)
-				break;
-		}
-		sched_setaffinity(0, sizeof(set), &set);
+		if (!vms_cpu_list_parse(cfg->cpu_list, &set))
+			sched_setaffinity(0, sizeof(set), &set);
 	}
 	/* faithful mode: 4 KiB pages, so fault counts mean what they meant in 2001 */
 	ctx->shared->thp_disabled = prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0;
