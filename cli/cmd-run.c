@@ -302,7 +302,6 @@ int cmd_run(int argc, char **argv)
 	cfg.output = output;
 	cfg.argc = argc + 1;
 	cfg.argv = argv - 1;
-	cfg.quiet = a.quiet;
 	cfg.progress = !a.quiet && vms_stderr_is_tty();
 	cfg.drop_caches = a.drop_caches;
 	cfg.sample_hz = 10;

@@ -45,11 +45,6 @@ void vms_runner_install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-int vms_runner_stopping(void)
-{
-	return stop_signal != 0;
-}
-
 /* ---- the time series ---------------------------------------------------------------- */
 
 enum series_col {

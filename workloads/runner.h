@@ -24,7 +24,6 @@ struct vms_run_config {
 	const char *output; /* result file path */
 	int argc;           /* the command line, recorded in the result */
 	char **argv;
-	int quiet;       /* no progress */
 	int progress;    /* progress lines on stderr (a terminal) */
 	int drop_caches; /* sync + drop_caches between runs when root */
 	double sample_hz;
@@ -43,7 +42,5 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out);
 
 /* Installs SIGINT/SIGTERM handlers that make the runner stop at the next check. */
 void vms_runner_install_signals(void);
-/* Non-zero once SIGINT or SIGTERM arrived. */
-int vms_runner_stopping(void);
 
 #endif
