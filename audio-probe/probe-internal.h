@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/metric.h"
+
 /* One wake-up of the probe (one per period when all is well). */
 struct vms_wake_rec {
 	double t;      /* CLOCK_MONOTONIC seconds */
@@ -24,16 +26,6 @@ struct vms_gap_evidence {
 	double runq_ms;               /* run-queue wait (/proc/thread-self/schedstat, 2nd field) */
 	double cpu_ms;                /* own user+system CPU */
 	double psi_mem_ms, psi_io_ms; /* system "some" stall totals growth */
-};
-
-enum vms_cause {
-	VMS_CAUSE_PAGING,
-	VMS_CAUSE_RUNQUEUE,
-	VMS_CAUSE_IO,
-	VMS_CAUSE_DECODE,
-	VMS_CAUSE_UNEXPLAINED,
-	VMS_CAUSE_PROBE_DIED, /* the probe process died: the sound stopped for good */
-	VMS_CAUSE_NR
 };
 
 /* One underrun (or suspend): the silence from dry to resume. */
@@ -76,7 +68,6 @@ struct vms_probe_view {
  * unexplained. Pure. */
 #define VMS_CAUSE_IO_FRACTION 0.1
 enum vms_cause vms_probe_classify(const struct vms_gap_evidence *e);
-const char *vms_cause_name(enum vms_cause c);
 
 /* Skips: gaps closer than this much sound merge into one skip. */
 #define VMS_SKIP_MERGE_S 0.050

@@ -8,22 +8,9 @@
 #include <string.h>
 
 #include "audio-probe/probe-internal.h"
+#include "core/metric.h"
 #include "core/result.h"
 #include "core/util.h"
-
-static const char *const cause_names[VMS_CAUSE_NR] = {
-    [VMS_CAUSE_PAGING] = "paging",
-    [VMS_CAUSE_RUNQUEUE] = "runqueue",
-    [VMS_CAUSE_IO] = "io",
-    [VMS_CAUSE_DECODE] = "decode",
-    [VMS_CAUSE_UNEXPLAINED] = "unexplained",
-    [VMS_CAUSE_PROBE_DIED] = "probe_died",
-};
-
-const char *vms_cause_name(enum vms_cause c)
-{
-	return (unsigned)c < VMS_CAUSE_NR ? cause_names[c] : "unexplained";
-}
 
 enum vms_cause vms_probe_classify(const struct vms_gap_evidence *e)
 {
@@ -88,12 +75,6 @@ static size_t first_wake_at(const struct vms_probe_view *v, double t)
 static double r3(double x)
 {
 	return round(x * 1000.0) / 1000.0;
-}
-
-static void put(json_t *m, const char *name, const char *unit, enum vms_better b, unsigned fl,
-                size_t run, double v)
-{
-	vms_metric_put(m, name, unit, b, fl, run, v);
 }
 
 json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, double t1,
@@ -229,15 +210,14 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 	json_object_set_new(series, "gap_ms", s_gap);
 	json_object_set_new(series, "underruns", s_xr);
 
-	put(metrics, "sound_rating", "score", VMS_BETTER_HIGHER, VMS_METRIC_PRIMARY, run,
-	    nsec ? round(100.0 * (double)clean / (double)nsec) / 10.0 : 10.0);
-	put(metrics, "underruns", "count", VMS_BETTER_LOWER, VMS_METRIC_PRIMARY | VMS_METRIC_COUNT,
-	    run, (double)underruns);
-	put(metrics, "skips", "count", VMS_BETTER_LOWER, VMS_METRIC_COUNT, run, (double)skips);
-	put(metrics, "gap_total_ms", "ms", VMS_BETTER_LOWER, 0, run, r3(total * 1000));
-	put(metrics, "gap_longest_ms", "ms", VMS_BETTER_LOWER, 0, run, r3(longest * 1000));
-	put(metrics, "played_s", "s", VMS_BETTER_HIGHER, 0, run, r3(W - total));
-	put(metrics, "window_s", "s", VMS_BETTER_NONE, 0, run, r3(W));
+	vms_metric_record(metrics, "sound_rating", run,
+	                  nsec ? round(100.0 * (double)clean / (double)nsec) / 10.0 : 10.0);
+	vms_metric_record(metrics, "underruns", run, (double)underruns);
+	vms_metric_record(metrics, "skips", run, (double)skips);
+	vms_metric_record(metrics, "gap_total_ms", run, r3(total * 1000));
+	vms_metric_record(metrics, "gap_longest_ms", run, r3(longest * 1000));
+	vms_metric_record(metrics, "played_s", run, r3(W - total));
+	vms_metric_record(metrics, "window_s", run, r3(W));
 	if (nlate) {
 		static const struct {
 			const char *name;
@@ -249,12 +229,13 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 
 		gsl_sort(late, 1, nlate);
 		for (i = 0; i < VMS_ARRAY_SIZE(qs); i++)
-			put(metrics, qs[i].name, "ms", VMS_BETTER_LOWER, 0, run,
+			vms_metric_record(
+			    metrics, qs[i].name, run,
 			    r3(gsl_stats_quantile_from_sorted_data(late, 1, nlate, qs[i].q)));
-		put(metrics, "wake_max_ms", "ms", VMS_BETTER_LOWER, 0, run, r3(late[nlate - 1]));
-		put(metrics, "headroom_min_ms", "ms", VMS_BETTER_HIGHER, 0, run, r3(headroom));
+		vms_metric_record(metrics, "wake_max_ms", run, r3(late[nlate - 1]));
+		vms_metric_record(metrics, "headroom_min_ms", run, r3(headroom));
 	}
-	put(metrics, "near_misses", "count", VMS_BETTER_LOWER, VMS_METRIC_COUNT, run, (double)near);
+	vms_metric_record(metrics, "near_misses", run, (double)near);
 	if (v->n_ticks >= 2) {
 		const struct vms_tick_rec *a = &v->ticks[0], *b = &v->ticks[v->n_ticks - 1];
 		long rss = 0;
@@ -271,19 +252,19 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 			if (v->ticks[i].maxrss_kib > rss)
 				rss = v->ticks[i].maxrss_kib;
 		if (b->t > a->t) {
-			put(metrics, "probe_cpu_pct", "%", VMS_BETTER_LOWER, 0, run,
-			    r3(100.0 * (b->cpu_s - a->cpu_s) / (b->t - a->t)));
+			vms_metric_record(metrics, "probe_cpu_pct", run,
+			                  r3(100.0 * (b->cpu_s - a->cpu_s) / (b->t - a->t)));
 			if (b->audio_s > a->audio_s)
-				put(metrics, "decode_ms_per_s", "ms/s", VMS_BETTER_LOWER, 0, run,
-				    r3(1000.0 * (b->decode_cpu_s - a->decode_cpu_s) /
-				       (b->audio_s - a->audio_s)));
+				vms_metric_record(metrics, "decode_ms_per_s", run,
+				                  r3(1000.0 * (b->decode_cpu_s - a->decode_cpu_s) /
+				                     (b->audio_s - a->audio_s)));
 		}
-		put(metrics, "probe_maxrss_kib", "KiB", VMS_BETTER_LOWER, 0, run, (double)rss);
+		vms_metric_record(metrics, "probe_maxrss_kib", run, (double)rss);
 	}
 
 	for (i = 0; i < VMS_CAUSE_NR; i++)
 		if (i != VMS_CAUSE_PROBE_DIED || causes[i])
-			json_object_set_new(jc, cause_names[i],
+			json_object_set_new(jc, vms_cause_name((enum vms_cause)i),
 			                    json_integer((json_int_t)causes[i]));
 	{
 		json_t *jh = json_object(), *lo = json_array(), *cnt = json_array();

@@ -18,26 +18,6 @@ const char *vms_better_name(enum vms_better b)
 	}
 }
 
-void vms_metric_put(json_t *metrics, const char *name, const char *unit, enum vms_better better,
-                    unsigned flags, size_t run, double value)
-{
-	json_t *m = json_object_get(metrics, name);
-	json_t *samples;
-
-	if (!m) {
-		m = json_pack("{s:s, s:s, s:b, s:s, s:[]}", "unit", unit, "better",
-		              vms_better_name(better), "primary", !!(flags & VMS_METRIC_PRIMARY),
-		              "kind", (flags & VMS_METRIC_COUNT) ? "count" : "gauge", "samples");
-		if (!m)
-			abort();
-		json_object_set_new(metrics, name, m);
-	}
-	samples = json_object_get(m, "samples");
-	while (json_array_size(samples) <= run)
-		json_array_append_new(samples, json_null());
-	json_array_set_new(samples, run, json_real(value));
-}
-
 void vms_metrics_pad(json_t *metrics, size_t n)
 {
 	const char *name;

@@ -17,17 +17,7 @@ enum vms_better {
 	VMS_BETTER_NONE, /* informational: a size, a setting */
 };
 
-enum vms_metric_flags {
-	VMS_METRIC_PRIMARY = 1 << 0, /* decides compare's VERDICT lines */
-	VMS_METRIC_COUNT =
-	    1 << 1, /* a count of events that is mostly zero (compare by runs with one) */
-};
-
-/* Sets metrics[name].samples[run] = value, creating the metric object
- *   {"unit", "better", "primary", "kind", "samples": []}
- * on first use and padding samples with null up to run. Never fails (aborts on OOM). */
-void vms_metric_put(json_t *metrics, const char *name, const char *unit, enum vms_better better,
-                    unsigned flags, size_t run, double value);
+/* Metrics are recorded with vms_metric_record() of core/metric.h, through the catalogue. */
 /* Pads every metric's samples with null to length n (failed runs have no value). */
 void vms_metrics_pad(json_t *metrics, size_t n);
 /* The non-null samples of metrics[name] as doubles into a new array; *n gets the count.

@@ -21,6 +21,7 @@
 
 #include "core/machine.h"
 #include "core/procfs.h"
+#include "core/metric.h"
 #include "core/result.h"
 #include "core/sysinfo.h"
 #include "core/util.h"
@@ -339,44 +340,41 @@ static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o
                         const struct vms_psi *pb, const struct vms_psi *pa)
 {
 	double user = tv(&o->ru.ru_utime), sys = tv(&o->ru.ru_stime), el = o->t1 - o->t0;
-	const unsigned P = VMS_METRIC_PRIMARY, C = VMS_METRIC_COUNT;
-	const enum vms_better L = VMS_BETTER_LOWER, N = VMS_BETTER_NONE;
 
 #define D(name)          ((double)(vms_vmstat_get(a, name) - vms_vmstat_get(b, name)))
 #define S(prefix, split) ((double)(vmstat_sum(a, prefix, split) - vmstat_sum(b, prefix, split)))
-	vms_metric_put(metrics, "bytes_allocated", "bytes", N, 0, run, (double)bytes);
-	vms_metric_put(metrics, "elapsed_s", "s", L, P, run, el);
-	vms_metric_put(metrics, "user_s", "s", L, 0, run, user);
-	vms_metric_put(metrics, "sys_s", "s", L, P, run, sys);
-	vms_metric_put(metrics, "cpu_pct", "%", N, 0, run, el > 0 ? 100 * (user + sys) / el : 0);
-	vms_metric_put(metrics, "major_faults", "faults", L, 0, run, (double)o->ru.ru_majflt);
-	vms_metric_put(metrics, "minor_faults", "faults", L, 0, run, (double)o->ru.ru_minflt);
-	vms_metric_put(metrics, "max_rss_kib", "KiB", N, 0, run, (double)o->ru.ru_maxrss);
-	vms_metric_put(metrics, "nvcsw", "switches", L, 0, run, (double)o->ru.ru_nvcsw);
-	vms_metric_put(metrics, "nivcsw", "switches", L, 0, run, (double)o->ru.ru_nivcsw);
-	vms_metric_put(metrics, "inblock", "blocks", L, 0, run, (double)o->ru.ru_inblock);
-	vms_metric_put(metrics, "oublock", "blocks", N, 0, run, (double)o->ru.ru_oublock);
-	vms_metric_put(metrics, "pswpin", "pages", L, 0, run, D("pswpin"));
-	vms_metric_put(metrics, "pswpout", "pages", L, 0, run, D("pswpout"));
-	vms_metric_put(metrics, "pgscan", "pages", L, 0, run, S("pgscan_", 1));
-	vms_metric_put(metrics, "pgsteal", "pages", L, 0, run, S("pgsteal_", 1));
-	vms_metric_put(metrics, "allocstall", "stalls", L, C, run, S("allocstall_", 0));
-	vms_metric_put(metrics, "workingset_refault", "pages", L, 0, run,
-	               S("workingset_refault_", 0));
-	vms_metric_put(metrics, "oom_kill", "kills", L, C, run, D("oom_kill"));
+	vms_metric_record(metrics, "bytes_allocated", run, (double)bytes);
+	vms_metric_record(metrics, "elapsed_s", run, el);
+	vms_metric_record(metrics, "user_s", run, user);
+	vms_metric_record(metrics, "sys_s", run, sys);
+	vms_metric_record(metrics, "cpu_pct", run, el > 0 ? 100 * (user + sys) / el : 0);
+	vms_metric_record(metrics, "major_faults", run, (double)o->ru.ru_majflt);
+	vms_metric_record(metrics, "minor_faults", run, (double)o->ru.ru_minflt);
+	vms_metric_record(metrics, "max_rss_kib", run, (double)o->ru.ru_maxrss);
+	vms_metric_record(metrics, "nvcsw", run, (double)o->ru.ru_nvcsw);
+	vms_metric_record(metrics, "nivcsw", run, (double)o->ru.ru_nivcsw);
+	vms_metric_record(metrics, "inblock", run, (double)o->ru.ru_inblock);
+	vms_metric_record(metrics, "oublock", run, (double)o->ru.ru_oublock);
+	vms_metric_record(metrics, "pswpin", run, D("pswpin"));
+	vms_metric_record(metrics, "pswpout", run, D("pswpout"));
+	vms_metric_record(metrics, "pgscan", run, S("pgscan_", 1));
+	vms_metric_record(metrics, "pgsteal", run, S("pgsteal_", 1));
+	vms_metric_record(metrics, "allocstall", run, S("allocstall_", 0));
+	vms_metric_record(metrics, "workingset_refault", run, S("workingset_refault_", 0));
+	vms_metric_record(metrics, "oom_kill", run, D("oom_kill"));
 #undef D
 #undef S
 	if (pa->available[VMS_PSI_MEMORY] && pb->available[VMS_PSI_MEMORY]) {
-		vms_metric_put(metrics, "psi_memory_some_ms", "ms", L, 0, run,
-		               (double)(pa->some_us[0] - pb->some_us[0]) / 1000);
-		vms_metric_put(metrics, "psi_memory_full_ms", "ms", L, 0, run,
-		               (double)(pa->full_us[0] - pb->full_us[0]) / 1000);
+		vms_metric_record(metrics, "psi_memory_some_ms", run,
+		                  (double)(pa->some_us[0] - pb->some_us[0]) / 1000);
+		vms_metric_record(metrics, "psi_memory_full_ms", run,
+		                  (double)(pa->full_us[0] - pb->full_us[0]) / 1000);
 	}
 	if (pa->available[VMS_PSI_IO] && pb->available[VMS_PSI_IO]) {
-		vms_metric_put(metrics, "psi_io_some_ms", "ms", L, 0, run,
-		               (double)(pa->some_us[1] - pb->some_us[1]) / 1000);
-		vms_metric_put(metrics, "psi_io_full_ms", "ms", L, 0, run,
-		               (double)(pa->full_us[1] - pb->full_us[1]) / 1000);
+		vms_metric_record(metrics, "psi_io_some_ms", run,
+		                  (double)(pa->some_us[1] - pb->some_us[1]) / 1000);
+		vms_metric_record(metrics, "psi_io_full_ms", run,
+		                  (double)(pa->full_us[1] - pb->full_us[1]) / 1000);
 	}
 }
 
@@ -384,13 +382,11 @@ static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o
 static void put_cgroup_metrics(json_t *metrics, size_t run, const json_t *cg)
 {
 	static const struct {
-		const char *key, *metric, *unit;
-		enum vms_better better;
-		unsigned flags;
+		const char *key, *metric;
 	} map[] = {
-	    {"peak_bytes", "cgroup_peak_bytes", "bytes", VMS_BETTER_NONE, 0},
-	    {"limit_hits", "cgroup_limit_hits", "events", VMS_BETTER_LOWER, 0},
-	    {"oom_kill", "cgroup_oom_kill", "kills", VMS_BETTER_LOWER, VMS_METRIC_COUNT},
+	    {"peak_bytes", "cgroup_peak_bytes"},
+	    {"limit_hits", "cgroup_limit_hits"},
+	    {"oom_kill", "cgroup_oom_kill"},
 	};
 	size_t i;
 
@@ -398,8 +394,7 @@ static void put_cgroup_metrics(json_t *metrics, size_t run, const json_t *cg)
 		json_t *v = json_object_get(cg, map[i].key);
 
 		if (json_is_number(v))
-			vms_metric_put(metrics, map[i].metric, map[i].unit, map[i].better,
-			               map[i].flags, run, json_number_value(v));
+			vms_metric_record(metrics, map[i].metric, run, json_number_value(v));
 	}
 }
 

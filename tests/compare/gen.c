@@ -116,27 +116,20 @@ json_t *gen_workload(json_t *doc, const char *name, long long bytes, size_t runs
 	return wl;
 }
 
-static enum vms_better better_of(const char *b)
-{
-	return !strcmp(b, "lower")    ? VMS_BETTER_LOWER
-	       : !strcmp(b, "higher") ? VMS_BETTER_HIGHER
-	                              : VMS_BETTER_NONE;
-}
-
+/* Writes the metric object by hand, as any producer of a result file might: the generator
+ * makes files with metrics the catalogue may not know. */
 void gen_samples(json_t *wl, const char *name, const char *unit, const char *better, int primary,
                  int count, const double *v, size_t n)
 {
-	json_t *metrics = json_object_get(wl, "metrics"), *samples;
-	unsigned flags = (primary ? VMS_METRIC_PRIMARY : 0) | (count ? VMS_METRIC_COUNT : 0);
+	json_t *samples = json_array();
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		vms_metric_put(metrics, name, unit, better_of(better), flags, i,
-		               isnan(v[i]) ? 0 : v[i]);
-	samples = json_object_get(json_object_get(metrics, name), "samples");
-	for (i = 0; i < n; i++)
-		if (isnan(v[i]))
-			json_array_set_new(samples, i, json_null());
+		json_array_append_new(samples, isnan(v[i]) ? json_null() : json_real(v[i]));
+	json_object_set_new(json_object_get(wl, "metrics"), name,
+	                    json_pack("{s:s, s:s, s:b, s:s, s:o}", "unit", unit, "better", better,
+	                              "primary", primary, "kind", count ? "count" : "gauge",
+	                              "samples", samples));
 }
 
 static size_t runs_of(json_t *wl)

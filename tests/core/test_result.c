@@ -10,18 +10,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/metric.h"
 #include "core/result.h"
 #include "core/util.h"
 
-static void test_metric_put_pads(void **state)
+static void test_metric_record_pads(void **state)
 {
 	json_t *m = json_object();
 	double *v;
 	size_t n;
 
 	(void)state;
-	vms_metric_put(m, "elapsed_s", "s", VMS_BETTER_LOWER, VMS_METRIC_PRIMARY, 0, 1.5);
-	vms_metric_put(m, "elapsed_s", "s", VMS_BETTER_LOWER, VMS_METRIC_PRIMARY, 2, 2.5);
+	vms_metric_record(m, "elapsed_s", 0, 1.5);
+	vms_metric_record(m, "elapsed_s", 2, 2.5);
 	vms_metrics_pad(m, 4);
 	assert_int_equal(
 	    json_array_size(json_object_get(json_object_get(m, "elapsed_s"), "samples")), 4);
@@ -108,7 +109,7 @@ static void test_write_reparses(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_metric_put_pads),
+	    cmocka_unit_test(test_metric_record_pads),
 	    cmocka_unit_test(test_load_errors),
 	    cmocka_unit_test(test_write_reparses),
 	};

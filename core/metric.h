@@ -1,0 +1,89 @@
+/* The metric catalogue: every metric vmsuite records, with its unit, better direction, kind,
+ * group, label, display precision and meaning, and the list of gap causes. Producers (the
+ * runner, the audio probe) write through it and renderers read from it; docs/result-format.md
+ * lists the same table (checked by a test). No kernel paths. */
+#ifndef VMS_METRIC_H
+#define VMS_METRIC_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "core/result.h"
+
+enum vms_metric_kind {
+	VMS_KIND_GAUGE, /* a measured amount: compared by its values */
+	VMS_KIND_COUNT, /* a count of events that is mostly zero: compared by runs with one */
+};
+
+/* Where a metric belongs in a report. */
+enum vms_metric_group {
+	VMS_GROUP_WORKLOAD, /* what the workload did: bytes allocated */
+	VMS_GROUP_TIME,     /* wait4 rusage times */
+	VMS_GROUP_PROCESS,  /* the rest of the workload's rusage: faults, RSS, switches, blocks */
+	VMS_GROUP_RECLAIM,  /* system-wide /proc/vmstat deltas */
+	VMS_GROUP_PRESSURE, /* system-wide PSI deltas */
+	VMS_GROUP_CGROUP,   /* the emulated machine's memory cgroup */
+	VMS_GROUP_SOUND,    /* the audio probe: what a listener hears */
+	VMS_GROUP_LATENCY,  /* the audio probe: wake-up lateness and buffer headroom */
+	VMS_GROUP_PROBE,    /* the audio probe's own cost */
+	VMS_GROUP_RUNS,     /* derived from the runs' outcomes, not recorded as samples */
+	VMS_GROUP_NR
+};
+
+enum vms_metric_source {
+	VMS_SOURCE_RUNNER, /* recorded per run by the runner */
+	VMS_SOURCE_PROBE,  /* recorded per window by the audio probe */
+	VMS_SOURCE_RUNS,   /* derived by readers from runs[] (a run counts 1 or 0) */
+};
+
+struct vms_metric_def {
+	const char *name; /* JSON key: lowercase, unit in its own field */
+	const char *unit; /* "s", "ms", "bytes", "pages", ... */
+	enum vms_better better;
+	enum vms_metric_kind kind;
+	int primary; /* decides compare's verdict, unless the workload says otherwise */
+	enum vms_metric_group group;
+	enum vms_metric_source source;
+	const char *label; /* short human name for tables */
+	int precision;     /* decimals when a mean is shown */
+	const char *description;
+};
+
+/* The catalogue, in report order; vms_metric_count() rows. */
+extern const struct vms_metric_def vms_metric_defs[];
+size_t vms_metric_count(void);
+/* The row called name, or NULL. */
+const struct vms_metric_def *vms_metric_find(const char *name);
+/* "workload", "time", ... "runs". */
+const char *vms_metric_group_name(enum vms_metric_group g);
+/* "gauge" or "count". */
+const char *vms_metric_kind_name(enum vms_metric_kind k);
+
+/* Records metrics[name].samples[run] = value for a catalogue metric, creating the metric object
+ *   {"unit", "better", "primary", "kind", "samples": []}
+ * from its row on first use and padding samples with null up to run. A name the catalogue
+ * lacks is a bug in the caller: it is reported and the program aborts. Never fails otherwise
+ * (aborts on OOM). */
+void vms_metric_record(json_t *metrics, const char *name, size_t run, double value);
+/* Overrides the "primary" flag of metrics[name] (a property of a workload and a metric: a
+ * fixed-duration workload's elapsed time is not a result). No-op when absent. */
+void vms_metric_set_primary(json_t *metrics, const char *name, int primary);
+
+/* Why a gap in the music happened, in the order reports list them. */
+enum vms_cause {
+	VMS_CAUSE_PAGING,      /* the player took major faults */
+	VMS_CAUSE_RUNQUEUE,    /* it waited to run for at least half of its lateness */
+	VMS_CAUSE_IO,          /* I/O pressure grew while it was blocked */
+	VMS_CAUSE_DECODE,      /* its own CPU time explains the lateness */
+	VMS_CAUSE_UNEXPLAINED, /* none of the above */
+	VMS_CAUSE_PROBE_DIED,  /* the probe process died: the sound stopped for good */
+	VMS_CAUSE_NR
+};
+/* "paging", "runqueue", ...; "unexplained" for an out-of-range value. */
+const char *vms_cause_name(enum vms_cause c);
+/* The one-line meaning of a cause, for legends and docs. */
+const char *vms_cause_description(enum vms_cause c);
+/* The cause called name, or -1. */
+int vms_cause_find(const char *name);
+
+#endif
