@@ -106,12 +106,45 @@ static void test_write_reparses(void **state)
 	unlink(path);
 }
 
+/* Every older format version stays readable: the kept files under tests/data load, with all
+ * their recorded metrics known to the catalogue (a rename would need a conversion on load). */
+static void test_kept_versions_load(void **state)
+{
+	static const char *const kept[] = {"golden-result.json", "golden-result-sound.json"};
+	const char *src = getenv("VMS_SOURCE_DIR");
+	size_t k;
+
+	(void)state;
+	if (!src)
+		skip();
+	for (k = 0; k < sizeof(kept) / sizeof(kept[0]); k++) {
+		char path[4096], err[256];
+		enum vms_load_error e;
+		const json_t *wl, *def;
+		const char *name;
+		json_t *doc;
+		size_t i;
+
+		snprintf(path, sizeof(path), "%s/tests/data/%s", src, kept[k]);
+		doc = vms_result_load(path, &e, err, sizeof(err));
+		assert_non_null(doc);
+		assert_int_equal(e, VMS_LOAD_OK);
+		assert_string_equal(json_string_value(json_object_get(doc, "format")),
+		                    "vmsuite.result/1");
+		json_array_foreach (json_object_get(doc, "workloads"), i, wl)
+			json_object_foreach (json_object_get(wl, "metrics"), name, def)
+				assert_non_null(vms_metric_find(name));
+		json_decref(doc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_metric_record_pads),
 	    cmocka_unit_test(test_load_errors),
 	    cmocka_unit_test(test_write_reparses),
+	    cmocka_unit_test(test_kept_versions_load),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
