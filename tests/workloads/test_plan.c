@@ -323,6 +323,27 @@ static void test_available(void **state)
 	assert_int_equal(vms_workload_available(&fake, &f, 0, why, sizeof(why)), 0);
 }
 
+/* A profile step gives its runs and the options the user left unset. */
+static void test_step(void **state)
+{
+	const struct vms_plan_step step = {"mtest01:percent=50:chunk=64K", 3};
+	struct vms_machine_facts f = facts(GIB, 100 * GIB, 0);
+	struct vms_run_item it;
+	char msg[256];
+
+	(void)state;
+	assert_int_equal(vms_workload_spec_parse("mtest01:chunk=2M", &it.spec, msg, sizeof(msg)),
+	                 0);
+	assert_int_equal(vms_plan_item(&it, &step, &f, 0, msg, sizeof(msg)), 0);
+	assert_int_equal(it.runs, 3);
+	assert_int_equal(opt(&it, "percent")->u, 50);
+	assert_true(opt(&it, "percent")->set);
+	assert_int_equal(opt(&it, "chunk")->u, 2 * MIB);
+	assert_int_equal(vms_plan_item(&it, &step, &f, 4, msg, sizeof(msg)), 0);
+	assert_int_equal(it.runs, 4);
+	vms_workload_spec_release(&it.spec);
+}
+
 /* A run refuses a workload that cannot run here, saying which and why. */
 static void test_plan_refuses(void **state)
 {
@@ -354,6 +375,7 @@ int main(void)
 	    cmocka_unit_test(test_profile_json),
 	    cmocka_unit_test(test_apply),
 	    cmocka_unit_test(test_every_profile_has_a_plan),
+	    cmocka_unit_test(test_step),
 	    cmocka_unit_test(test_available),
 	    cmocka_unit_test(test_plan_refuses),
 	};
