@@ -49,13 +49,12 @@ struct vms_machine_request {
  * plan hook) and to say whether they can run here (their needs, their available hook). Plain
  * data; tests build it by hand. */
 struct vms_machine_facts {
-	uint64_t ram;  /* bytes: the memory cgroup's limit, else MemTotal */
-	uint64_t swap; /* bytes of swap the workloads can use (the effective swap) */
-	uint64_t
-	    disk_free;   /* bytes free to unprivileged users in workdir, or VMS_MACHINE_UNKNOWN */
-	int disk_backed; /* workdir is on a disk filesystem (not tmpfs, ramfs or hugetlbfs) */
-	int cgroup;      /* the workloads run in a memory cgroup (an emulated machine) */
-	int root;        /* vmsuite runs as root (euid 0) */
+	uint64_t ram;       /* bytes: the memory cgroup's limit, else MemTotal */
+	uint64_t swap;      /* bytes of swap the workloads can use (the effective swap) */
+	uint64_t disk_free; /* bytes free to non-root in workdir, or VMS_MACHINE_UNKNOWN */
+	int disk_backed;    /* workdir is on a disk filesystem (not tmpfs, ramfs or hugetlbfs) */
+	int cgroup;         /* the workloads run in a memory cgroup (an emulated machine) */
+	int root;           /* vmsuite runs as root (euid 0) */
 	char workdir[4096]; /* the work directory, for messages */
 	char fs_type[64];   /* its filesystem ("ext4", "tmpfs"), "" if unknown */
 };
@@ -85,11 +84,10 @@ struct vms_machine {
  * created here and host otherwise (with m->note saying why and what is lost). Applies the
  * overrides, fills m->facts (RAM, swap, free disk and filesystem of req->workdir, root) and
  * picks the CPUs. Sizes nothing: the workload layer plans from m->facts. Does not create the
- * cgroup: the runner calls vms_cgroup_create(&cg, &m->cg, NULL, m->mem_limit, m->swap_limit, NULL)
- * when m->use_cgroup. Errors, reported once, return -errno: unknown profile (-EINVAL), a cgroup
- * profile or a
- * --mem-limit/--swap-limit that cannot be honoured here (-ENOTSUP, with what to do), limits
- * given with the host profile (-EINVAL), more CPUs than allowed (-ERANGE). */
+ * cgroup: the runner calls vms_cgroup_create(&cg, &m->cg, NULL, m->mem_limit, m->swap_limit,
+ * NULL) when m->use_cgroup. Errors, reported once, return -errno: unknown profile (-EINVAL), a
+ * cgroup profile or a --mem-limit/--swap-limit that cannot be honoured here (-ENOTSUP, with
+ * what to do), limits given with the host profile (-EINVAL), more CPUs than allowed (-ERANGE). */
 int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request *req);
 
 /* Appends one clause (printf-style) to m->note, "; "-separated, unless the note already holds
@@ -111,10 +109,9 @@ int vms_machine_cpus(long n, char *list, size_t len, cpu_set_t *set);
 
 /* protocol.machine for the result file: {"profile", "mem_limit_bytes", "swap_limit_bytes",
  * "effective_swap_bytes", "cpus", "cpu_list", "cgroup_version", "cgroup_path", "note",
- * "host_mem_total_bytes", "host_swap_total_bytes", "plan": m->plan_json|null, "cgroup":
- * facts|null}.
- * cg is the created cgroup (its read-back limits win over the requested ones) or NULL.
- * New object; never fails. */
+ * "host_mem_total_bytes", "host_swap_total_bytes", "plan": m->plan_json|null,
+ * "cgroup": facts|null}. cg is the created cgroup (its read-back limits win over the requested
+ * ones) or NULL. New object; never fails. */
 json_t *vms_machine_json(const struct vms_machine *m, const struct vms_cgroup *cg);
 
 #endif

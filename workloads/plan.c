@@ -118,8 +118,10 @@ static void add_clause(char *buf, size_t len, const char *clause)
 {
 	size_t used = strlen(buf);
 
-	if (clause[0] && !strstr(buf, clause) && used < len)
-		snprintf(buf + used, len - used, "%s%s", used ? "; " : "", clause);
+	if (!clause[0] || strstr(buf, clause) || used >= len)
+		return;
+	if (snprintf(buf + used, len - used, "%s%s", used ? "; " : "", clause) >= (int)(len - used))
+		buf[used] = '\0'; /* a clause that does not fit is left out whole */
 }
 
 int vms_plan_make(struct vms_run_item *items, size_t *n, size_t max,
@@ -127,42 +129,37 @@ int vms_plan_make(struct vms_run_item *items, size_t *n, size_t max,
                   char *msg, size_t len)
 {
 	char one[1024], notes[1024] = "";
+	int from_profile = *n == 0;
 	size_t i;
 	int ret;
 
 	msg[0] = '\0';
-	if (!*n) {
-		const struct vms_plan_step *s;
+	if (from_profile && !pp) {
+		snprintf(msg, len,
+		         "this machine profile has no default plan: give the workloads with -w");
+		return -ENOENT;
+	}
+	for (i = 0; from_profile && pp->steps[i].spec; i++) {
+		if (i == max) {
+			snprintf(msg, len, "the default plan has more than %zu steps", max);
+			return -E2BIG;
+		}
+		if (vms_workload_spec_parse(pp->steps[i].spec, &items[i].spec, one, sizeof(one))) {
+			snprintf(msg, len, "default plan of '%s': %s", pp->profile, one);
+			return -EINVAL;
+		}
+		*n = i + 1;
+	}
+	for (i = 0; i < *n; i++) {
+		const struct vms_plan_step *s =
+		    from_profile ? &pp->steps[i] : vms_profile_plan_step(pp, items[i].spec.w);
 
-		if (!pp) {
-			snprintf(
-			    msg, len,
-			    "this machine profile has no default plan: give the workloads with -w");
-			return -ENOENT;
+		ret = vms_plan_item(&items[i], s, f, runs, one, sizeof(one));
+		if (ret) {
+			snprintf(msg, len, "%s", one);
+			return ret;
 		}
-		for (s = pp->steps; s->spec; s++) {
-			if (*n == max) {
-				snprintf(msg, len, "the default plan has more than %zu steps", max);
-				return -E2BIG;
-			}
-			if (vms_workload_spec_parse(s->spec, &items[*n].spec, one, sizeof(one))) {
-				snprintf(msg, len, "default plan of '%s': %s", pp->profile, one);
-				return -EINVAL;
-			}
-			ret = vms_plan_item(&items[(*n)++], s, f, runs, one, sizeof(one));
-			if (ret)
-				return snprintf(msg, len, "%s", one), ret;
-			add_clause(notes, sizeof(notes), one);
-		}
-	} else {
-		for (i = 0; i < *n; i++) {
-			const struct vms_plan_step *s = vms_profile_plan_step(pp, items[i].spec.w);
-
-			ret = vms_plan_item(&items[i], s, f, runs, one, sizeof(one));
-			if (ret)
-				return snprintf(msg, len, "%s", one), ret;
-			add_clause(notes, sizeof(notes), one);
-		}
+		add_clause(notes, sizeof(notes), one);
 	}
 	snprintf(msg, len, "%s", notes);
 	return 0;
@@ -222,8 +219,10 @@ int vms_plan_apply(struct vms_run_item *items, size_t *n, size_t max, struct vms
 	int ret;
 
 	ret = vms_plan_make(items, n, max, pp, &m->facts, runs, msg, sizeof(msg));
-	if (ret)
-		return vms_error("%s", msg), ret;
+	if (ret) {
+		vms_error("%s", msg);
+		return ret;
+	}
 	if (msg[0])
 		vms_machine_add_note(m, "%s", msg);
 	plan = vms_plan_profile_json(pp, &m->facts);
