@@ -1,26 +1,63 @@
-/* `vmsuite list`: every workload with what it stresses, its options, defaults and units. */
+/* `vmsuite list`: every workload with what it stresses, its options, defaults and units, and
+ * whether it can run here; the machine profiles with their default plans. Reads /proc/meminfo,
+ * the cgroup hierarchy and statfs(2) of the current directory (the default work directory). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/builtin.h"
 #include "core/machine.h"
 #include "core/util.h"
+#include "workloads/plan.h"
 #include "workloads/workload.h"
+
+static void print_needs(const struct vms_workload *w)
+{
+	static const struct {
+		unsigned need;
+		const char *text;
+	} needs[] = {
+	    {VMS_NEED_DISK, "a disk-backed work directory"},
+	    {VMS_NEED_ROOT, "root"},
+	    {VMS_NEED_SWAP, "swap"},
+	};
+	size_t i, n = 0;
+
+	for (i = 0; i < VMS_ARRAY_SIZE(needs); i++)
+		if (w->needs & needs[i].need)
+			printf("%s%s", n++ ? ", " : "; needs ", needs[i].text);
+}
 
 int cmd_list(int argc, char **argv)
 {
+	struct vms_machine_request req = {0};
+	struct vms_machine *m;
+	const struct vms_profile_plan *pp;
+	const struct vms_plan_step *s;
+	int have_machine;
 	size_t i, k;
 
 	if (argc > 1)
 		return vms_usage_error(vms_command_find("list"), "unexpected argument '%s'",
 		                       argv[1]);
+	/* "can run here" is for the machine `vmsuite run` would use by default */
+	m = vms_xcalloc(1, sizeof(*m));
+	have_machine = !vms_machine_resolve(m, &req);
 	for (i = 0; vms_workloads[i]; i++) {
 		const struct vms_workload *w = vms_workloads[i];
+		char why[512];
 
 		printf("%s — %s\n", w->name, w->summary);
 		printf("  stresses: %s\n", w->stresses);
 		printf("  2001:     %s\n", w->faithful_to);
-		printf("  runs:     %ld by default%s\n", w->default_runs,
-		       w->needs & VMS_NEED_DISK ? "; needs a disk-backed work directory" : "");
+		printf("  runs:     %ld by default", w->default_runs);
+		print_needs(w);
+		putchar('\n');
+		if (!have_machine)
+			printf("  can run here: unknown\n");
+		else if (vms_workload_available(w, &m->facts, 0, why, sizeof(why)))
+			printf("  can run here: no: %s\n", why);
+		else
+			printf("  can run here: yes\n");
 		for (k = 0; k < w->n_options; k++) {
 			const struct vms_option_def *d = &w->options[k];
 			char def[64];
@@ -31,9 +68,20 @@ int cmd_list(int argc, char **argv)
 		putchar('\n');
 	}
 	printf("Machine profiles (vmsuite run --machine NAME):\n");
-	for (i = 0; vms_machine_profiles[i].name; i++)
+	for (i = 0; vms_machine_profiles[i].name; i++) {
 		printf("  %-9s %s\n", vms_machine_profiles[i].name,
 		       vms_machine_profiles[i].summary);
+		pp = vms_profile_plan_find(vms_machine_profiles[i].name);
+		printf("  %-9s plan:", "");
+		for (s = pp ? pp->steps : NULL; s && s->spec; s++)
+			printf("%s -w %s x %ld", s == pp->steps ? "" : ",", s->spec, s->runs);
+		printf("%s\n", pp ? "" : " none (give -w)");
+	}
+	if (have_machine)
+		printf("\n\"can run here\" is for the default machine here (%s) with the work "
+		       "directory '.' (%s)\n",
+		       m->profile->name, m->facts.fs_type[0] ? m->facts.fs_type : "unknown");
 	printf("\nUse as: vmsuite run -w NAME[:key=value]...   e.g. -w mmap001:bytes=256M\n");
+	free(m);
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "core/result.h"
 #include "core/util.h"
 #include "report/report.h"
+#include "workloads/plan.h"
 #include "workloads/runner.h"
 #include "workloads/workload.h"
 
@@ -152,40 +153,6 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 	return 0;
 }
 
-/* Sizes and run counts the machine profile gives to options the user left unset. */
-static void apply_profile(struct vms_run_item *it, const struct vms_machine *m, long runs,
-                          int explicit_plan)
-{
-	const struct vms_workload *w = it->spec.w;
-	char val[32], why[256];
-
-	it->runs = runs ? runs : w->default_runs;
-	if (!strcmp(w->name, "mmap001")) {
-		if (!it->spec.opts[vms_workload_option_index(w, "bytes")].set &&
-		    !it->spec.opts[vms_workload_option_index(w, "pages")].set) {
-			snprintf(val, sizeof(val), "%llu", (unsigned long long)m->mmap001_bytes);
-			vms_workload_opt_set(&it->spec, "bytes", val, why, sizeof(why));
-		}
-		if (!runs)
-			it->runs = m->mmap001_runs;
-	} else if (!strcmp(w->name, "mtest01")) {
-		if (!explicit_plan) {
-			snprintf(val, sizeof(val), "%u", m->mtest01_percent);
-			vms_workload_opt_set(&it->spec, "percent", val, why, sizeof(why));
-			vms_workload_opt_set(&it->spec, "write", m->mtest01_write ? "1" : "0", why,
-			                     sizeof(why));
-		}
-		if (!runs)
-			it->runs = m->mtest01_runs;
-	} else if (!strcmp(w->name, "mmap002")) {
-		/* memtest's R is the machine's RAM; the file (2R) must fit the disk */
-		if (!it->spec.opts[vms_workload_option_index(w, "bytes")].set && m->use_cgroup) {
-			snprintf(val, sizeof(val), "%llu", (unsigned long long)m->mem_limit);
-			vms_workload_opt_set(&it->spec, "bytes", val, why, sizeof(why));
-		}
-	}
-}
-
 static char *default_output(const char *label)
 {
 	char stamp[32];
@@ -233,15 +200,9 @@ int cmd_run(int argc, char **argv)
 	size_t i, n = 0;
 	int ret;
 
-	int explicit_plan;
-
 	if ((ret = parse_args(self, argc, argv, &a)))
 		return ret;
-	explicit_plan = a.n_specs > 0;
-	if (!a.n_specs) {
-		a.specs[a.n_specs++] = "mmap001"; /* the 2001 plan */
-		a.specs[a.n_specs++] = "mtest01";
-	}
+	/* no -w: the machine profile's default plan, made once the machine is known */
 	for (i = 0; i < a.n_specs; i++) {
 		if (vms_workload_spec_parse(a.specs[i], &items[n].spec, why, sizeof(why))) {
 			ret = vms_usage_error(self, "%s", why);
@@ -271,8 +232,11 @@ int cmd_run(int argc, char **argv)
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		apply_profile(&items[i], &machine, a.runs, explicit_plan);
+	/* sizes the machine gives to what -w left unset (or the profile's whole plan) */
+	if (vms_plan_apply(items, &n, VMS_ARRAY_SIZE(items), &machine, a.runs)) {
+		ret = VMS_EXIT_FATAL;
+		goto out;
+	}
 	uname(&uts);
 	if (!a.label)
 		a.label = uts.release;

@@ -1,6 +1,7 @@
 /* Machine profiles (hron2001 = the 512 MiB box of the 2001 tests, emulated by a memory cgroup;
- * host = the real machine), overrides, CPU pinning lists and the protocol.machine record.
- * Reads /proc/meminfo, statvfs(2) of the work directory and sched_getaffinity(2). */
+ * host = the real machine), overrides, the facts workloads plan from, CPU pinning lists and the
+ * protocol.machine record. Reads /proc/meminfo, statfs(2) of the work directory and
+ * sched_getaffinity(2). */
 #include "core/machine.h"
 
 #include <errno.h>
@@ -9,9 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "core/procfs.h"
+#include "core/sysinfo.h"
 #include "core/util.h"
 
 #define MIB (UINT64_C(1) << 20)
@@ -19,10 +21,10 @@
 
 const struct vms_machine_profile vms_machine_profiles[] = {
     {"hron2001", "the 2001 test box: 512 MiB RAM + up to 1 GiB swap (memory cgroup)", 1, 512 * MIB,
-     1 * GIB, 2048000000, 5, 80, 1, 10},
-    {"host", "the real machine, no memory limit; mmap001 = 4 x RAM capped by free disk", 0, 0, 0, 0,
-     5, 80, 1, 10},
-    {NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0},
+     1 * GIB},
+    {"host", "the real machine, no memory limit; workloads sized from its RAM and free disk", 0, 0,
+     0},
+    {NULL, NULL, 0, 0, 0},
 };
 
 const struct vms_machine_profile *vms_machine_profile_find(const char *name)
@@ -43,17 +45,11 @@ json_t *vms_machine_profiles_json(void)
 	for (p = vms_machine_profiles; p->name; p++)
 		json_array_append_new(
 		    a,
-		    json_pack("{s:s, s:s, s:b, s:o, s:o, s:o, s:i, s:i, s:b, s:i}", "name", p->name,
-		              "summary", p->summary, "cgroup", p->cgroup, "mem_limit_bytes",
+		    json_pack("{s:s, s:s, s:b, s:o, s:o}", "name", p->name, "summary", p->summary,
+		              "cgroup", p->cgroup, "mem_limit_bytes",
 		              p->cgroup ? json_integer((json_int_t)p->mem_limit) : json_null(),
 		              "swap_limit_bytes",
-		              p->cgroup ? json_integer((json_int_t)p->swap_limit) : json_null(),
-		              "mmap001_bytes",
-		              p->mmap001_bytes ? json_integer((json_int_t)p->mmap001_bytes)
-		                               : json_null(),
-		              "mmap001_runs", (int)p->mmap001_runs, "mtest01_percent",
-		              (int)p->mtest01_percent, "mtest01_write", p->mtest01_write,
-		              "mtest01_runs", (int)p->mtest01_runs));
+		              p->cgroup ? json_integer((json_int_t)p->swap_limit) : json_null()));
 	return a;
 }
 
@@ -155,39 +151,40 @@ int vms_machine_cpus(long n, char *list, size_t len, cpu_set_t *set)
 	return vms_cpu_list_first(all, n, list, len, set);
 }
 
-static void add_note(struct vms_machine *m, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void add_note(struct vms_machine *m, const char *fmt, ...)
+void vms_machine_add_note(struct vms_machine *m, const char *fmt, ...)
 {
 	size_t used = strlen(m->note);
+	char clause[sizeof(m->note)];
 	va_list ap;
 
-	if (used && used + 2 < sizeof(m->note)) {
-		snprintf(m->note + used, sizeof(m->note) - used, "; ");
-		used += 2;
-	}
 	va_start(ap, fmt);
-	vsnprintf(m->note + used, sizeof(m->note) - used, fmt, ap);
+	vsnprintf(clause, sizeof(clause), fmt, ap);
 	va_end(ap);
+	if (!clause[0] || strstr(m->note, clause))
+		return;
+	snprintf(m->note + used, sizeof(m->note) - used, "%s%s", used ? "; " : "", clause);
 }
 
-/* 4 × RAM, capped by the free disk of workdir less a margin of 10 % (at least 1 GiB). */
-static uint64_t host_mmap_size(uint64_t ram, const char *workdir, int *capped)
+/* m->facts from the resolved machine and the work directory. */
+static void fill_facts(struct vms_machine *m, const char *root, const char *workdir)
 {
-	struct statvfs sv;
-	uint64_t want = 4 * ram, avail, margin;
+	struct vms_machine_facts *f = &m->facts;
+	struct vms_fs_info fi;
 
-	*capped = 0;
-	if (statvfs(workdir, &sv))
-		return want & ~UINT64_C(4095);
-	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-	margin = avail / 10 > GIB ? avail / 10 : GIB;
-	avail = avail > margin ? avail - margin : 0;
-	if (want > avail) {
-		want = avail;
-		*capped = 1;
+	f->ram = m->use_cgroup ? m->mem_limit : m->host_mem_total;
+	f->swap = m->effective_swap;
+	f->cgroup = m->use_cgroup;
+	f->root = geteuid() == 0;
+	snprintf(f->workdir, sizeof(f->workdir), "%s", workdir);
+	if (vms_fs_info_at(*root ? root : NULL, workdir, &fi)) {
+		f->disk_free = VMS_MACHINE_UNKNOWN;
+		f->disk_backed = 1; /* unknown: the workload's own check of it will say */
+		return;
 	}
-	return want & ~UINT64_C(4095);
+	f->disk_free = fi.free_bytes;
+	f->disk_backed = !fi.memory_backed;
+	snprintf(f->fs_type, sizeof(f->fs_type), "%s", fi.fstype ? fi.fstype : fi.magic_name);
+	vms_fs_info_release(&fi);
 }
 
 int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request *req)
@@ -232,18 +229,15 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 			                 m->cg.why),
 			       -ENOTSUP;
 		p = vms_machine_profile_find("host");
-		add_note(m,
-		         "running on the host machine (%s RAM, no limit): the 2001 box is not "
-		         "emulated, so workloads are sized from the real RAM and the audio probe "
-		         "shares all of it (%s)",
-		         vms_format_size(m->host_mem_total, a, sizeof(a)), m->cg.why);
+		vms_machine_add_note(
+		    m,
+		    "running on the host machine (%s RAM, no limit): the 2001 box is not "
+		    "emulated, so workloads are sized from the real RAM and the audio probe "
+		    "shares all of it (%s)",
+		    vms_format_size(m->host_mem_total, a, sizeof(a)), m->cg.why);
 	}
 	m->profile = p;
 	m->use_cgroup = p->cgroup;
-	m->mmap001_runs = p->mmap001_runs;
-	m->mtest01_percent = p->mtest01_percent;
-	m->mtest01_write = p->mtest01_write;
-	m->mtest01_runs = p->mtest01_runs;
 
 	if (p->cgroup) {
 		m->mem_limit = req->set_mem_limit ? req->mem_limit : p->mem_limit;
@@ -254,10 +248,9 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 			       -EINVAL;
 		m->effective_swap =
 		    m->swap_limit < m->host_swap_total ? m->swap_limit : m->host_swap_total;
-		m->mmap001_bytes = p->mmap001_bytes;
 		if (!m->cg.swap_accounting && m->swap_limit < m->host_swap_total) {
 			m->effective_swap = m->host_swap_total;
-			add_note(
+			vms_machine_add_note(
 			    m,
 			    "the kernel does not account swap per cgroup (swapaccount=1 is "
 			    "off), so the swap limit is not enforced: the emulated machine can "
@@ -271,25 +264,21 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 				         vms_format_size(m->host_swap_total, c, sizeof(c)));
 			else
 				snprintf(have, sizeof(have), "no");
-			add_note(m,
-			         "the host has %s swap, so the emulated machine has %s RAM and %s "
-			         "swap instead of the %s requested (swap cannot be emulated)",
-			         have, vms_format_size(m->mem_limit, b, sizeof(b)),
-			         m->effective_swap
-			             ? vms_format_size(m->effective_swap, path, sizeof(path))
-			             : "no",
-			         vms_format_size(m->swap_limit, a, sizeof(a)));
+			vms_machine_add_note(
+			    m,
+			    "the host has %s swap, so the emulated machine has %s RAM and %s "
+			    "swap instead of the %s requested (swap cannot be emulated)",
+			    have, vms_format_size(m->mem_limit, b, sizeof(b)),
+			    m->effective_swap
+			        ? vms_format_size(m->effective_swap, path, sizeof(path))
+			        : "no",
+			    vms_format_size(m->swap_limit, a, sizeof(a)));
 		}
 	} else {
-		int capped;
-
 		m->mem_limit = m->swap_limit = VMS_CGROUP_UNLIMITED;
 		m->effective_swap = m->host_swap_total;
-		m->mmap001_bytes = host_mmap_size(m->host_mem_total, workdir, &capped);
-		if (capped)
-			add_note(m, "mmap001 capped to %s by the free disk of '%s'",
-			         vms_format_size(m->mmap001_bytes, a, sizeof(a)), workdir);
 	}
+	fill_facts(m, root, workdir);
 
 	if (req->cpus) {
 		ret = req->cpus < 0 ? -EINVAL
@@ -313,7 +302,7 @@ static json_t *bytes_or_null(uint64_t v)
 json_t *vms_machine_json(const struct vms_machine *m, const struct vms_cgroup *cg)
 {
 	int live = cg && cg->created;
-	json_t *o = json_object();
+	json_t *o = json_object(), *plan;
 
 	json_object_set_new(o, "profile", json_string(m->profile ? m->profile->name : "host"));
 	json_object_set_new(o, "mem_limit_bytes",
@@ -331,12 +320,8 @@ json_t *vms_machine_json(const struct vms_machine *m, const struct vms_cgroup *c
 	json_object_set_new(o, "host_mem_total_bytes", json_integer((json_int_t)m->host_mem_total));
 	json_object_set_new(o, "host_swap_total_bytes",
 	                    json_integer((json_int_t)m->host_swap_total));
-	json_object_set_new(o, "plan",
-	                    json_pack("{s:I, s:i, s:i, s:b, s:i}", "mmap001_bytes",
-	                              (json_int_t)m->mmap001_bytes, "mmap001_runs",
-	                              (int)m->mmap001_runs, "mtest01_percent",
-	                              (int)m->mtest01_percent, "mtest01_write", m->mtest01_write,
-	                              "mtest01_runs", (int)m->mtest01_runs));
+	plan = m->plan_json[0] ? json_loads(m->plan_json, 0, NULL) : NULL;
+	json_object_set_new(o, "plan", plan ? plan : json_null());
 	json_object_set_new(o, "cgroup", live ? vms_cgroup_facts_json(cg) : json_null());
 	return o;
 }

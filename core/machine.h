@@ -1,6 +1,7 @@
 /* Machine profiles: the emulated 2001 box (hron2001: a 512 MiB memory cgroup) or the real host,
- * their workload plans, overrides (memory/swap limit, CPU count) and the protocol.machine record.
- * Reads /proc/meminfo, statvfs(2) of the work directory and the CPU affinity mask. */
+ * overrides (memory/swap limit, CPU count), the facts the workloads plan from and the
+ * protocol.machine record. Reads /proc/meminfo, statfs(2) of the work directory and the CPU
+ * affinity mask. Knows no workload: workloads/plan.c turns the facts into a plan. */
 #ifndef VMS_MACHINE_H
 #define VMS_MACHINE_H
 
@@ -13,15 +14,10 @@
 /* One row of the profile table (also the source for `vmsuite list` and help text). */
 struct vms_machine_profile {
 	const char *name;
-	const char *summary;    /* one line for list/help */
-	int cgroup;             /* runs the workloads (and the audio probe) in a memory cgroup */
-	uint64_t mem_limit;     /* bytes (cgroup profiles) */
-	uint64_t swap_limit;    /* bytes of swap allowed on top (cgroup profiles) */
-	uint64_t mmap001_bytes; /* 0 = 4 × RAM capped by the work directory's free disk */
-	unsigned mmap001_runs;
-	unsigned mtest01_percent;
-	int mtest01_write;
-	unsigned mtest01_runs;
+	const char *summary; /* one line for list/help */
+	int cgroup;          /* runs the workloads (and the audio probe) in a memory cgroup */
+	uint64_t mem_limit;  /* bytes (cgroup profiles) */
+	uint64_t swap_limit; /* bytes of swap allowed on top (cgroup profiles) */
 };
 
 /* The profiles, terminated by a row with name NULL. The first row is the preferred default. */
@@ -30,8 +26,8 @@ extern const struct vms_machine_profile vms_machine_profiles[];
 /* The profile called name, or NULL. */
 const struct vms_machine_profile *vms_machine_profile_find(const char *name);
 
-/* [{"name", "summary", "cgroup", "mem_limit_bytes", "swap_limit_bytes", "mmap001_bytes"|null,
- *   "mmap001_runs", "mtest01_percent", "mtest01_write", "mtest01_runs"}, ...]: a new array. */
+/* [{"name", "summary", "cgroup", "mem_limit_bytes"|null, "swap_limit_bytes"|null}, ...]: a new
+ * array. (Each profile's plan is in workloads/plan.h.) */
 json_t *vms_machine_profiles_json(void);
 
 /* What the user asked for. Zero it and set what was given. */
@@ -42,8 +38,25 @@ struct vms_machine_request {
 	int set_swap_limit; /* --swap-limit given */
 	uint64_t swap_limit;
 	long cpus;           /* --cpus, 0 = all */
-	const char *workdir; /* for the host plan's free-disk cap; NULL = "." */
+	const char *workdir; /* for the facts (free disk, filesystem); NULL = "." */
 	const char *root;    /* NULL = the real system; a fake /proc + cgroupfs tree in tests */
+};
+
+/* VMS_MACHINE_UNKNOWN in a facts field: it could not be read. */
+#define VMS_MACHINE_UNKNOWN UINT64_MAX
+
+/* What the workloads are told about the machine they will run in, to size themselves (their
+ * plan hook) and to say whether they can run here (their needs, their available hook). Plain
+ * data; tests build it by hand. */
+struct vms_machine_facts {
+	uint64_t ram;       /* bytes: the memory cgroup's limit, else MemTotal */
+	uint64_t swap;      /* bytes of swap the workloads can use (the effective swap) */
+	uint64_t disk_free; /* bytes free to non-root in workdir, or VMS_MACHINE_UNKNOWN */
+	int disk_backed;    /* workdir is on a disk filesystem (not tmpfs, ramfs or hugetlbfs) */
+	int cgroup;         /* the workloads run in a memory cgroup (an emulated machine) */
+	int root;           /* vmsuite runs as root (euid 0) */
+	char workdir[4096]; /* the work directory, for messages */
+	char fs_type[64];   /* its filesystem ("ext4", "tmpfs"), "" if unknown */
 };
 
 /* The resolved machine the runner uses. Plain data. */
@@ -59,24 +72,28 @@ struct vms_machine {
 	long cpus;               /* 0 = not pinned */
 	char cpu_list[256];      /* "0" / "0-1" / "0,2" when pinned, else "" */
 	cpu_set_t cpuset;        /* the same CPUs, for sched_setaffinity() in the children */
-	uint64_t mmap001_bytes;
-	unsigned mmap001_runs;
-	unsigned mtest01_percent;
-	int mtest01_write;
-	unsigned mtest01_runs;
-	struct vms_cgroup_info cg; /* detection result (also when not used) */
-	char note[2048];           /* one line for the user and the result ("" = nothing to say) */
+	struct vms_machine_facts facts; /* for the workloads' plan and available hooks */
+	struct vms_cgroup_info cg;      /* detection result (also when not used) */
+	char note[2048]; /* one line for the user and the result ("" = nothing to say) */
+	/* protocol.machine.plan as JSON text, set by the workload layer once the plan is made
+	 * ("" = none, recorded as null): core does not know the workloads */
+	char plan_json[2048];
 };
 
 /* Resolves req into *m: the named profile, or by default hron2001 when a memory cgroup can be
  * created here and host otherwise (with m->note saying why and what is lost). Applies the
- * overrides, sizes host plans from MemTotal and the free disk of req->workdir (leaving 10 %, at
- * least 1 GiB), and picks the CPUs. Does not create the cgroup: the runner calls
- * vms_cgroup_create(&cg, &m->cg, NULL, m->mem_limit, m->swap_limit, NULL) when m->use_cgroup.
- * Errors, reported once, return -errno: unknown profile (-EINVAL), a cgroup profile or a
- * --mem-limit/--swap-limit that cannot be honoured here (-ENOTSUP, with what to do), limits
- * given with the host profile (-EINVAL), more CPUs than allowed (-ERANGE). */
+ * overrides, fills m->facts (RAM, swap, free disk and filesystem of req->workdir, root) and
+ * picks the CPUs. Sizes nothing: the workload layer plans from m->facts. Does not create the
+ * cgroup: the runner calls vms_cgroup_create(&cg, &m->cg, NULL, m->mem_limit, m->swap_limit,
+ * NULL) when m->use_cgroup. Errors, reported once, return -errno: unknown profile (-EINVAL), a
+ * cgroup profile or a --mem-limit/--swap-limit that cannot be honoured here (-ENOTSUP, with
+ * what to do), limits given with the host profile (-EINVAL), more CPUs than allowed (-ERANGE). */
 int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request *req);
+
+/* Appends one clause (printf-style) to m->note, "; "-separated, unless the note already holds
+ * the same text. Truncates silently; never fails. */
+void vms_machine_add_note(struct vms_machine *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Parses a CPU list ("0", "0-3,8", as in /sys/devices/system/cpu/online; a trailing newline is
  * allowed) into set. 0, -EINVAL (malformed) or -ERANGE (a CPU beyond CPU_SETSIZE). */
@@ -92,9 +109,9 @@ int vms_machine_cpus(long n, char *list, size_t len, cpu_set_t *set);
 
 /* protocol.machine for the result file: {"profile", "mem_limit_bytes", "swap_limit_bytes",
  * "effective_swap_bytes", "cpus", "cpu_list", "cgroup_version", "cgroup_path", "note",
- * "host_mem_total_bytes", "host_swap_total_bytes", "plan": {...}, "cgroup": facts|null}.
- * cg is the created cgroup (its read-back limits win over the requested ones) or NULL.
- * New object; never fails. */
+ * "host_mem_total_bytes", "host_swap_total_bytes", "plan": m->plan_json|null,
+ * "cgroup": facts|null}. cg is the created cgroup (its read-back limits win over the requested
+ * ones) or NULL. New object; never fails. */
 json_t *vms_machine_json(const struct vms_machine *m, const struct vms_cgroup *cg);
 
 #endif

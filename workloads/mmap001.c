@@ -3,6 +3,7 @@
  * reclaim of dirty mapped pages. `mmap001 -m 500000` = 2 048 000 000 bytes in 2001. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -26,6 +27,42 @@ static uint64_t size_of(const struct vms_workload_ctx *ctx)
 	if (ctx->opts[OPT_PAGES].set)
 		return ctx->opts[OPT_PAGES].u * 4096;
 	return ctx->opts[OPT_BYTES].u;
+}
+
+/* Unsized (no bytes, no pages from the user or the profile): 4 × RAM, so that the file cannot
+ * stay in the page cache, capped by the free disk of the work directory less a margin of 10 %
+ * (at least 1 GiB); whole pages. */
+static int plan(const struct vms_machine_facts *f, struct vms_opt_value *opts, char *note,
+                size_t len)
+{
+	const uint64_t gib = UINT64_C(1) << 30;
+	uint64_t want = 4 * f->ram, avail, margin;
+	char a[32];
+
+	note[0] = '\0';
+	if (opts[OPT_BYTES].set || opts[OPT_PAGES].set)
+		return 0;
+	if (f->disk_free != VMS_MACHINE_UNKNOWN) {
+		margin = f->disk_free / 10 > gib ? f->disk_free / 10 : gib;
+		avail = f->disk_free > margin ? f->disk_free - margin : 0;
+		if (want > avail) {
+			want = avail & ~UINT64_C(4095);
+			if (!want) {
+				snprintf(
+				    note, len,
+				    "the work directory '%s' has %s free and mmap001 leaves 10 %% "
+				    "of it, at least 1 GiB, free: give -w mmap001:bytes=SIZE or "
+				    "another --workdir",
+				    f->workdir, vms_format_size(f->disk_free, a, sizeof(a)));
+				return -ENOSPC;
+			}
+			snprintf(note, len, "mmap001 capped to %s by the free disk of '%s'",
+			         vms_format_size(want, a, sizeof(a)), f->workdir);
+		}
+	}
+	opts[OPT_BYTES].u = want & ~UINT64_C(4095);
+	opts[OPT_BYTES].set = 1;
+	return 0;
 }
 
 static int prepare(struct vms_workload_ctx *ctx, char *why, size_t len)
@@ -90,6 +127,7 @@ const struct vms_workload vms_workload_mmap001 = {
     .needs = VMS_NEED_DISK,
     .default_runs = 5,
     .faithful_to = "mmap001 -m 500000 (LTP 2001), run 5 times",
+    .plan = plan,
     .prepare = prepare,
     .run = run,
 };

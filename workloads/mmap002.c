@@ -21,6 +21,20 @@ static const struct vms_option_def options[] = {
                  "directory for the file (default: --workdir); must not be tmpfs", 0, 0},
 };
 
+/* memtest's R is the machine's RAM: in an emulated machine, its limit. On the host R stays
+ * 512 MiB (a 2 × RAM file of a large host would mostly measure its disk). */
+static int plan(const struct vms_machine_facts *f, struct vms_opt_value *opts, char *note,
+                size_t len)
+{
+	(void)len;
+	note[0] = '\0';
+	if (!opts[OPT_BYTES].set && f->cgroup) {
+		opts[OPT_BYTES].u = f->ram;
+		opts[OPT_BYTES].set = 1;
+	}
+	return 0;
+}
+
 static int prepare(struct vms_workload_ctx *ctx, char *why, size_t len)
 {
 	const char *dir = ctx->opts[OPT_DIR].s ? ctx->opts[OPT_DIR].s : ctx->workdir;
@@ -91,6 +105,7 @@ const struct vms_workload vms_workload_mmap002 = {
     .default_runs = 5,
     .faithful_to = "memtest 0.0.4 mmap002 (R = RAM); default R = 512 MiB until the emulated "
                    "machine sets it",
+    .plan = plan,
     .prepare = prepare,
     .run = run,
 };

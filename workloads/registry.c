@@ -245,3 +245,27 @@ int vms_workload_check_dir(const char *dir, uint64_t need, char *why, size_t len
 	vms_fs_info_release(&fi);
 	return ret;
 }
+
+int vms_workload_available(const struct vms_workload *w, const struct vms_machine_facts *f,
+                           unsigned ignore, char *why, size_t len)
+{
+	unsigned needs = w->needs & ~ignore;
+
+	why[0] = '\0';
+	if ((needs & VMS_NEED_ROOT) && !f->root) {
+		snprintf(why, len, "needs root");
+		return -EPERM;
+	}
+	if ((needs & VMS_NEED_SWAP) && !f->swap) {
+		snprintf(why, len, "needs swap (there is none%s)",
+		         f->cgroup ? " for the cgroup" : "");
+		return -ENOTSUP;
+	}
+	if ((needs & VMS_NEED_DISK) && !f->disk_backed) {
+		snprintf(why, len,
+		         "needs a disk-backed work directory ('%s' is on %s; use --workdir)",
+		         f->workdir, f->fs_type[0] ? f->fs_type : "a memory filesystem");
+		return -EXDEV;
+	}
+	return w->available ? w->available(f, why, len) : 0;
+}

@@ -1,7 +1,11 @@
 /* The workload registry. Adding a workload:
- *   1. write workloads/NAME.c ending in `const struct vms_workload vms_workload_NAME = {...}`;
+ *   1. write workloads/NAME.c ending in `const struct vms_workload vms_workload_NAME = {...}`:
+ *      its options, its needs (root, swap, a disk work directory), and if it sizes itself from
+ *      the machine a plan() hook (RAM, swap, free disk come in struct vms_machine_facts);
  *   2. add one line VMS_WORKLOAD(NAME) to VMS_WORKLOAD_LIST below;
- *   3. add a test in tests/workloads/ and a line in docs/vmsuite.1 and docs/workloads.md.
+ *   3. add a test in tests/workloads/ and a section in docs/workloads.md (and docs/vmsuite.1).
+ * Nothing else names it: `vmsuite list`, -w parsing, planning and the runner go through this
+ * table. Putting it in a profile's default plan is one line in workloads/plan.c.
  * A workload declares its options, what it needs and its run function; the runner forks a
  * child per run, calls run() there and measures it from outside with wait4(). */
 #ifndef VMS_WORKLOAD_H
@@ -10,6 +14,8 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "core/machine.h"
 
 enum vms_opt_type {
 	VMS_OPT_SIZE,    /* bytes, K/M/G suffixes */
@@ -34,10 +40,12 @@ struct vms_opt_value {
 	char *s;    /* paths; owned */
 };
 
+/* What a workload needs from the machine; vms_workload_available() checks them. */
 enum vms_need {
-	VMS_NEED_DISK = 1 << 0, /* a disk-backed work directory (not tmpfs) with free space */
-	VMS_NEED_ROOT = 1 << 1,
-	VMS_NEED_SWAP = 1 << 2,
+	VMS_NEED_DISK = 1 << 0, /* a disk-backed work directory (not tmpfs); prepare() checks
+	                         * the directory it really uses and the free space */
+	VMS_NEED_ROOT = 1 << 1, /* euid 0 */
+	VMS_NEED_SWAP = 1 << 2, /* some swap the workload can use */
 };
 
 /* What a workload child shares with the runner: lives in a MAP_SHARED page so that it
@@ -67,6 +75,15 @@ struct vms_workload {
 	unsigned needs; /* enum vms_need */
 	long default_runs;
 	const char *faithful_to; /* the 2001 command it reproduces */
+	/* Parent side, when the plan is made (NULL = nothing to size): fills the options that
+	 * neither the user nor the machine profile set (opts[i].set == 0) from the machine's
+	 * facts, marking them set. 0, with what it adjusted for the user in note ("" = nothing);
+	 * or -errno when no size works here, with the reason in note. Runs before prepare(). */
+	int (*plan)(const struct vms_machine_facts *f, struct vms_opt_value *opts, char *note,
+	            size_t len);
+	/* Whether it can run on this machine beyond its needs flags (NULL = the flags say it
+	 * all). 0, or -errno with a short reason ("needs ...") in why. */
+	int (*available)(const struct vms_machine_facts *f, char *why, size_t len);
 	/* Parent side, before any run: resolve computed defaults into ctx->opts, check what the
 	 * workload needs (free disk, tmpfs). 0, or -errno with a one-line reason in why. */
 	int (*prepare)(struct vms_workload_ctx *ctx, char *why, size_t len);
@@ -107,6 +124,12 @@ int vms_workload_opt_set(struct vms_workload_spec *spec, const char *name, const
 void vms_workload_spec_release(struct vms_workload_spec *spec);
 /* The options as a JSON object {name: number|string|bool} (set or defaulted ones only). */
 json_t *vms_workload_opts_json(const struct vms_workload *w, const struct vms_opt_value *opts);
+
+/* Whether w can run on the machine f describes: its needs flags (less those in `ignore`), then
+ * its available() hook. 0, or -errno (-EPERM no root, -ENOTSUP no swap, -EXDEV a memory-backed
+ * work directory, or the hook's) with a short reason in why ("needs root"). Never reports. */
+int vms_workload_available(const struct vms_workload *w, const struct vms_machine_facts *f,
+                           unsigned ignore, char *why, size_t len);
 
 /* Helpers for workload code. */
 /* Reports a failure reason from the child (printf-style) into ctx->shared->reason. Returns 1. */

@@ -1,6 +1,6 @@
 /* Unit tests of core/machine.c: the profile table, resolution of --machine/--mem-limit/
  * --swap-limit/--cpus against fake cgroup trees (default hron2001 vs host fallback, errors),
- * host sizing, CPU lists and the protocol.machine record. */
+ * the facts given to the workloads, CPU lists and the protocol.machine record. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,11 +44,6 @@ static void test_profiles(void **state)
 	assert_true(p->cgroup);
 	assert_int_equal(p->mem_limit, 512 * MIB);
 	assert_int_equal(p->swap_limit, GIB);
-	assert_int_equal(p->mmap001_bytes, 2048000000);
-	assert_int_equal(p->mmap001_runs, 5);
-	assert_int_equal(p->mtest01_percent, 80);
-	assert_true(p->mtest01_write);
-	assert_int_equal(p->mtest01_runs, 10);
 	p = vms_machine_profile_find("host");
 	assert_non_null(p);
 	assert_false(p->cgroup);
@@ -57,7 +52,10 @@ static void test_profiles(void **state)
 	assert_int_equal(json_array_size(a), 2);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(a, 0), "name")),
 	                    "hron2001");
-	assert_true(json_is_null(json_object_get(json_array_get(a, 1), "mmap001_bytes")));
+	assert_true(json_is_null(json_object_get(json_array_get(a, 1), "mem_limit_bytes")));
+	assert_int_equal(
+	    json_integer_value(json_object_get(json_array_get(a, 0), "mem_limit_bytes")),
+	    512 * MIB);
 	json_decref(a);
 }
 
@@ -99,9 +97,11 @@ static void test_default_is_hron2001(void **state)
 	assert_int_equal(m->mem_limit, 512 * MIB);
 	assert_int_equal(m->swap_limit, GIB);
 	assert_int_equal(m->effective_swap, 0);
-	assert_int_equal(m->mmap001_bytes, 2048000000);
-	assert_int_equal(m->mmap001_runs, 5);
-	assert_int_equal(m->mtest01_runs, 10);
+	/* the workloads see the emulated machine: its RAM, its swap, in a cgroup */
+	assert_int_equal(m->facts.ram, 512 * MIB);
+	assert_int_equal(m->facts.swap, 0);
+	assert_true(m->facts.cgroup);
+	assert_string_equal(m->facts.workdir, ".");
 	assert_int_equal(m->cg.version, VMS_CGROUP_V1);
 	/* no host swap: the note says the swap could not be emulated */
 	assert_non_null(strstr(m->note, "swap cannot be emulated"));
@@ -133,11 +133,13 @@ static void test_overrides(void **state)
 	assert_int_equal(m->cpus, 1);
 	assert_int_equal(CPU_COUNT(&m->cpuset), 1);
 	assert_true(m->cpu_list[0] != '\0');
+	assert_int_equal(m->facts.ram, 256 * MIB);
 
 	/* 1 GiB asked, 4 GiB on the host: all of it emulated */
 	req.set_swap_limit = 0;
 	assert_int_equal(vms_machine_resolve(m, &req), 0);
 	assert_int_equal(m->effective_swap, GIB);
+	assert_int_equal(m->facts.swap, GIB);
 	free(m);
 }
 
@@ -157,15 +159,35 @@ static void test_fallback_to_host(void **state)
 	assert_non_null(strstr(m->note, "running on the host machine (1 GiB RAM"));
 	assert_non_null(strstr(m->note, "cgroup.controllers"));
 	assert_non_null(strstr(m->note, "the 2001 box is not emulated"));
-	/* 4 x RAM, or the free disk less the margin */
+	/* the facts the workloads size themselves from: the host's RAM, the work dir's disk */
+	assert_int_equal(m->facts.ram, GIB);
+	assert_false(m->facts.cgroup);
+	assert_int_equal(m->facts.root, geteuid() == 0);
+	assert_string_equal(m->facts.workdir, f->root);
 	assert_int_equal(statvfs(f->root, &sv), 0);
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-	if (avail > 8 * GIB)
-		assert_int_equal(m->mmap001_bytes, 4 * GIB);
-	else
-		assert_true(m->mmap001_bytes < avail);
-	assert_int_equal(m->mmap001_bytes % 4096, 0);
-	assert_int_equal(m->mmap001_runs, 5);
+	/* other processes write meanwhile: a tolerance of 1 GiB */
+	assert_true(m->facts.disk_free != VMS_MACHINE_UNKNOWN);
+	assert_true(m->facts.disk_free + GIB > avail && m->facts.disk_free < avail + GIB);
+	assert_true(m->facts.fs_type[0] != '\0');
+	/* a work directory that is not there: unknown free disk */
+	req.workdir = "/nonexistent/vmsuite";
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
+	assert_int_equal(m->facts.disk_free, VMS_MACHINE_UNKNOWN);
+	free(m);
+}
+
+static void test_notes(void **state)
+{
+	struct vms_machine *m = vms_xcalloc(1, sizeof(*m));
+
+	(void)state;
+	vms_machine_add_note(m, "a %d", 1);
+	assert_string_equal(m->note, "a 1");
+	vms_machine_add_note(m, "b");
+	vms_machine_add_note(m, "a 1");
+	vms_machine_add_note(m, "%s", "");
+	assert_string_equal(m->note, "a 1; b");
 	free(m);
 }
 
@@ -217,9 +239,13 @@ static void test_machine_json(void **state)
 	assert_int_equal(json_integer_value(json_object_get(j, "cgroup_version")), 0);
 	assert_true(json_is_null(json_object_get(j, "cgroup_path")));
 	assert_true(json_is_null(json_object_get(j, "cpus")));
-	assert_int_equal(
-	    json_integer_value(json_object_get(json_object_get(j, "plan"), "mmap001_bytes")),
-	    2048000000);
+	/* the plan is the workload layer's; core records it as given */
+	assert_true(json_is_null(json_object_get(j, "plan")));
+	json_decref(j);
+	snprintf(m->plan_json, sizeof(m->plan_json), "{\"w_runs\": 3}");
+	j = vms_machine_json(m, NULL);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "plan"), "w_runs")),
+	                 3);
 	json_decref(j);
 
 	assert_int_equal(vms_cgroup_create(&cg, &m->cg, "x", m->mem_limit, m->swap_limit, &ops), 0);
@@ -243,6 +269,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_default_is_hron2001, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_overrides, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_fallback_to_host, fake_setup, fake_teardown),
+	    cmocka_unit_test(test_notes),
 	    cmocka_unit_test_setup_teardown(test_errors, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_machine_json, fake_setup, fake_teardown),
 	};

@@ -24,4 +24,16 @@ for w in mmap001 mtest01 mmap002; do expect_in "$out" "$w —" "list shows $w"; 
 expect_in "$out" "2048000000" "list shows mmap001's 2001 default"
 expect_in "$out" "percent" "list shows mtest01 options"
 expect_in "$out" "hron2001" "list shows the machine profiles"
+expect_in "$out" "plan: -w mmap001:bytes=2048000000 x 5, -w mtest01:percent=80:write=1 x 10" \
+  "list shows the hron2001 plan"
+# whether each workload can run here: mtest01 needs nothing; from a tmpfs directory (the default
+# work directory is '.') the file-backed ones say why not
+[ "$(printf '%s\n' "$out" | grep -c '^  can run here: ')" = 3 ] && ok || fail "a can-run line per workload: $out"
+expect_in "$(printf '%s\n' "$out" | sed -n '/^mtest01 —/,/^$/p')" "can run here: yes" "mtest01 can run"
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+  expect_exit 0 "list from tmpfs" -- sh -c 'cd /dev/shm && exec "$0" list' "$VMSUITE"
+  expect_in "$(printf '%s\n' "$out" | sed -n '/^mmap001 —/,/^$/p')" \
+    "can run here: no: needs a disk-backed work directory ('.' is on tmpfs" "mmap001 says why not"
+  expect_in "$(printf '%s\n' "$out" | sed -n '/^mtest01 —/,/^$/p')" "can run here: yes" "mtest01 still can"
+fi
 finish
