@@ -1,4 +1,5 @@
 /* `vmsuite list`: every workload with what it stresses, its options, defaults and units. */
+#include <errno.h>
 #include <stdio.h>
 
 #include "cli/builtin.h"
@@ -6,13 +7,35 @@
 #include "core/util.h"
 #include "workloads/workload.h"
 
+static const struct vms_cli_option list_options[] = {
+    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
+};
+
+const struct vms_cli_usage vms_list_usage = {
+    .operands = NULL,
+    .about = "Prints every workload: its name, what it stresses, its options with\n"
+             "defaults and units, what it needs, and whether it can run here; then the\n"
+             "machine profiles `vmsuite run --machine` takes.\n",
+    .options = list_options,
+    .more = NULL,
+};
+
+/* `list` takes no operand (a vms_cli_handler). */
+static int list_option(void *ctx, const struct vms_cli_option *opt, const char *val, char *err,
+                       size_t errlen)
+{
+	(void)ctx, (void)opt;
+	snprintf(err, errlen, "unexpected argument '%s'", val);
+	return -EINVAL;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	size_t i, k;
+	int ret;
 
-	if (argc > 1)
-		return vms_usage_error(vms_command_find("list"), "unexpected argument '%s'",
-		                       argv[1]);
+	if ((ret = vms_cli_parse(vms_command_find("list"), argc, argv, list_option, NULL)))
+		return ret;
 	for (i = 0; vms_workloads[i]; i++) {
 		const struct vms_workload *w = vms_workloads[i];
 
