@@ -1,7 +1,8 @@
 # The audio probe's options are one parser shared by `vmsuite probe` and `vmsuite run
 # --with-audio`: both accept the same spellings of --period/--buffer (and the values reach the
 # probe), and both refuse the same ones with the same message. Also: every option a command's
-# help shows is one its parser knows, and the help fits 100 columns.
+# help shows is one its parser knows (and, for run and probe, one the man page lists), and the
+# help fits 100 columns.
 . "$(dirname "$0")/lib.sh"
 
 run_audio() { # run_audio ARGS...: a tiny suite with the probe on the virtual device
@@ -99,5 +100,20 @@ for c in run list report sysinfo probe compare; do
     "$VMSUITE" "$c" "$o=x" --zz-not-an-option >/dev/null 2>h.err
     if grep -q "unknown option '$o" h.err; then fail "$c: help shows $o, the parser refuses it"; else ok; fi
   done
+done
+# the man page's synopsis of run and probe lists every option their help shows
+man_page=$(sed 's/\\-/-/g; s/\\f[BIR]//g' "$VMS_SOURCE_DIR/docs/vmsuite.1")
+for c in run probe; do
+  syn=$(printf '%s\n' "$man_page" | awk -v c="$c" '$0 == ".B vmsuite " c { on = 1; next } on && /^\.(br|SH)/ { exit } on')
+  # "-q --quiet" or "--period" per option line; either spelling will do
+  "$VMSUITE" help "$c" | sed -nE 's/^  (-([a-z]), |    )--([a-z-]+).*/\2 \3/p' >opts.txt
+  while read -r short long; do
+    if [ -z "$long" ]; then long=$short; short=; fi
+    case "$syn" in
+    *"--$long"*) ok ;;
+    *) if [ -n "$short" ] && printf '%s' "$syn" | grep -qE -- "-$short([^a-z-]|\$)"; then ok
+       else fail "docs/vmsuite.1: the synopsis of $c lacks --$long"; fi ;;
+    esac
+  done <opts.txt
 done
 finish
