@@ -581,9 +581,9 @@ int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out)
 	p = vms_xcalloc(1, sizeof(*p));
 	p->opts = *o;
 	if (!p->opts.period_ms)
-		p->opts.period_ms = 25;
+		p->opts.period_ms = VMS_PROBE_PERIOD_MS;
 	if (!p->opts.buffer_ms)
-		p->opts.buffer_ms = 100;
+		p->opts.buffer_ms = VMS_PROBE_BUFFER_MS;
 	p->file = o->file ? vms_xstrdup(o->file) : vms_sample_mp3_path();
 	p->device = vms_xstrdup(pick_device(o, &state));
 	p->opts.file = p->file;

@@ -9,11 +9,19 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* The player's geometry: defaults and the ranges the options accept (docs/audio-probe.md). */
+#define VMS_PROBE_PERIOD_MS     25
+#define VMS_PROBE_BUFFER_MS     100
+#define VMS_PROBE_PERIOD_MIN_MS 1
+#define VMS_PROBE_PERIOD_MAX_MS 1000
+#define VMS_PROBE_BUFFER_MIN_MS 2
+#define VMS_PROBE_BUFFER_MAX_MS 10000
+
 struct vms_probe_opts {
 	const char *file;       /* MP3 to play; NULL = the sample MP3 shipped with vmsuite */
 	const char *device;     /* ALSA device; NULL = default card if one exists, else virtual */
-	double period_ms;       /* 0 = 25 */
-	double buffer_ms;       /* 0 = 100 */
+	double period_ms;       /* 0 = VMS_PROBE_PERIOD_MS */
+	double buffer_ms;       /* 0 = VMS_PROBE_BUFFER_MS */
 	int rt;                 /* SCHED_FIFO */
 	int mlock;              /* mlockall */
 	const char *join_procs; /* cgroup.procs (v2) or tasks (v1) file the probe writes its own
@@ -22,6 +30,44 @@ struct vms_probe_opts {
 };
 
 struct vms_probe;
+
+/* The probe's command-line options, shared by `vmsuite probe` and `vmsuite run --with-audio`
+ * so that both accept and refuse the same spellings with the same messages: --device DEV,
+ * --period MS, --buffer MS, --rt, --mlock, --cpu LIST. Their help texts, for the commands'
+ * option tables (lines after the first start after a newline): */
+#define VMS_PROBE_STR_(x) #x
+#define VMS_PROBE_STR(x)  VMS_PROBE_STR_(x)
+/* "1 to 1000 (default 25)" for W = PERIOD */
+#define VMS_PROBE_RANGE(W)                                                                         \
+	VMS_PROBE_STR(VMS_PROBE_##W##_MIN_MS)                                                      \
+	" to " VMS_PROBE_STR(VMS_PROBE_##W##_MAX_MS) " (default " VMS_PROBE_STR(                   \
+	    VMS_PROBE_##W##_MS) ")"
+#define VMS_PROBE_HELP_DEVICE                                                                      \
+	"ALSA device; 'virtual' is vmsuite's virtual clock device. Default: the\n"                 \
+	"ALSA default device when there is a sound card, else the virtual device\n"                \
+	"(it measures timing only; nothing is heard)"
+#define VMS_PROBE_HELP_PERIOD                                                                      \
+	"period in milliseconds, " VMS_PROBE_RANGE(                                                \
+	    PERIOD) ";\n\"25\", \"25ms\" and \"0.025s\" are the same"
+#define VMS_PROBE_HELP_BUFFER                                                                      \
+	"buffer in milliseconds, " VMS_PROBE_RANGE(BUFFER) ";\nat least two periods"
+#define VMS_PROBE_HELP_RT    "run the probe SCHED_FIFO (needs root or CAP_SYS_NICE)"
+#define VMS_PROBE_HELP_MLOCK "lock the probe's memory (mlockall) to take paging out of the picture"
+#define VMS_PROBE_HELP_CPU   "pin the probe to these CPUs (\"0\", \"0-1\", \"0,2\")"
+
+/* 1 when `name` (a long option name without dashes) is one of the probe's options, and then
+ * *takes_value says whether it takes a value (NULL allowed). */
+int vms_probe_opt_known(const char *name, int *takes_value);
+/* Sets the probe option `name` ("period", no dashes) in o from its command-line value
+ * (NULL for a flag). --period and --buffer take milliseconds as "25", "25ms" or "0.025s";
+ * --cpu takes a CPU list. Strings are not copied: value must outlive o. Returns 0; -ENOENT
+ * when name is not a probe option; -EINVAL when the value is refused, with a one-line message
+ * naming the option and the value in err (nothing is printed). */
+int vms_probe_opt_set(struct vms_probe_opts *o, const char *name, const char *value, char *err,
+                      size_t errlen);
+/* Checks the options together once all are set: the buffer must hold at least two periods,
+ * an unset one counting at its default. 0, or -EINVAL with a message in err. */
+int vms_probe_opts_check(const struct vms_probe_opts *o, char *err, size_t errlen);
 
 /* Validates file and device (each bad input gets one clear message, reported here), starts
  * the probe process and returns once it is playing. 0, or -1 after reporting the error. */

@@ -1,15 +1,19 @@
 /* The subcommands of vmsuite. Adding a command: write cli/cmd-NAME.c with
- * `int cmd_NAME(int argc, char **argv)` (argv[0] is the command name), declare it here, add
- * one line to the table in cli/vmsuite.c (name, summary, usage), and document it in
- * docs/vmsuite.1 and the README. Commands return an exit code from core/util.h. */
+ * `int cmd_NAME(int argc, char **argv)` (argv[0] is the command name) and its usage (an option
+ * table and help text, cli/options.h), declare both here, add one line to the table in
+ * cli/vmsuite.c (name, summary, usage), and document it in docs/vmsuite.1 and the README.
+ * Commands return an exit code from core/util.h. */
 #ifndef VMS_BUILTIN_H
 #define VMS_BUILTIN_H
+
+#include "cli/options.h"
 
 struct vms_command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
-	const char *help; /* full usage text printed by `vmsuite help NAME` and `NAME --help` */
+	const struct vms_cli_usage
+	    *usage; /* options and help (`vmsuite help NAME`, `NAME --help`) */
 };
 
 int cmd_run(int argc, char **argv);
@@ -18,6 +22,9 @@ int cmd_report(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+
+extern const struct vms_cli_usage vms_run_usage, vms_list_usage, vms_report_usage,
+    vms_sysinfo_usage, vms_probe_usage, vms_compare_usage;
 
 /* The command table; NULL-name terminated. */
 extern const struct vms_command vms_commands[];

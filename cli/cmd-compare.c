@@ -2,7 +2,6 @@
  * it. Exit codes differ from the other commands: 0 no regression, 1 a primary metric regressed,
  * 2 not comparable or an error (docs/compare.md). No kernel paths of its own. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,10 +27,6 @@ static int parse_pct(const char *s, double max, double *out)
 	*out = v / 100;
 	return 0;
 }
-
-/* Usage errors report like every command's but exit with compare's error status. */
-#define usage_error(...)                                                                           \
-	(vms_usage_error(vms_command_find("compare"), __VA_ARGS__), COMPARE_EXIT_ERROR)
 
 static int render(const struct vms_compare_renderer *r, const struct vms_compare *c,
                   const char *out)
@@ -60,88 +55,159 @@ static int render(const struct vms_compare_renderer *r, const struct vms_compare
 	return 0;
 }
 
+enum compare_key {
+	CMP_FORMAT,
+	CMP_THRESHOLD,
+	CMP_ALPHA,
+	CMP_DETECT,
+	CMP_CV_LIMIT,
+	CMP_FORCE,
+	CMP_EXIT_ZERO,
+	CMP_OUTPUT,
+};
+
+static const struct vms_cli_option compare_options[] = {
+    {"format", 'f', VMS_CLI_REQUIRED, "FMT",
+     "text (default, fits 100 columns), markdown, json, html", CMP_FORMAT, 0},
+    {"threshold", 0, VMS_CLI_REQUIRED, "PCT", "change that matters (default 2)", CMP_THRESHOLD, 0},
+    {"alpha", 0, VMS_CLI_REQUIRED, "A", "significance level (default 0.05; intervals at 1-A)",
+     CMP_ALPHA, 0},
+    {"detect", 0, VMS_CLI_REQUIRED, "PCT", "change the runs-needed estimate aims at (default 5)",
+     CMP_DETECT, 0},
+    {"cv-limit", 0, VMS_CLI_REQUIRED, "PCT", "cv above which a metric is unstable (default 20)",
+     CMP_CV_LIMIT, 0},
+    {"force", 0, VMS_CLI_FLAG, NULL, "compare despite hard environment differences", CMP_FORCE, 0},
+    {"exit-zero", 0, VMS_CLI_FLAG, NULL, "exit 0 even on a regression or a not-comparable result",
+     CMP_EXIT_ZERO, 0},
+    {"output", 'o', VMS_CLI_REQUIRED, "FILE", "write there (atomically) instead of standard output",
+     CMP_OUTPUT, 0},
+    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
+};
+
+const struct vms_cli_usage vms_compare_usage = {
+    .operands = "BASE.json OTHER.json [MORE.json...]",
+    .about = "Compares result files of `vmsuite run`, each OTHER against BASE (the first). First "
+             "the\n"
+             "environment facts that differ: expected; soft (possible confounders, marked * on the "
+             "verdicts\n"
+             "they could explain); HARD (verdicts \"not comparable\" unless --force). Then per "
+             "workload and\n"
+             "metric: mean, cv and n per side, change in % with its confidence interval (Welch's "
+             "t-test on\n"
+             "log-values, i.e. ratio of geometric means; count metrics: runs with an event, "
+             "Fisher's exact\n"
+             "test), p-value and verdict: regression, improvement, probably ..., no change, "
+             "inconclusive\n"
+             "(n≈N: runs per side needed to detect --detect), unstable, not comparable. Primary "
+             "metrics\n"
+             "(elapsed_s, sys_s, sound_rating, underruns) decide the VERDICT lines. See "
+             "docs/compare.md.\n",
+    .options = compare_options,
+    .more = "Exit status (differs from the other commands): 0 no regression; 1 a primary metric "
+            "regressed;\n"
+            "2 not comparable, or an error (bad file, bad option).\n",
+};
+
+struct compare_args {
+	const struct vms_compare_renderer *r;
+	struct vms_compare_opts opts;
+	const char *out;
+	int exit_zero;
+	const char *files[26 + 1];
+	size_t n_files;
+};
+
+/* One option or operand of `compare` (a vms_cli_handler). */
+static int compare_option(void *ctx, const struct vms_cli_option *opt, const char *val, char *err,
+                          size_t errlen)
+{
+	struct compare_args *a = ctx;
+	char *end;
+
+	if (!opt) {
+		if (a->n_files == VMS_ARRAY_SIZE(a->files) - 1) {
+			snprintf(err, errlen, "at most %zu result files", a->n_files);
+			return -EINVAL;
+		}
+		a->files[a->n_files++] = val;
+		return 0;
+	}
+	switch ((enum compare_key)opt->key) {
+	case CMP_FORMAT:
+		a->r = vms_compare_renderer_find(val);
+		if (!a->r) {
+			snprintf(err, errlen, "unknown format '%s' (text, markdown, json, html)",
+			         val);
+			return -EINVAL;
+		}
+		return 0;
+	case CMP_THRESHOLD:
+		if (parse_pct(val, 1, &a->opts.threshold)) {
+			snprintf(err, errlen,
+			         "--threshold wants a percentage in (0, 100], not '%s'", val);
+			return -EINVAL;
+		}
+		return 0;
+	case CMP_ALPHA:
+		errno = 0;
+		a->opts.alpha = strtod(val, &end);
+		if (end == val || *end || errno || !(a->opts.alpha > 0 && a->opts.alpha < 0.5)) {
+			snprintf(err, errlen, "--alpha wants a number in (0, 0.5), not '%s'", val);
+			return -EINVAL;
+		}
+		return 0;
+	case CMP_DETECT:
+		if (parse_pct(val, 10, &a->opts.detect)) {
+			snprintf(err, errlen, "--detect wants a percentage in (0, 1000], not '%s'",
+			         val);
+			return -EINVAL;
+		}
+		return 0;
+	case CMP_CV_LIMIT:
+		if (parse_pct(val, 100, &a->opts.cv_limit)) {
+			snprintf(err, errlen, "--cv-limit wants a percentage, not '%s'", val);
+			return -EINVAL;
+		}
+		return 0;
+	case CMP_FORCE: a->opts.force = 1; return 0;
+	case CMP_EXIT_ZERO: a->exit_zero = 1; return 0;
+	case CMP_OUTPUT: a->out = val; return 0;
+	}
+	return -EINVAL;
+}
+
+/* Usage errors report like every command's but exit with compare's error status. */
+#define usage_error(...)                                                                           \
+	(vms_usage_error(vms_command_find("compare"), __VA_ARGS__), COMPARE_EXIT_ERROR)
+
 int cmd_compare(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"format", required_argument, NULL, 'f'},
-	    {"threshold", required_argument, NULL, 't'},
-	    {"alpha", required_argument, NULL, 'a'},
-	    {"detect", required_argument, NULL, 'd'},
-	    {"cv-limit", required_argument, NULL, 'c'},
-	    {"force", no_argument, NULL, 'F'},
-	    {"exit-zero", no_argument, NULL, 'z'},
-	    {"output", required_argument, NULL, 'o'},
-	    {NULL, 0, NULL, 0},
-	};
-	const struct vms_compare_renderer *r = vms_compare_renderer_find("text");
-	struct vms_compare_opts opts;
+	struct compare_args a = {.r = vms_compare_renderer_find("text")};
+	const struct vms_compare_renderer *r;
 	struct vms_compare cmp;
-	const char *out = NULL;
+	const char *out;
+	const char **files;
 	json_t **docs = NULL;
-	int opt, exit_zero = 0, status = COMPARE_EXIT_ERROR;
+	int exit_zero, status = COMPARE_EXIT_ERROR;
 	size_t n = 0, i;
 
-	vms_compare_opts_init(&opts);
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":f:o:", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'f':
-			r = vms_compare_renderer_find(optarg);
-			if (!r)
-				return usage_error(
-				    "unknown format '%s' (text, markdown, json, html)", optarg);
-			break;
-		case 't':
-			if (parse_pct(optarg, 1, &opts.threshold))
-				return usage_error("--threshold wants a percentage in (0, 100], "
-				                   "not '%s'",
-				                   optarg);
-			break;
-		case 'a': {
-			char *end;
-
-			errno = 0;
-			opts.alpha = strtod(optarg, &end);
-			if (end == optarg || *end || errno || !(opts.alpha > 0 && opts.alpha < 0.5))
-				return usage_error("--alpha wants a number in (0, 0.5), not '%s'",
-				                   optarg);
-			break;
-		}
-		case 'd':
-			if (parse_pct(optarg, 10, &opts.detect))
-				return usage_error("--detect wants a percentage in (0, 1000], "
-				                   "not '%s'",
-				                   optarg);
-			break;
-		case 'c':
-			if (parse_pct(optarg, 100, &opts.cv_limit))
-				return usage_error("--cv-limit wants a percentage, not '%s'",
-				                   optarg);
-			break;
-		case 'F': opts.force = 1; break;
-		case 'z': exit_zero = 1; break;
-		case 'o': out = optarg; break;
-		case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
-		default: return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (argc - optind == 1)
+	vms_compare_opts_init(&a.opts);
+	if (vms_cli_parse(vms_command_find("compare"), argc, argv, compare_option, &a))
+		return COMPARE_EXIT_ERROR;
+	r = a.r, out = a.out, exit_zero = a.exit_zero, files = a.files, n = a.n_files;
+	if (n == 1)
 		return usage_error("needs at least two result files, got only '%s' (BASE and one "
 		                   "to compare with it)",
-		                   argv[optind]);
-	if (argc - optind < 2)
+		                   files[0]);
+	if (n < 2)
 		return usage_error("%s", "needs BASE and at least one other result file");
 	if (!r->render) {
 		vms_error("compare: --format %s is not available in this build yet", r->name);
 		return COMPARE_EXIT_ERROR;
 	}
-	n = argc - optind;
-	if (n > 26)
-		return usage_error("%s", "at most 26 result files");
 	docs = vms_xcalloc(n, sizeof(*docs));
 	for (i = 0; i < n; i++) {
-		const char *path = argv[optind + i];
+		const char *path = files[i];
 		enum vms_load_error e;
 		char err[512];
 
@@ -154,7 +220,7 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	}
-	vms_compare_build(&cmp, &opts, docs, (const char *const *)argv + optind, n);
+	vms_compare_build(&cmp, &a.opts, docs, files, n);
 	if (render(r, &cmp, out)) {
 		vms_compare_release(&cmp);
 		goto out;

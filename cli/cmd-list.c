@@ -1,6 +1,7 @@
 /* `vmsuite list`: every workload with what it stresses, its options, defaults and units, and
  * whether it can run here; the machine profiles with their default plans. Reads /proc/meminfo,
  * the cgroup hierarchy and statfs(2) of the current directory (the default work directory). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,6 +28,28 @@ static void print_needs(const struct vms_workload *w)
 			printf("%s%s", n++ ? ", " : "; needs ", needs[i].text);
 }
 
+static const struct vms_cli_option list_options[] = {
+    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
+};
+
+const struct vms_cli_usage vms_list_usage = {
+    .operands = NULL,
+    .about = "Prints every workload: its name, what it stresses, its options with\n"
+             "defaults and units, what it needs, and whether it can run here; then the\n"
+             "machine profiles `vmsuite run --machine` takes.\n",
+    .options = list_options,
+    .more = NULL,
+};
+
+/* `list` takes no operand (a vms_cli_handler). */
+static int list_option(void *ctx, const struct vms_cli_option *opt, const char *val, char *err,
+                       size_t errlen)
+{
+	(void)ctx, (void)opt;
+	snprintf(err, errlen, "unexpected argument '%s'", val);
+	return -EINVAL;
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct vms_machine_request req = {0};
@@ -35,10 +58,10 @@ int cmd_list(int argc, char **argv)
 	const struct vms_plan_step *s;
 	int have_machine;
 	size_t i, k;
+	int ret;
 
-	if (argc > 1)
-		return vms_usage_error(vms_command_find("list"), "unexpected argument '%s'",
-		                       argv[1]);
+	if ((ret = vms_cli_parse(vms_command_find("list"), argc, argv, list_option, NULL)))
+		return ret;
 	/* "can run here" is for the machine `vmsuite run` would use by default */
 	m = vms_xcalloc(1, sizeof(*m));
 	have_machine = !vms_machine_resolve(m, &req);

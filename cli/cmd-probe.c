@@ -2,7 +2,6 @@
  * baseline. Prints the Sound lines and can write a vmsuite.result/1 file with the audio facts
  * and the baseline. Kernel paths: those of the probe (ALSA, poll/timers, page faults). */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,20 +23,6 @@ static void on_signal(int sig)
 	interrupted = 1;
 }
 
-static int parse_ms(const struct vms_command *c, const char *opt, const char *arg, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || errno || (*end && strcmp(end, "ms")) || !(v >= 1 && v <= 60000))
-		return vms_usage_error(c, "%s wants milliseconds between 1 and 60000, not '%s'",
-		                       opt, arg);
-	*out = v;
-	return 0;
-}
-
 static json_t *result_doc(int argc, char **argv, double t_start_real, json_t *audio, int intr)
 {
 	struct utsname u;
@@ -52,66 +37,91 @@ static json_t *result_doc(int argc, char **argv, double t_start_real, json_t *au
 	return doc;
 }
 
+enum probe_key { PROBE_SECONDS, PROBE_OPT, PROBE_OUTPUT };
+
+static const struct vms_cli_option probe_options[] = {
+    {"seconds", 0, VMS_CLI_REQUIRED, "N",
+     "how long to play (default 10; \"300ms\", \"2m\" accepted)", PROBE_SECONDS, 0},
+    {"device", 0, VMS_CLI_REQUIRED, "DEV", VMS_PROBE_HELP_DEVICE, PROBE_OPT, 0},
+    {"period", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_PERIOD, PROBE_OPT, 0},
+    {"buffer", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_BUFFER, PROBE_OPT, 0},
+    {"rt", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_RT, PROBE_OPT, 0},
+    {"mlock", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_MLOCK, PROBE_OPT, 0},
+    {"cpu", 0, VMS_CLI_REQUIRED, "LIST", VMS_PROBE_HELP_CPU, PROBE_OPT, 0},
+    {"output", 'o', VMS_CLI_REQUIRED, "FILE",
+     "write a vmsuite.result/1 file with the audio facts and the baseline", PROBE_OUTPUT, 0},
+    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
+};
+
+const struct vms_cli_usage vms_probe_usage = {
+    .operands = "[FILE]",
+    .about = "Plays FILE (default: the bundled sample MP3) through ALSA with the audio probe "
+             "alone for N\n"
+             "seconds (a device check and an idle baseline) and prints its Sound line: the "
+             "0-10 rating,\n"
+             "played N of M seconds, skips, underruns, the longest gap and the p99 wake-up "
+             "lateness.\n",
+    .options = probe_options,
+    .more = "Exit status: 0 played; 1 the probe process died; 128 bad file or device (one "
+            "message\n"
+            "before anything plays); 129 usage error; 130 interrupted.\n",
+};
+
+struct probe_args {
+	struct vms_probe_opts o;
+	double seconds;
+	const char *output;
+};
+
+/* One option or operand of `probe` (a vms_cli_handler). */
+static int probe_option(void *ctx, const struct vms_cli_option *opt, const char *val, char *err,
+                        size_t errlen)
+{
+	struct probe_args *a = ctx;
+
+	if (!opt) {
+		if (a->o.file) {
+			snprintf(err, errlen, "one MP3 file at most, not also '%s'", val);
+			return -EINVAL;
+		}
+		a->o.file = val;
+		return 0;
+	}
+	switch ((enum probe_key)opt->key) {
+	case PROBE_SECONDS:
+		if (vms_parse_seconds(val, &a->seconds) || a->seconds < 0.5 || a->seconds > 86400) {
+			snprintf(err, errlen,
+			         "--seconds wants a duration between 0.5 s and 24 h, not '%s'",
+			         val);
+			return -EINVAL;
+		}
+		return 0;
+	case PROBE_OPT: return vms_probe_opt_set(&a->o, opt->name, val, err, errlen);
+	case PROBE_OUTPUT: a->output = val; return 0;
+	}
+	return -EINVAL;
+}
+
 int cmd_probe(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"seconds", required_argument, NULL, 's'},
-	    {"device", required_argument, NULL, 'd'},
-	    {"period", required_argument, NULL, 'p'},
-	    {"buffer", required_argument, NULL, 'b'},
-	    {"rt", no_argument, NULL, 'r'},
-	    {"mlock", no_argument, NULL, 'm'},
-	    {"cpu", required_argument, NULL, 'c'},
-	    {"output", required_argument, NULL, 'o'},
-	    {NULL, 0, NULL, 0},
-	};
 	const struct vms_command *cmd = vms_command_find("probe");
-	struct vms_probe_opts o = {0};
+	struct probe_args a = {.seconds = 10};
 	struct vms_probe *p;
 	struct sigaction sa;
-	const char *output = NULL;
-	double seconds = 10, t0, t1, t_real;
+	const char *output;
+	double seconds, t0, t1, t_real;
 	json_t *metrics, *detail, *audio;
-	int opt, ret = VMS_EXIT_OK, died;
+	int ret = VMS_EXIT_OK, died;
+	char why[512];
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			if (vms_parse_seconds(optarg, &seconds) || seconds < 0.5 || seconds > 86400)
-				return vms_usage_error(cmd,
-				                       "--seconds wants a duration between 0.5 s "
-				                       "and 24 h, not '%s'",
-				                       optarg);
-			break;
-		case 'd': o.device = optarg; break;
-		case 'p':
-			if (parse_ms(cmd, "--period", optarg, &o.period_ms))
-				return VMS_EXIT_USAGE;
-			break;
-		case 'b':
-			if (parse_ms(cmd, "--buffer", optarg, &o.buffer_ms))
-				return VMS_EXIT_USAGE;
-			break;
-		case 'r': o.rt = 1; break;
-		case 'm': o.mlock = 1; break;
-		case 'c': o.cpu_list = optarg; break;
-		case 'o': output = optarg; break;
-		case ':':
-			return vms_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-		default: return vms_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		o.file = argv[optind++];
-	if (optind < argc)
-		return vms_usage_error(cmd, "one MP3 file at most, not also '%s'", argv[optind]);
-	if ((o.period_ms ? o.period_ms : 25) * 2 > (o.buffer_ms ? o.buffer_ms : 100))
-		return vms_usage_error(cmd, "the buffer must hold at least two periods");
+	if ((ret = vms_cli_parse(cmd, argc, argv, probe_option, &a)))
+		return ret;
+	if (vms_probe_opts_check(&a.o, why, sizeof(why)))
+		return vms_usage_error(cmd, "%s", why);
+	seconds = a.seconds, output = a.output;
 
 	t_real = vms_now_real();
-	if (vms_probe_start(&o, &p))
+	if (vms_probe_start(&a.o, &p))
 		return VMS_EXIT_FATAL;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

@@ -11,38 +11,74 @@
 #include "report/html.h"
 #include "report/report.h"
 
+enum report_key { REPORT_FORMAT, REPORT_OUTPUT };
+
+static const struct vms_cli_option report_options[] = {
+    {"format", 0, VMS_CLI_REQUIRED, "FORMAT", "text (default), json or html", REPORT_FORMAT, 0},
+    {"output", 'o', VMS_CLI_REQUIRED, "OUT", "write there instead of standard output",
+     REPORT_OUTPUT, 0},
+    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
+};
+
+const struct vms_cli_usage vms_report_usage = {
+    .operands = "FILE",
+    .about = "Renders a result file written by `vmsuite run`. text (default) prints the "
+             "2001-style\n"
+             "block per workload; json prints the per-workload summary (means, sd, cv) as "
+             "JSON; html\n"
+             "writes one self-contained page (docs/html-report.md): the same tables, and per "
+             "run a\n"
+             "timeline of faults, swap, PSI, memory and the audio buffer fill with every gap "
+             "marked.\n",
+    .options = report_options,
+    .more = NULL,
+};
+
+struct report_args {
+	const char *file, *format, *outpath;
+};
+
+/* One option or operand of `report` (a vms_cli_handler). */
+static int report_option(void *ctx, const struct vms_cli_option *opt, const char *val, char *err,
+                         size_t errlen)
+{
+	struct report_args *a = ctx;
+
+	if (!opt) {
+		if (a->file) {
+			snprintf(err, errlen, "one result file at a time ('%s' and '%s')", a->file,
+			         val);
+			return -EINVAL;
+		}
+		a->file = val;
+	} else if (opt->key == REPORT_FORMAT) {
+		if (strcmp(val, "text") && strcmp(val, "json") && strcmp(val, "html")) {
+			snprintf(err, errlen, "unknown format '%s' (text, json or html)", val);
+			return -EINVAL;
+		}
+		a->format = val;
+	} else {
+		a->outpath = val;
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const struct vms_command *self = vms_command_find("report");
-	const char *file = NULL, *format = "text", *outpath = NULL, *val;
+	struct report_args a = {.format = "text"};
+	const char *file, *format, *outpath;
 	enum vms_load_error lerr;
 	char why[512];
 	json_t *doc;
 	FILE *out = stdout;
-	int i, r, ret = 0;
+	int ret = 0;
 
-	for (i = 1; i < argc; i++) {
-		if ((r = vms_opt_value(argc, argv, &i, NULL, "--format", &val))) {
-			if (r < 0)
-				return vms_usage_error(self, "--format needs a value");
-			format = val;
-		} else if ((r = vms_opt_value(argc, argv, &i, "-o", "--output", &val))) {
-			if (r < 0)
-				return vms_usage_error(self, "-o needs a file name");
-			outpath = val;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return vms_usage_error(self, "unknown option '%s'", argv[i]);
-		} else if (file) {
-			return vms_usage_error(self, "one result file at a time ('%s' and '%s')",
-			                       file, argv[i]);
-		} else {
-			file = argv[i];
-		}
-	}
+	if ((ret = vms_cli_parse(self, argc, argv, report_option, &a)))
+		return ret;
+	file = a.file, format = a.format, outpath = a.outpath;
 	if (!file)
 		return vms_usage_error(self, "which result file? (vmsuite report FILE)");
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "html"))
-		return vms_usage_error(self, "unknown format '%s' (text, json or html)", format);
 	doc = vms_result_load(file, &lerr, why, sizeof(why));
 	if (!doc) {
 		vms_error("cannot read '%s': %s", file, why);

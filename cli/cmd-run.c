@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/builtin.h"
+#include "audio-probe/probe.h"
 #include "cli/options.h"
 #include "core/cgroup.h"
 #include "core/machine.h"
@@ -33,7 +34,96 @@ struct run_args {
 	int drop_caches;
 	struct vms_machine_request machine;
 	struct vms_probe_opts probe;
+	int probe_opts; /* a probe option was given */
 	double baseline_s;
+};
+
+enum run_key {
+	RUN_WORKLOAD,
+	RUN_RUNS,
+	RUN_OUTPUT,
+	RUN_LABEL,
+	RUN_WORKDIR,
+	RUN_MACHINE,
+	RUN_MEM_LIMIT,
+	RUN_SWAP_LIMIT,
+	RUN_CPUS,
+	RUN_NO_DROP_CACHES,
+	RUN_WITH_AUDIO,
+	RUN_BASELINE,
+	RUN_PROBE, /* the probe's own options, parsed by audio-probe */
+	RUN_QUIET,
+};
+
+static const struct vms_cli_option run_options[] = {
+    {"workload", 'w', VMS_CLI_REQUIRED, "SPEC",
+     "NAME[:key=value]...; repeatable. Sizes take K/M/G suffixes.\n"
+     "Default: the 2001 plan, mmap001 (5 runs) then mtest01 (10 runs),\n"
+     "sized by the machine profile. See `vmsuite list`.",
+     RUN_WORKLOAD, 1},
+    {"runs", 'n', VMS_CLI_REQUIRED, "RUNS",
+     "runs per workload (overrides the profile's and workload's)", RUN_RUNS, 0},
+    {"output", 'o', VMS_CLI_REQUIRED, "FILE",
+     "result file (default vmsuite-<label>-<YYYYmmdd-HHMMSS>.json)", RUN_OUTPUT, 0},
+    {"label", 0, VMS_CLI_REQUIRED, "NAME",
+     "name of this kernel/setup in reports (default: uname -r)", RUN_LABEL, 0},
+    {"workdir", 0, VMS_CLI_REQUIRED, "DIR",
+     "where file-backed workloads create their files (default: .);\n"
+     "must be a disk filesystem, not tmpfs",
+     RUN_WORKDIR, 0},
+    {"machine", 0, VMS_CLI_REQUIRED, "PROFILE",
+     "hron2001: the 2001 box, a memory cgroup of 512 MiB RAM + up to\n"
+     "1 GiB swap (default when a memory cgroup can be created, as root);\n"
+     "host: no cgroup, sizes from the real machine (mmap001 = 4 x RAM,\n"
+     "capped by free disk)",
+     RUN_MACHINE, 0},
+    {"mem-limit", 0, VMS_CLI_REQUIRED, "SIZE", "the emulated machine's RAM (overrides the profile)",
+     RUN_MEM_LIMIT, 0},
+    {"swap-limit", 0, VMS_CLI_REQUIRED, "SIZE",
+     "the swap it may use (only swap the host has can be used)", RUN_SWAP_LIMIT, 0},
+    {"cpus", 0, VMS_CLI_REQUIRED, "N",
+     "pin the workloads (and the audio probe) to the first N CPUs", RUN_CPUS, 0},
+    {"no-drop-caches", 0, VMS_CLI_FLAG, NULL,
+     "only sync between runs (default, as root: sync + drop_caches)", RUN_NO_DROP_CACHES, 0},
+    {"with-audio", 0, VMS_CLI_OPTIONAL, "FILE",
+     "play FILE (default: the bundled sample MP3) through the audio\n"
+     "probe during the suite: idle baseline first, then a Sound line\n"
+     "per workload (underruns, gaps, skips, rating; see vmsuite probe)",
+     RUN_WITH_AUDIO, 0},
+    {"baseline", 0, VMS_CLI_REQUIRED, "SECONDS",
+     "idle audio baseline before the first workload (default 10)", RUN_BASELINE, 0},
+    {"device", 0, VMS_CLI_REQUIRED, "DEV", VMS_PROBE_HELP_DEVICE, RUN_PROBE, 0},
+    {"period", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_PERIOD, RUN_PROBE, 0},
+    {"buffer", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_BUFFER, RUN_PROBE, 0},
+    {"rt", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_RT, RUN_PROBE, 0},
+    {"mlock", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_MLOCK, RUN_PROBE, 0},
+    {"quiet", 'q', VMS_CLI_FLAG, NULL, "no progress and no report on stdout", RUN_QUIET, 0},
+    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
+};
+
+const struct vms_cli_usage vms_run_usage = {
+    .operands = NULL,
+    .about = "Runs each workload RUNS times in a forked child inside the emulated machine, "
+             "measures\n"
+             "every run (rusage, /proc/vmstat, PSI, the memory cgroup's own figures, a 10 Hz "
+             "time\n"
+             "series), writes every raw number to a JSON result file and prints the 2001-style "
+             "report.\n",
+    .options = run_options,
+    .more = "--device, --period, --buffer, --rt and --mlock go with --with-audio; they are the\n"
+            "options of `vmsuite probe` and take the same values.\n"
+            "\n"
+            "Examples:\n"
+            "  vmsuite run                                       # the 2001 plan on the 2001 "
+            "machine\n"
+            "  vmsuite run -w mmap001:bytes=256M -w mtest01:percent=80:write=1 -n 3\n"
+            "  vmsuite run --machine host -w mtest01:bytes=1G -n 5 -o host.json\n"
+            "  vmsuite run --with-audio --period 10 --buffer 40  # a tighter player\n"
+            "\n"
+            "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error); 125 nothing "
+            "could\n"
+            "be measured; 128 tool error; 129 usage error; 130 interrupted (result kept, "
+            "incomplete).\n",
 };
 
 static const char *profile_names(void)
@@ -48,108 +138,120 @@ static const char *profile_names(void)
 	return names;
 }
 
+/* One option or operand of `run` (a vms_cli_handler). */
+static int run_option(void *ctx, const struct vms_cli_option *opt, const char *val, char *err,
+                      size_t errlen)
+{
+	struct run_args *a = ctx;
+
+	if (!opt) {
+		snprintf(err, errlen, "unexpected argument '%s' (workloads go with -w)", val);
+		return -EINVAL;
+	}
+	switch ((enum run_key)opt->key) {
+	case RUN_WORKLOAD:
+		if (a->n_specs == VMS_ARRAY_SIZE(a->specs)) {
+			snprintf(err, errlen, "too many -w options");
+			return -EINVAL;
+		}
+		a->specs[a->n_specs++] = val;
+		return 0;
+	case RUN_RUNS:
+		if (vms_parse_long(val, 1, 100000, &a->runs)) {
+			snprintf(err, errlen,
+			         "runs must be a whole number from 1 to 100000, not '%s'", val);
+			return -EINVAL;
+		}
+		return 0;
+	case RUN_OUTPUT:
+		if (!*val) {
+			snprintf(err, errlen, "-o needs a file name");
+			return -EINVAL;
+		}
+		a->output = val;
+		return 0;
+	case RUN_LABEL:
+		if (!*val || strchr(val, '/')) {
+			snprintf(err, errlen, "--label needs a name without '/'");
+			return -EINVAL;
+		}
+		a->label = val;
+		return 0;
+	case RUN_WORKDIR:
+		if (!*val) {
+			snprintf(err, errlen, "--workdir needs a directory");
+			return -EINVAL;
+		}
+		a->workdir = val;
+		return 0;
+	case RUN_MACHINE:
+		if (!vms_machine_profile_find(val)) {
+			if (*val)
+				snprintf(err, errlen, "unknown machine profile '%s' (%s)", val,
+				         profile_names());
+			else
+				snprintf(err, errlen, "--machine needs a profile (%s)",
+				         profile_names());
+			return -EINVAL;
+		}
+		a->machine.profile = val;
+		return 0;
+	case RUN_MEM_LIMIT:
+		if (vms_parse_size(val, &a->machine.mem_limit) ||
+		    a->machine.mem_limit < (16u << 20)) {
+			snprintf(err, errlen, "--mem-limit needs a size of at least 16M, not '%s'",
+			         val);
+			return -EINVAL;
+		}
+		a->machine.set_mem_limit = 1;
+		return 0;
+	case RUN_SWAP_LIMIT:
+		if (vms_parse_size(val, &a->machine.swap_limit)) {
+			snprintf(err, errlen, "--swap-limit needs a size, not '%s'", val);
+			return -EINVAL;
+		}
+		a->machine.set_swap_limit = 1;
+		return 0;
+	case RUN_CPUS:
+		if (vms_parse_long(val, 1, 4096, &a->machine.cpus)) {
+			snprintf(err, errlen, "--cpus needs a number of CPUs, not '%s'", val);
+			return -EINVAL;
+		}
+		return 0;
+	case RUN_NO_DROP_CACHES: a->drop_caches = 0; return 0;
+	case RUN_WITH_AUDIO:
+		a->with_audio = 1;
+		a->audio_file = val;
+		return 0;
+	case RUN_BASELINE:
+		if (vms_parse_seconds(val, &a->baseline_s) || a->baseline_s > 3600) {
+			snprintf(err, errlen, "--baseline needs seconds (0 to 3600), not '%s'",
+			         val);
+			return -EINVAL;
+		}
+		return 0;
+	case RUN_PROBE:
+		a->probe_opts = 1;
+		return vms_probe_opt_set(&a->probe, opt->name, val, err, errlen);
+	case RUN_QUIET: a->quiet = 1; return 0;
+	}
+	snprintf(err, errlen, "unknown option '--%s'", opt->name);
+	return -EINVAL;
+}
+
 static int parse_args(const struct vms_command *self, int argc, char **argv, struct run_args *a)
 {
-	const char *val;
-	int i, r;
+	char why[512];
+	int ret;
 
-	for (i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-
-		if ((r = vms_opt_value(argc, argv, &i, "-w", "--workload", &val))) {
-			if (r < 0)
-				return vms_usage_error(self,
-				                       "-w needs a workload, e.g. -w mmap001");
-			if (a->n_specs == VMS_ARRAY_SIZE(a->specs))
-				return vms_usage_error(self, "too many -w options");
-			a->specs[a->n_specs++] = val;
-		} else if ((r = vms_opt_value(argc, argv, &i, "-n", "--runs", &val))) {
-			if (r < 0)
-				return vms_usage_error(self, "-n needs a number of runs");
-			if (vms_parse_long(val, 1, 100000, &a->runs))
-				return vms_usage_error(self,
-				                       "runs must be a whole number from 1 to "
-				                       "100000, not '%s'",
-				                       val);
-		} else if ((r = vms_opt_value(argc, argv, &i, "-o", "--output", &val))) {
-			if (r < 0 || !*val)
-				return vms_usage_error(self, "-o needs a file name");
-			a->output = val;
-		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--label", &val))) {
-			if (r < 0 || !*val || strchr(val, '/'))
-				return vms_usage_error(self, "--label needs a name without '/'");
-			a->label = val;
-		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--workdir", &val))) {
-			if (r < 0 || !*val)
-				return vms_usage_error(self, "--workdir needs a directory");
-			a->workdir = val;
-		} else if (!strncmp(arg, "--with-audio", 12) &&
-		           (arg[12] == '\0' || arg[12] == '=')) {
-			a->with_audio = 1;
-			if (arg[12] == '=')
-				a->audio_file = arg + 13;
-			else if (i + 1 < argc && argv[i + 1][0] != '-')
-				a->audio_file = argv[++i];
-		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--machine", &val))) {
-			if (r < 0 || !*val)
-				return vms_usage_error(self, "--machine needs a profile (%s)",
-				                       profile_names());
-			if (!vms_machine_profile_find(val))
-				return vms_usage_error(self, "unknown machine profile '%s' (%s)",
-				                       val, profile_names());
-			a->machine.profile = val;
-		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--mem-limit", &val))) {
-			if (r < 0 || vms_parse_size(val, &a->machine.mem_limit) ||
-			    a->machine.mem_limit < (16u << 20))
-				return vms_usage_error(self,
-				                       "--mem-limit needs a size of at least 16M, "
-				                       "not '%s'",
-				                       r < 0 ? "" : val);
-			a->machine.set_mem_limit = 1;
-		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--swap-limit", &val))) {
-			if (r < 0 || vms_parse_size(val, &a->machine.swap_limit))
-				return vms_usage_error(self, "--swap-limit needs a size, not '%s'",
-				                       r < 0 ? "" : val);
-			a->machine.set_swap_limit = 1;
-		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--cpus", &val))) {
-			if (r < 0 || vms_parse_long(val, 1, 4096, &a->machine.cpus))
-				return vms_usage_error(self,
-				                       "--cpus needs a number of CPUs, not '%s'",
-				                       r < 0 ? "" : val);
-		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--baseline", &val))) {
-			if (r < 0 || vms_parse_seconds(val, &a->baseline_s) || a->baseline_s > 3600)
-				return vms_usage_error(
-				    self, "--baseline needs seconds (0 to 3600), not '%s'",
-				    r < 0 ? "" : val);
-		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--device", &val))) {
-			if (r < 0 || !*val)
-				return vms_usage_error(self, "--device needs an ALSA device name");
-			a->probe.device = val;
-		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--period", &val))) {
-			if (r < 0 || vms_parse_seconds(val, &a->probe.period_ms) ||
-			    a->probe.period_ms < 1 || a->probe.period_ms > 1000)
-				return vms_usage_error(self,
-				                       "--period needs milliseconds (1 to 1000)");
-		} else if ((r = vms_opt_value(argc, argv, &i, NULL, "--buffer", &val))) {
-			if (r < 0 || vms_parse_seconds(val, &a->probe.buffer_ms) ||
-			    a->probe.buffer_ms < 2 || a->probe.buffer_ms > 10000)
-				return vms_usage_error(self,
-				                       "--buffer needs milliseconds (2 to 10000)");
-		} else if (vms_opt_flag(arg, NULL, "--rt")) {
-			a->probe.rt = 1;
-		} else if (vms_opt_flag(arg, NULL, "--mlock")) {
-			a->probe.mlock = 1;
-		} else if (vms_opt_flag(arg, "-q", "--quiet")) {
-			a->quiet = 1;
-		} else if (vms_opt_flag(arg, NULL, "--no-drop-caches")) {
-			a->drop_caches = 0;
-		} else if (arg[0] == '-') {
-			return vms_usage_error(self, "unknown option '%s'", arg);
-		} else {
-			return vms_usage_error(
-			    self, "unexpected argument '%s' (workloads go with -w)", arg);
-		}
-	}
+	if ((ret = vms_cli_parse(self, argc, argv, run_option, a)))
+		return ret;
+	if (!a->with_audio && a->probe_opts)
+		return vms_usage_error(self,
+		                       "--device, --period, --buffer, --rt and --mlock go with "
+		                       "--with-audio");
+	if (a->with_audio && vms_probe_opts_check(&a->probe, why, sizeof(why)))
+		return vms_usage_error(self, "%s", why);
 	return 0;
 }
 
@@ -209,17 +311,6 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		n++;
-	}
-	if (!a.with_audio && (a.probe.device || a.probe.period_ms || a.probe.buffer_ms ||
-	                      a.probe.rt || a.probe.mlock)) {
-		ret =
-		    vms_usage_error(self, "--device, --period, --buffer, --rt and --mlock go with "
-		                          "--with-audio");
-		goto out;
-	}
-	if (a.probe.period_ms && a.probe.buffer_ms && a.probe.buffer_ms < 2 * a.probe.period_ms) {
-		ret = vms_usage_error(self, "--buffer must hold at least two periods");
-		goto out;
 	}
 	if (!realpath(a.workdir ? a.workdir : ".", workdir)) {
 		vms_error("cannot use work directory '%s': %s", a.workdir ? a.workdir : ".",

@@ -1,7 +1,6 @@
 /* `vmsuite sysinfo [--format text|json] [--workdir DIR]`: prints the environment fingerprint
  * that `vmsuite run` records (core/sysinfo.c reads /proc, /sys and statfs of DIR). */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,37 +9,67 @@
 #include "core/sysinfo.h"
 #include "core/util.h"
 
-enum { OPT_FORMAT = 256, OPT_WORKDIR };
+enum sysinfo_key { SYSINFO_FORMAT, SYSINFO_WORKDIR };
+
+static const struct vms_cli_option sysinfo_options[] = {
+    {"format", 0, VMS_CLI_REQUIRED, "FORMAT",
+     "text (default): aligned \"key  value  source\" lines, one per sysctl;\n"
+     "json: the object a result file stores under \"fingerprint\"",
+     SYSINFO_FORMAT, 0},
+    {"workdir", 0, VMS_CLI_REQUIRED, "DIR",
+     "describe the filesystem of DIR (default: .); give the directory you\n"
+     "pass to `vmsuite run --workdir`",
+     SYSINFO_WORKDIR, 0},
+    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
+};
+
+const struct vms_cli_usage vms_sysinfo_usage = {
+    .operands = NULL,
+    .about = "Prints the environment fingerprint that `vmsuite run` stores in every result "
+             "file: kernel\n"
+             "release/version/cmdline, every /proc/sys/vm knob, THP, swap devices, memory, CPU "
+             "model/\n"
+             "count/governor, page size, the work directory's filesystem and mount options, "
+             "PSI, cgroup,\n"
+             "ALSA cards and the vmsuite build, each with where it was read. Keys: "
+             "docs/sysinfo.md.\n",
+    .options = sysinfo_options,
+    .more = "Exit status: 0 ok; 128 output cannot be written; 129 usage error.\n",
+};
+
+struct sysinfo_args {
+	const char *format, *workdir;
+};
+
+/* One option or operand of `sysinfo` (a vms_cli_handler). */
+static int sysinfo_option(void *ctx, const struct vms_cli_option *opt, const char *val, char *err,
+                          size_t errlen)
+{
+	struct sysinfo_args *a = ctx;
+
+	if (!opt) {
+		snprintf(err, errlen, "unexpected argument '%s'", val);
+		return -EINVAL;
+	}
+	if (opt->key == SYSINFO_FORMAT)
+		a->format = val;
+	else
+		a->workdir = val;
+	return 0;
+}
 
 int cmd_sysinfo(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"format", required_argument, NULL, OPT_FORMAT},
-	    {"workdir", required_argument, NULL, OPT_WORKDIR},
-	    {NULL, 0, NULL, 0},
-	};
 	const struct vms_command *cmd = vms_command_find("sysinfo");
-	const char *format = "text", *workdir = NULL;
+	struct sysinfo_args a = {.format = "text"};
+	const char *format, *workdir;
 	struct stat st;
 	json_t *info;
-	int c, ret = VMS_EXIT_OK;
+	int ret;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_FORMAT: format = optarg; break;
-		case OPT_WORKDIR: workdir = optarg; break;
-		case ':':
-			return vms_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (optopt && optopt < 256)
-				return vms_usage_error(cmd, "unknown option '-%c'", optopt);
-			return vms_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return vms_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	if ((ret = vms_cli_parse(cmd, argc, argv, sysinfo_option, &a)))
+		return ret;
+	format = a.format, workdir = a.workdir;
 	if (strcmp(format, "text") && strcmp(format, "json"))
 		return vms_usage_error(cmd, "unknown format '%s' (text or json)", format);
 	if (workdir && stat(workdir, &st))

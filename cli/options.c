@@ -1,35 +1,174 @@
-/* Option matching for the command layer (no getopt: `--with-audio [FILE]` needs an optional
- * value that may stand in the next argument). */
+/* The command layer's option parser and help writer, both driven by the command's option table
+ * (cli/options.h). No getopt: `run --with-audio [FILE]` takes an optional value that may stand
+ * in the next argument, and every command reports its errors the same way. */
 #include "cli/options.h"
 
 #include <string.h>
 
-int vms_opt_value(int argc, char **argv, int *i, const char *shortopt, const char *longopt,
-                  const char **val)
-{
-	const char *arg = argv[*i];
-	size_t l = strlen(longopt);
+#include "cli/builtin.h"
+#include "core/util.h"
 
-	if (!strncmp(arg, longopt, l) && (arg[l] == '=' || !arg[l])) {
-		if (arg[l] == '=') {
-			*val = arg + l + 1;
-			return 1;
+#define HELP_WIDTH 100 /* columns of the generated help */
+#define HELP_COL   26  /* where option help starts (longer option names push it right) */
+
+/* The option argv[i] names, and its attached value ("--x=V", "-xV") in *val. NULL if none. */
+static const struct vms_cli_option *find(const struct vms_cli_option *opts, const char *arg,
+                                         const char **val)
+{
+	const struct vms_cli_option *o;
+
+	*val = NULL;
+	if (arg[1] == '-') {
+		const char *name = arg + 2, *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+
+		for (o = opts; o && o->name; o++) {
+			if (strlen(o->name) == len && !strncmp(o->name, name, len)) {
+				*val = eq ? eq + 1 : NULL;
+				return o;
+			}
 		}
-	} else if (shortopt && !strncmp(arg, shortopt, 2)) {
-		if (arg[2]) {
-			*val = arg + 2;
-			return 1;
-		}
-	} else {
-		return 0;
+		return NULL;
 	}
-	if (*i + 1 >= argc)
-		return -1;
-	*val = argv[++*i];
-	return 1;
+	for (o = opts; o && o->name; o++) {
+		if (o->short_name && o->short_name == arg[1]) {
+			if (arg[2] && o->arg == VMS_CLI_FLAG)
+				return NULL; /* no bundling of short flags */
+			*val = arg[2] ? arg + 2 : NULL;
+			return o;
+		}
+	}
+	return NULL;
 }
 
-int vms_opt_flag(const char *arg, const char *shortopt, const char *longopt)
+int vms_cli_parse(const struct vms_command *c, int argc, char **argv, vms_cli_handler fn, void *ctx)
 {
-	return (shortopt && !strcmp(arg, shortopt)) || !strcmp(arg, longopt);
+	const struct vms_cli_option *opts = c->usage->options;
+	int i, operands_only = 0;
+	char err[1024];
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val;
+		const struct vms_cli_option *o;
+		char typed[64];
+
+		err[0] = '\0';
+		if (operands_only || arg[0] != '-' || !arg[1]) {
+			if (fn(ctx, NULL, arg, err, sizeof(err)))
+				return vms_usage_error(c, "%s", err);
+			continue;
+		}
+		if (!strcmp(arg, "--")) {
+			operands_only = 1;
+			continue;
+		}
+		o = find(opts, arg, &val);
+		if (!o)
+			return vms_usage_error(c, "unknown option '%s'", arg);
+		if (arg[1] == '-')
+			snprintf(typed, sizeof(typed), "--%s", o->name);
+		else
+			snprintf(typed, sizeof(typed), "-%c", o->short_name);
+		switch (o->arg) {
+		case VMS_CLI_FLAG:
+			if (val)
+				return vms_usage_error(c, "option '%s' takes no value", typed);
+			break;
+		case VMS_CLI_REQUIRED:
+			if (!val) {
+				if (i + 1 >= argc)
+					return vms_usage_error(c, "option '%s' needs a value (%s)",
+					                       typed, o->arg_name);
+				val = argv[++i];
+			}
+			break;
+		case VMS_CLI_OPTIONAL:
+			if (!val && i + 1 < argc && argv[i + 1][0] != '-')
+				val = argv[++i];
+			break;
+		}
+		if (fn(ctx, o, val, err, sizeof(err)))
+			return vms_usage_error(c, "%s", err);
+	}
+	return 0;
+}
+
+/* "-o, --output FILE", "    --with-audio [FILE]" into buf; returns its length. */
+static size_t option_label(const struct vms_cli_option *o, char *buf, size_t len)
+{
+	int n;
+
+	n = snprintf(buf, len, "  %s%c%s--%s%s%s%s%s", o->short_name ? "-" : " ",
+	             o->short_name ? o->short_name : ' ', o->short_name ? ", " : "  ", o->name,
+	             o->arg == VMS_CLI_FLAG ? "" : " ", o->arg == VMS_CLI_OPTIONAL ? "[" : "",
+	             o->arg == VMS_CLI_FLAG ? "" : o->arg_name,
+	             o->arg == VMS_CLI_OPTIONAL ? "]" : "");
+	return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* The usage line: "usage: vmsuite CMD OPERANDS [-w SPEC]... [--rt]", wrapped under itself. */
+static void print_synopsis(FILE *f, const struct vms_command *c)
+{
+	const struct vms_cli_option *o;
+	size_t indent, col;
+	char item[128];
+
+	col = (size_t)fprintf(f, "usage: vmsuite %s", c->name);
+	indent = col + 1;
+	if (c->usage->operands)
+		col += (size_t)fprintf(f, " %s", c->usage->operands);
+	for (o = c->usage->options; o && o->name; o++) {
+		int n;
+
+		if (o->short_name)
+			n = snprintf(item, sizeof(item), "[-%c", o->short_name);
+		else
+			n = snprintf(item, sizeof(item), "[--%s", o->name);
+		if (n > 0 && (size_t)n < sizeof(item))
+			snprintf(item + n, sizeof(item) - (size_t)n, "%s%s%s%s]%s",
+			         o->arg == VMS_CLI_FLAG ? "" : " ",
+			         o->arg == VMS_CLI_OPTIONAL ? "[" : "",
+			         o->arg == VMS_CLI_FLAG ? "" : o->arg_name,
+			         o->arg == VMS_CLI_OPTIONAL ? "]" : "", o->repeatable ? "..." : "");
+		if (col + 1 + strlen(item) > HELP_WIDTH) {
+			fprintf(f, "\n%*s", (int)indent - 1, "");
+			col = indent - 1;
+		}
+		col += (size_t)fprintf(f, " %s", item);
+	}
+	fputc('\n', f);
+}
+
+void vms_cli_print_help(FILE *f, const struct vms_command *c)
+{
+	const struct vms_cli_usage *u = c->usage;
+	const struct vms_cli_option *o;
+	size_t width = 0;
+	char label[128];
+
+	print_synopsis(f, c);
+	if (u->about)
+		fprintf(f, "\n%s", u->about);
+	for (o = u->options; o && o->name; o++) {
+		size_t l = option_label(o, label, sizeof(label)) + 2;
+
+		if (l > width && l <= HELP_COL)
+			width = l;
+	}
+	if (u->options && u->options->name)
+		fputc('\n', f);
+	for (o = u->options; o && o->name; o++) {
+		const char *line = o->help, *nl;
+		size_t l = option_label(o, label, sizeof(label));
+
+		fputs(label, f);
+		fprintf(f, "%*s", l + 2 <= width ? (int)(width - l) : 2, "");
+		while ((nl = strchr(line, '\n'))) {
+			fprintf(f, "%.*s\n%*s", (int)(nl - line), line, (int)width, "");
+			line = nl + 1;
+		}
+		fprintf(f, "%s\n", line);
+	}
+	if (u->more)
+		fprintf(f, "\n%s", u->more);
 }

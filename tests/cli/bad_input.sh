@@ -19,7 +19,7 @@ bad 129 "malformed size 'big'" -w mmap001:bytes=big
 bad 129 "runs must be" -n 0
 bad 129 "runs must be" -n -3
 bad 129 "runs must be" -n many
-bad 129 "-n needs" -n
+bad 129 "option '-n' needs a value" -n
 bad 129 "unexpected argument 'mmap001'" mmap001
 bad 128 "tmpfs" -w mmap001:bytes=1M --workdir /dev/shm
 bad 128 "free" -w mmap001:bytes=900T

@@ -43,8 +43,9 @@ expect_error empty "'empty.mp3' is empty, not an MP3 file" empty.mp3
 expect_error wav "'song-really-a-wav.mp3' is a WAV file, not an MP3" song-really-a-wav.mp3
 expect_error text "'notes.mp3' is a text file, not an MP3" notes.mp3
 expect_error no-device "cannot open ALSA device 'hw:7'.*devices here:.*virtual" --device hw:7
-expect_error geometry "ALSA device 'virtual' refuses the geometry period 25 ms / buffer 60000 ms" \
-	--device virtual --buffer 60000
+# 10 s of 1 ms periods is more than the 1024 periods the virtual device allows
+expect_error geometry "ALSA device 'virtual' refuses the geometry period 1 ms / buffer 10000 ms" \
+	--device virtual --period 1 --buffer 10000
 
 "$VMSUITE" probe --period 80 --buffer 100 >out 2>err
 rc=$?

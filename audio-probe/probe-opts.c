@@ -1,0 +1,131 @@
+/* The audio probe's command-line options (device, period, buffer, rt, mlock, cpu): one parser
+ * and one set of messages for `vmsuite probe` and `vmsuite run --with-audio`. No kernel paths
+ * of its own; the values end up in ALSA's hw_params and sched_setaffinity. */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audio-probe/probe.h"
+#include "core/machine.h"
+
+static const struct {
+	const char *name;
+	int takes_value;
+} known[] = {
+    {"device", 1}, {"period", 1}, {"buffer", 1}, {"rt", 0}, {"mlock", 0}, {"cpu", 1},
+};
+
+int vms_probe_opt_known(const char *name, int *takes_value)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (!strcmp(known[i].name, name)) {
+			if (takes_value)
+				*takes_value = known[i].takes_value;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Milliseconds as "25", "25ms" or "0.025s": plain decimal digits, then no unit, "ms" or "s".
+ * 0 or -EINVAL. */
+static int parse_ms(const char *s, double *out)
+{
+	size_t digits = strspn(s, "0123456789.");
+	char *end;
+	double v;
+
+	if (!digits)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end != s + digits)
+		return -EINVAL;
+	if (!strcmp(end, "s"))
+		v *= 1000;
+	else if (*end && strcmp(end, "ms"))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int set_ms(const char *name, const char *value, double min, double def, double max,
+                  double *out, char *err, size_t errlen)
+{
+	double v;
+
+	if (parse_ms(value, &v) || !(v >= min && v <= max)) {
+		snprintf(err, errlen,
+		         "--%s wants milliseconds from %g to %g (%g, %gms or %gs), not '%s'", name,
+		         min, max, def, def, def / 1000, value);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int vms_probe_opt_set(struct vms_probe_opts *o, const char *name, const char *value, char *err,
+                      size_t errlen)
+{
+	cpu_set_t set;
+	int takes_value;
+
+	if (!vms_probe_opt_known(name, &takes_value))
+		return -ENOENT;
+	if (takes_value != !!value) {
+		snprintf(err, errlen, takes_value ? "--%s needs a value" : "--%s takes no value",
+		         name);
+		return -EINVAL;
+	}
+	if (!strcmp(name, "period"))
+		return set_ms(name, value, VMS_PROBE_PERIOD_MIN_MS, VMS_PROBE_PERIOD_MS,
+		              VMS_PROBE_PERIOD_MAX_MS, &o->period_ms, err, errlen);
+	if (!strcmp(name, "buffer"))
+		return set_ms(name, value, VMS_PROBE_BUFFER_MIN_MS, VMS_PROBE_BUFFER_MS,
+		              VMS_PROBE_BUFFER_MAX_MS, &o->buffer_ms, err, errlen);
+	if (!strcmp(name, "device")) {
+		if (!*value) {
+			snprintf(err, errlen,
+			         "--device wants an ALSA device name ('virtual', 'default', "
+			         "'hw:0'), not ''");
+			return -EINVAL;
+		}
+		o->device = value;
+	} else if (!strcmp(name, "cpu")) {
+		if (vms_cpu_list_parse(value, &set) || !CPU_COUNT(&set)) {
+			snprintf(err, errlen, "--cpu wants a CPU list (0, 0-1, 0,2), not '%s'",
+			         value);
+			return -EINVAL;
+		}
+		o->cpu_list = value;
+	} else if (!strcmp(name, "rt")) {
+		o->rt = 1;
+	} else {
+		o->mlock = 1;
+	}
+	return 0;
+}
+
+int vms_probe_opts_check(const struct vms_probe_opts *o, char *err, size_t errlen)
+{
+	double period = o->period_ms ? o->period_ms : VMS_PROBE_PERIOD_MS;
+	double buffer = o->buffer_ms ? o->buffer_ms : VMS_PROBE_BUFFER_MS;
+
+	if (buffer >= 2 * period)
+		return 0;
+	if (o->buffer_ms)
+		snprintf(err, errlen,
+		         "the buffer must hold at least two periods: --buffer %g ms allows "
+		         "--period %g ms at most, not %g ms%s",
+		         buffer, buffer / 2, period, o->period_ms ? "" : " (the default period)");
+	else
+		snprintf(err, errlen,
+		         "the buffer must hold at least two periods: --period %g ms needs "
+		         "--buffer %g ms or more (the default buffer is %g ms)",
+		         period, 2 * period, buffer);
+	return -EINVAL;
+}

@@ -1,0 +1,119 @@
+# The audio probe's options are one parser shared by `vmsuite probe` and `vmsuite run
+# --with-audio`: both accept the same spellings of --period/--buffer (and the values reach the
+# probe), and both refuse the same ones with the same message. Also: every option a command's
+# help shows is one its parser knows (and, for run and probe, one the man page lists), and the
+# help fits 100 columns.
+. "$(dirname "$0")/lib.sh"
+
+run_audio() { # run_audio ARGS...: a tiny suite with the probe on the virtual device
+  "$VMSUITE" run --machine host --no-drop-caches -q -w mtest01:bytes=1M -n 1 \
+    --with-audio --device virtual --baseline 0 "$@"
+}
+
+# refused ARGS...: exit 129 from both, one error line each, the same message after the
+# "vmsuite: CMD: " prefix, and nothing written
+refused() {
+  local what="$*" m_probe m_run
+  rm -f p.json r.json
+  expect_exit 129 "probe $what" -- "$VMSUITE" probe --device virtual --seconds 1 -o p.json "$@"
+  m_probe=$(printf '%s\n' "$err" | grep '^vmsuite: ' | sed 's/^vmsuite: probe: //')
+  [ "$(printf '%s\n' "$err" | grep -c '^vmsuite:')" -eq 1 ] && ok ||
+    fail "probe $what: not one error line: $err"
+  expect_exit 129 "run $what" -- run_audio -o r.json "$@"
+  m_run=$(printf '%s\n' "$err" | grep '^vmsuite: ' | sed 's/^vmsuite: run: //')
+  [ "$(printf '%s\n' "$err" | grep -c '^vmsuite:')" -eq 1 ] && ok ||
+    fail "run $what: not one error line: $err"
+  [ -n "$m_probe" ] && [ "$m_probe" = "$m_run" ] && ok ||
+    fail "$what: messages differ: probe '$m_probe', run '$m_run'"
+  [ ! -e p.json ] && [ ! -e r.json ] && ok || fail "$what: a result file was written"
+  last_msg=$m_probe
+}
+
+period_range="--period wants milliseconds from 1 to 1000 (25, 25ms or 0.025s)"
+buffer_range="--buffer wants milliseconds from 2 to 10000 (100, 100ms or 0.1s)"
+for v in 0 70000 25x 1001 0.5 0.0001s 25us -5 "" 0x19 " 25" 25ms5 nan inf; do
+  refused --period "$v"
+  expect_in "$last_msg" "$period_range, not '$v'" "--period '$v' message"
+done
+for v in 0 70000 25x 1 10001 11s; do
+  refused --buffer "$v"
+  expect_in "$last_msg" "$buffer_range, not '$v'" "--buffer '$v' message"
+done
+refused --period=25x
+expect_in "$last_msg" "$period_range, not '25x'" "--period=25x message"
+
+# a buffer under two periods, also when only one of the two is given
+refused --period 80
+expect_in "$last_msg" "the buffer must hold at least two periods: --period 80 ms needs --buffer 160 ms or more (the default buffer is 100 ms)" "period alone"
+refused --buffer 40
+expect_in "$last_msg" "the buffer must hold at least two periods: --buffer 40 ms allows --period 20 ms at most, not 25 ms (the default period)" "buffer alone"
+refused --period 80 --buffer 100
+expect_in "$last_msg" "--buffer 100 ms allows --period 50 ms at most, not 80 ms" "both"
+refused --period 0.051s --buffer 100ms
+expect_in "$last_msg" "--buffer 100 ms allows --period 50 ms at most, not 51 ms" "both, units"
+refused --device ""
+expect_in "$last_msg" "--device wants an ALSA device name" "empty device"
+refused --rt=1
+expect_in "$last_msg" "option '--rt' takes no value" "flag with a value"
+
+# accepted ARGS... PERIOD BUFFER: both play, and the probe was asked for that geometry
+accepted() {
+  local want_p=$1 want_b=$2
+  shift 2
+  rm -f p.json r.json
+  expect_exit 0 "probe $*" -- "$VMSUITE" probe --device virtual --seconds 0.5 -o p.json "$@"
+  expect_exit 0 "run --with-audio $*" -- run_audio -o r.json "$@"
+  for f in p.json r.json; do
+    [ -e $f ] || { fail "$* ($f): no result"; continue; }
+    got=$(json_get $f '"%g %g" % (d["audio"]["facts"]["asked_period_ms"], d["audio"]["facts"]["asked_buffer_ms"])')
+    [ "$got" = "$want_p $want_b" ] && ok || fail "$* ($f): asked $got, want $want_p $want_b"
+  done
+}
+accepted 25 100 --period 25
+accepted 25 100 --period 25ms
+accepted 25 100 --period 0.025s
+accepted 25 100 --buffer 100
+accepted 25 100 --buffer 100ms
+accepted 25 100 --buffer=0.1s
+accepted 10 40 --period 10 --buffer 40
+accepted 50 100 --period 50ms --buffer 0.1s
+accepted 12.5 100 --period 12.5
+accepted 1 2 --period 1 --buffer 2
+
+# the probe options without --with-audio are a mistake in run
+expect_exit 129 "run --period without --with-audio" -- "$VMSUITE" run -o r.json --period 25
+expect_in "$err" "go with --with-audio" "run --period without --with-audio"
+
+# help: both commands document the probe options with the same lines; every option shown
+# is one the parser knows (--NAME=x then an unknown option stops before anything runs); all
+# help fits 100 columns
+probe_lines() { awk '/^ +--device /,/^ +--mlock /' | sed 's/^ *//' | tr -s ' '; }
+"$VMSUITE" help probe >hp.txt && "$VMSUITE" help run >hr.txt || fail "help exits non-zero"
+expect_in "$(cat hp.txt)" '"25", "25ms" and "0.025s" are the same' "probe help: spellings"
+[ "$(probe_lines <hp.txt)" = "$(probe_lines <hr.txt)" ] && [ "$(probe_lines <hr.txt | wc -l)" -ge 5 ] && ok ||
+  fail "run and probe describe the probe options differently"
+for c in run list report sysinfo probe compare; do
+  "$VMSUITE" help "$c" >h.txt
+  long=$(awk 'length($0) > 100' h.txt)
+  [ -z "$long" ] && ok || fail "help $c: lines over 100 columns: $long"
+  for o in $(grep -oE '^  (-[a-z], |    )--[a-z-]+' h.txt | grep -oE -- '--[a-z-]+'); do
+    "$VMSUITE" "$c" "$o=x" --zz-not-an-option >/dev/null 2>h.err
+    if grep -q "unknown option '$o" h.err; then fail "$c: help shows $o, the parser refuses it"; else ok; fi
+  done
+done
+# the man page's synopsis of run and probe lists every option their help shows
+man_page=$(sed 's/\\-/-/g; s/\\f[BIR]//g' "$VMS_SOURCE_DIR/docs/vmsuite.1")
+for c in run probe; do
+  syn=$(printf '%s\n' "$man_page" | awk -v c="$c" '$0 == ".B vmsuite " c { on = 1; next } on && /^\.(br|SH)/ { exit } on')
+  # "-q --quiet" or "--period" per option line; either spelling will do
+  "$VMSUITE" help "$c" | sed -nE 's/^  (-([a-z]), |    )--([a-z-]+).*/\2 \3/p' >opts.txt
+  while read -r short long; do
+    if [ -z "$long" ]; then long=$short; short=; fi
+    case "$syn" in
+    *"--$long"*) ok ;;
+    *) if [ -n "$short" ] && printf '%s' "$syn" | grep -qE -- "-$short([^a-z-]|\$)"; then ok
+       else fail "docs/vmsuite.1: the synopsis of $c lacks --$long"; fi ;;
+    esac
+  done <opts.txt
+done
+finish
