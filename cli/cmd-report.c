@@ -41,8 +41,10 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!file)
 		return vms_usage_error(self, "which result file? (vmsuite report FILE)");
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "html"))
-		return vms_usage_error(self, "unknown format '%s' (text, json or html)", format);
+	if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json") &&
+	    strcmp(format, "html"))
+		return vms_usage_error(self, "unknown format '%s' (text, markdown, json or html)",
+		                       format);
 	doc = vms_result_load(file, &lerr, why, sizeof(why));
 	if (!doc) {
 		vms_error("cannot read '%s': %s", file, why);
@@ -63,7 +65,7 @@ int cmd_report(int argc, char **argv)
 	} else if (!strcmp(format, "html")) {
 		vms_report_html(out, doc);
 	} else {
-		vms_report_text(out, doc);
+		vms_report_render(out, doc, format); /* text or markdown */
 	}
 	if (out != stdout && (ferror(out) | fclose(out))) {
 		vms_error("cannot write '%s': %s", outpath, strerror(errno));

@@ -66,10 +66,11 @@ const struct vms_command vms_commands[] = {
      "usage: vmsuite list\n\nPrints every workload: its name, what it stresses, its options with\n"
      "defaults and units, what it needs, and whether it can run here.\n"},
     {"report", cmd_report, "render a saved result file",
-     "usage: vmsuite report FILE [--format text|json|html] [-o OUT]\n"
+     "usage: vmsuite report FILE [--format text|markdown|json|html] [-o OUT]\n"
      "\n"
      "Renders a result file written by `vmsuite run`. text (default) prints the 2001-style\n"
-     "block per workload; json prints the per-workload summary (means, sd, cv) as JSON; html\n"
+     "block per workload; markdown the same figures as tables and lists for an issue or a\n"
+     "post; json prints the per-workload summary (means, sd, cv) as JSON; html\n"
      "writes one self-contained page (docs/html-report.md): the same tables, and per run a\n"
      "timeline of faults, swap, PSI, memory and the audio buffer fill with every gap marked.\n"},
     {"sysinfo", cmd_sysinfo, "print the environment fingerprint a run records",

@@ -1,6 +1,6 @@
 /* The markdown report (`vmsuite report FILE --format markdown`): the text report's figures for
  * pasting into an issue or a mailing-list post — the header, then per workload the 2001 block
- * as a table and the other lines as a list, the sound lines in a code block. Rendered from the
+ * as a table and the other lines as a list, the Sound lines in a fenced block. Rendered from the
  * report model; a metric the file lacks reads "n/a". No kernel paths. */
 #include <errno.h>
 #include <string.h>
@@ -27,15 +27,27 @@ static void header_line(void *ctx, enum vms_report_line kind, const char *text)
 
 struct wl_ctx {
 	FILE *f;
-	int in_list;
+	int in_list, in_sound;
 };
 
-/* Caption and rows make the table; the sound lines are printed after the list, in a block. */
+/* Caption and rows make the table, the other lines a list; the Sound lines, where the text
+ * report has them, go verbatim into a fenced block (their alignment matters). */
 static void wl_line(void *ctx, enum vms_report_line kind, const char *text)
 {
 	struct wl_ctx *c = ctx;
 	const char *colon;
 
+	if (kind == VMS_LINE_SOUND) {
+		if (!c->in_sound)
+			fputs("\n```\n", c->f);
+		c->in_sound = 1;
+		c->in_list = 0;
+		fprintf(c->f, "%s\n", text);
+		return;
+	}
+	if (c->in_sound)
+		fputs("```\n", c->f);
+	c->in_sound = 0;
 	switch (kind) {
 	case VMS_LINE_CAPTION:
 		fputs("| ", c->f);
@@ -50,7 +62,6 @@ static void wl_line(void *ctx, enum vms_report_line kind, const char *text)
 		md_esc(c->f, colon + 2);
 		fputs(" |\n", c->f);
 		return;
-	case VMS_LINE_SOUND: return;
 	case VMS_LINE_FAILED_RUN:
 		fputs("  - ", c->f);
 		md_esc(c->f, text + strspn(text, " "));
@@ -66,14 +77,15 @@ static void wl_line(void *ctx, enum vms_report_line kind, const char *text)
 	}
 }
 
-/* The Sound lines verbatim in a fenced block (their alignment matters). */
-static void sound_block(FILE *f, const char *label, const struct vms_report_sound *s)
+/* The idle baseline's Sound lines in a fenced block. */
+static void baseline_block(FILE *f, const struct vms_report_sound *s)
 {
 	char line[512];
 
-	if (vms_report_sound_line(line, sizeof(line), label, s))
+	if (vms_report_sound_line(line, sizeof(line), "Sound (idle baseline):", s))
 		return;
-	fprintf(f, "\n```\n%s\n", line);
+	fputs("\n```\n", f);
+	fprintf(f, "%s\n", line);
 	if (!vms_report_sound_causes_line(line, sizeof(line), s))
 		fprintf(f, "%s\n", line);
 	fputs("```\n", f);
@@ -87,17 +99,17 @@ int vms_report_render_markdown(const struct vms_report_model *m, FILE *out)
 	md_esc(out, m->label ? m->label : "?");
 	fputs("\n\n", out);
 	vms_report_header_lines(m, header_line, out);
-	sound_block(out, "Sound (idle baseline):", &m->baseline);
+	baseline_block(out, &m->baseline);
 	for (i = 0; i < m->n_workloads; i++) {
 		const struct vms_report_workload *w = &m->workloads[i];
-		struct wl_ctx c = {out, 0};
+		struct wl_ctx c = {out, 0, 0};
 
 		fputs("\n## ", out);
 		md_esc(out, w->name);
 		fputs("\n\n", out);
 		vms_report_workload_lines(w, wl_line, &c);
-		if (w->elapsed.n)
-			sound_block(out, "Sound:", &w->sound);
+		if (c.in_sound)
+			fputs("```\n", out);
 	}
 	return ferror(out) ? -EIO : 0;
 }
