@@ -93,8 +93,12 @@ static void workload_init(struct vms_report_workload *w, const json_t *wl)
 	if (el)
 		w->elapsed = *el;
 	vms_report_sound_of_workload(wl, &w->sound);
-	w->has_pressure = json_object_get(m, "psi_memory_some_ms") != NULL;
-	w->has_cgroup = json_object_get(m, "cgroup_peak_bytes") != NULL;
+	for (i = 0; i < w->metrics.n; i++) {
+		const struct vms_metric_def *d = w->metrics.v[i].def;
+
+		w->has_pressure |= d && d->group == VMS_GROUP_PRESSURE;
+		w->has_cgroup |= d && d->group == VMS_GROUP_CGROUP;
+	}
 	w->n_runs = json_array_size(runs);
 	w->runs = w->n_runs ? vms_xcalloc(w->n_runs, sizeof(*w->runs)) : NULL;
 	json_array_foreach (runs, i, run) {

@@ -43,8 +43,8 @@ struct vms_report_workload {
 	struct vms_report_metrics metrics;
 	struct vms_summary elapsed; /* elapsed_s; n == 0: no successful runs */
 	struct vms_report_sound sound;
-	int has_pressure; /* the file has the PSI metrics (absent on kernels without PSI) */
-	int has_cgroup;   /* the file has the memory cgroup metrics (an emulated machine) */
+	int has_pressure; /* the file has a PSI metric (none on kernels without PSI) */
+	int has_cgroup;   /* the file has a memory cgroup metric (an emulated machine) */
 	struct vms_report_run *runs;
 	size_t n_runs, n_failed;
 };
