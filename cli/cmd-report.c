@@ -9,12 +9,14 @@
 #include "core/result.h"
 #include "core/util.h"
 #include "report/html.h"
+#include "report/model.h"
 #include "report/report.h"
 
 enum report_key { REPORT_FORMAT, REPORT_OUTPUT };
 
 static const struct vms_cli_option report_options[] = {
-    {"format", 0, VMS_CLI_REQUIRED, "FORMAT", "text (default), json or html", REPORT_FORMAT, 0},
+    {"format", 0, VMS_CLI_REQUIRED, "FORMAT", "text (default), markdown, json or html",
+     REPORT_FORMAT, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "OUT", "write there instead of standard output",
      REPORT_OUTPUT, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
@@ -22,13 +24,11 @@ static const struct vms_cli_option report_options[] = {
 
 const struct vms_cli_usage vms_report_usage = {
     .operands = "FILE",
-    .about = "Renders a result file written by `vmsuite run`. text (default) prints the "
-             "2001-style\n"
-             "block per workload; json prints the per-workload summary (means, sd, cv) as "
-             "JSON; html\n"
-             "writes one self-contained page (docs/html-report.md): the same tables, and per "
-             "run a\n"
-             "timeline of faults, swap, PSI, memory and the audio buffer fill with every gap "
+    .about = "Renders a result file written by `vmsuite run`. text (default) prints the\n"
+             "2001-style block per workload; markdown the same figures as tables and lists\n"
+             "for an issue or a post; json the per-workload summary (means, sd, cv); html\n"
+             "one self-contained page (docs/html-report.md): the same tables, and per run a\n"
+             "timeline of faults, swap, PSI, memory and the audio buffer fill with every gap\n"
              "marked.\n",
     .options = report_options,
     .more = NULL,
@@ -52,8 +52,9 @@ static int report_option(void *ctx, const struct vms_cli_option *opt, const char
 		}
 		a->file = val;
 	} else if (opt->key == REPORT_FORMAT) {
-		if (strcmp(val, "text") && strcmp(val, "json") && strcmp(val, "html")) {
-			snprintf(err, errlen, "unknown format '%s' (text, json or html)", val);
+		if (!vms_report_renderer_find(val)) {
+			snprintf(err, errlen, "unknown format '%s' (text, markdown, json or html)",
+			         val);
 			return -EINVAL;
 		}
 		a->format = val;
@@ -99,7 +100,7 @@ int cmd_report(int argc, char **argv)
 	} else if (!strcmp(format, "html")) {
 		vms_report_html(out, doc);
 	} else {
-		vms_report_text(out, doc);
+		vms_report_render(out, doc, format); /* text or markdown */
 	}
 	if (out != stdout && (ferror(out) | fclose(out))) {
 		vms_error("cannot write '%s': %s", outpath, strerror(errno));

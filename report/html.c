@@ -12,7 +12,9 @@
 #include "core/result.h"
 #include "core/util.h"
 #include "core/version.h"
+#include "core/metric.h"
 #include "report/compare.h"
+#include "report/model.h"
 #include "report/report.h"
 #include "report/sound.h"
 #include "report/svg.h"
@@ -91,9 +93,6 @@ static const char defs[] =
     "</pattern>\n"
     "</defs></svg>\n";
 
-static const char *const causes[] = {"paging", "runqueue",    "io",
-                                     "decode", "unexplained", "probe_died"};
-
 static const char *str(const json_t *o, const char *key, const char *def)
 {
 	const char *s = json_string_value(json_object_get(o, key));
@@ -111,24 +110,6 @@ static double num(const json_t *o, const char *key, double def)
 static void esc(FILE *f, const char *s)
 {
 	vms_xml_escape(f, s);
-}
-
-/* Runs a text renderer into memory so the page shows its exact lines. NULL when it printed
- * nothing. Caller frees. */
-static char *capture(void (*fn)(FILE *, const json_t *), const json_t *arg)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (!m)
-		return NULL;
-	fn(m, arg);
-	if (fclose(m) || !len) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
 }
 
 /* ---- data extraction ------------------------------------------------------------------ */
@@ -389,37 +370,26 @@ static void gap_title(char *buf, size_t len, const json_t *g)
 		snprintf(buf + off, len - off, "; still silent when the window ended");
 }
 
-static const char *known_cause(const char *c)
-{
-	size_t i;
-
-	for (i = 0; i < VMS_ARRAY_SIZE(causes); i++)
-		if (!strcmp(c, causes[i]))
-			return causes[i];
-	return "unexplained";
-}
-
 /* The bands of the gaps, across every panel from y0 to y1. Returns which causes occurred
- * (bit i = causes[i]). */
+ * (bit i = cause i of the catalogue; a cause it lacks is drawn as unexplained). */
 static unsigned draw_gaps(struct vms_svg *s, const struct vms_scale *xs, double y0, double y1,
                           const json_t *gaps)
 {
 	const json_t *g;
 	unsigned seen = 0;
-	size_t i, c;
+	size_t i;
 	char title[512], cls[40];
 
 	vms_svg_group_begin(s, "gaps", 0, 0);
 	json_array_foreach (gaps, i, g) {
 		double a = num(g, "start_s", NAN), d = num(g, "duration_ms", 0) / 1000;
 		double x0, x1;
-		const char *cause = known_cause(str(g, "cause", "unexplained"));
+		int c = vms_cause_find(str(g, "cause", "unexplained"));
+		const char *cause = vms_cause_name(c >= 0 ? c : VMS_CAUSE_UNEXPLAINED);
 
 		if (!isfinite(a))
 			continue;
-		for (c = 0; c < VMS_ARRAY_SIZE(causes); c++)
-			if (!strcmp(cause, causes[c]))
-				seen |= 1u << c;
+		seen |= 1u << (c >= 0 ? c : VMS_CAUSE_UNEXPLAINED);
 		x0 = vms_scale_map(xs, a);
 		x1 = vms_scale_map(xs, a + (d > 0 ? d : 0));
 		x0 = fmax(xs->r0, fmin(x0, xs->r1 - 2));
@@ -437,20 +407,20 @@ static unsigned draw_gaps(struct vms_svg *s, const struct vms_scale *xs, double 
 static void gap_legend(struct vms_svg *s, double y, unsigned seen)
 {
 	double x = ML;
-	size_t c;
+	int c;
 	char cls[40];
 
 	if (!seen)
 		return;
 	vms_svg_text(s, x, y + 9, "start", 0, "legend", "gaps in the music, by cause:");
 	x += 170;
-	for (c = 0; c < VMS_ARRAY_SIZE(causes); c++) {
+	for (c = 0; c < VMS_CAUSE_NR; c++) {
 		if (!(seen & (1u << c)))
 			continue;
-		snprintf(cls, sizeof(cls), "gap gap-%s", causes[c]);
+		snprintf(cls, sizeof(cls), "gap gap-%s", vms_cause_name(c));
 		vms_svg_rect(s, x, y, 18, 11, cls, NULL);
-		vms_svg_text(s, x + 22, y + 9, "start", 0, "legend", causes[c]);
-		x += 30 + 7.0 * (double)strlen(causes[c]);
+		vms_svg_text(s, x + 22, y + 9, "start", 0, "legend", vms_cause_name(c));
+		x += 30 + 7.0 * (double)strlen(vms_cause_name(c));
 	}
 }
 
@@ -749,29 +719,6 @@ static void latency_chart(FILE *f, const struct hist *a, const char *alabel, con
 
 /* ---- the page --------------------------------------------------------------------------- */
 
-struct row2001 {
-	const char *label, *metric;
-	int prec;
-};
-
-/* The 2001 block: same labels, order and precision as the text report (report/text.c). */
-static const struct row2001 rows2001[] = {
-    {"bytes allocated", "bytes_allocated", 0},
-    {"User time (seconds)", "user_s", 3},
-    {"System time (seconds)", "sys_s", 3},
-    {"Elapsed (wall clock seconds) time", "elapsed_s", 2},
-    {"Percent of CPU this job got", "cpu_pct", 2},
-    {"Major (requiring I/O) page faults", "major_faults", 1},
-    {"Minor (reclaiming a frame) faults", "minor_faults", 1},
-};
-
-static double mean_of(const json_t *metrics, const char *name)
-{
-	struct vms_summary s;
-
-	return vms_summary_of(metrics, name, &s) ? 0 : s.mean;
-}
-
 static void line_p(FILE *f, const char *text)
 {
 	fputs("<p class=\"line\">", f);
@@ -779,131 +726,74 @@ static void line_p(FILE *f, const char *text)
 	fputs("</p>\n", f);
 }
 
-static void table2001(FILE *f, const json_t *wl)
+/* The 2001 block as a table: the text report's labels, order and precision; "n/a" for a
+ * metric the file lacks. */
+static void table2001(FILE *f, const struct vms_report_workload *w)
 {
-	const json_t *m = json_object_get(wl, "metrics");
-	const char *name = str(wl, "name", "?");
-	struct vms_summary el;
 	char buf[512];
 	size_t i;
 
-	if (vms_summary_of(m, "elapsed_s", &el)) {
-		snprintf(buf, sizeof(buf), "No successful %s runs.", name);
+	if (!w->elapsed.n) {
+		snprintf(buf, sizeof(buf), "No successful %s runs.", w->name);
 		line_p(f, buf);
 		return;
 	}
 	fputs("<table class=\"t2001\"><caption>", f);
-	fprintf(f, "%s for %zu ", strcmp(name, "mtest01") ? "Average" : "Averages", el.n);
-	esc(f, name);
+	fprintf(f, "%s for %zu ", strcmp(w->name, "mtest01") ? "Average" : "Averages",
+	        w->elapsed.n);
+	esc(f, w->name);
 	fputs(" runs</caption>\n", f);
-	for (i = 0; i < VMS_ARRAY_SIZE(rows2001); i++)
-		fprintf(f, "<tr><th>%s</th><td>%.*f</td></tr>\n", rows2001[i].label,
-		        rows2001[i].prec, mean_of(m, rows2001[i].metric));
+	for (i = 0; i < vms_report_rows2001_n; i++) {
+		const struct vms_metric_def *d = vms_metric_find(vms_report_rows2001[i].metric);
+
+		vms_report_fmt(buf, sizeof(buf),
+		               vms_report_metric_get(&w->metrics, vms_report_rows2001[i].metric),
+		               d ? d->precision : 0, 1, NULL);
+		fprintf(f, "<tr><th>%s</th><td>%s</td></tr>\n", vms_report_rows2001[i].label, buf);
+	}
 	fputs("</table>\n", f);
 }
 
-static void text_fn(FILE *out, const json_t *doc)
+/* The text report's header lines, each as a meta paragraph. */
+static void meta_line(void *ctx, enum vms_report_line kind, const char *text)
 {
-	vms_report_text(out, doc);
+	(void)kind;
+	fputs("<p class=\"meta\">", ctx);
+	esc(ctx, text);
+	fputs("</p>\n", ctx);
 }
 
-/* The text report of doc restricted to the workload wl, or to none (the header alone), so the
- * page can show the text renderer's own lines. NULL if it printed nothing; caller frees. */
-static char *text_report(const json_t *doc, const json_t *wl)
+/* The text report's lines of a workload that the 2001 table and the sound block do not show
+ * (spread, reclaim, pressure, cgroup, failed runs), verbatim. */
+static void other_line(void *ctx, enum vms_report_line kind, const char *text)
 {
-	json_t *sub = json_copy((json_t *)doc), *arr = json_array();
-	char *txt;
-
-	if (wl)
-		json_array_append(arr, (json_t *)wl);
-	json_object_set_new(sub, "workloads", arr);
-	txt = capture(text_fn, sub);
-	json_decref(sub);
-	return txt;
-}
-
-static int is_row2001(const char *line)
-{
-	size_t i, l;
-
-	for (i = 0; i < VMS_ARRAY_SIZE(rows2001); i++) {
-		l = strlen(rows2001[i].label);
-		if (!strncmp(line, rows2001[i].label, l) && line[l] == ':')
-			return 1;
+	switch (kind) {
+	case VMS_LINE_CAPTION:
+	case VMS_LINE_ROW2001:
+	case VMS_LINE_NO_RUNS:
+	case VMS_LINE_SOUND: return;
+	default: line_p(ctx, text);
 	}
-	return 0;
 }
 
-/* Prints the text report's lines of one workload that the 2001 table does not show (spread,
- * reclaim, pressure, failed runs, ...) verbatim; its Sound lines go to *sound (caller frees,
- * NULL when there were none). */
-static void text_lines(FILE *f, const json_t *doc, const json_t *wl, char **sound)
+/* The Sound lines of s in a block; returns 0 when s has none (nothing written). */
+static int pre_sound(FILE *f, const char *label, const struct vms_report_sound *s)
 {
-	char *txt = text_report(doc, wl), *line, *next;
-	int header = 1, name = 0, in_sound = 0;
-	size_t len = 0;
-	FILE *snd;
+	char line[512];
 
-	*sound = NULL;
-	if (!txt)
-		return;
-	snd = open_memstream(sound, &len);
-	for (line = txt; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		if (header || !name) { /* the header, then the workload's name */
-			if (header && !*line)
-				header = 0;
-			else if (!header && *line)
-				name = 1;
-			continue;
-		}
-		if (!*line ||
-		    ((!strncmp(line, "Average for ", 12) || !strncmp(line, "Averages for ", 13)) &&
-		     strstr(line, " runs")) ||
-		    is_row2001(line))
-			continue;
-		if (!strncmp(line, "Sound", 5) || (in_sound && line[0] == ' ')) {
-			in_sound = 1;
-			if (snd)
-				fprintf(snd, "%s\n", line);
-			continue;
-		}
-		in_sound = 0;
-		line_p(f, line);
-	}
-	if (snd && fclose(snd) == 0 && !len) {
-		free(*sound);
-		*sound = NULL;
-	} else if (!snd) {
-		*sound = NULL;
-	}
-	free(txt);
-}
-
-static void sound_text_wl(FILE *out, const json_t *wl)
-{
-	vms_report_sound_text(out, wl);
-}
-
-static void sound_text_base(FILE *out, const json_t *audio)
-{
-	vms_report_sound_baseline(out, audio);
-}
-
-static void pre_sound(FILE *f, char *text)
-{
-	size_t len = strlen(text);
-
-	if (len && text[len - 1] == '\n')
-		text[len - 1] = 0;
+	if (vms_report_sound_line(line, sizeof(line), label, s))
+		return 0;
 	fputs("<pre class=\"sound\">", f);
-	esc(f, text);
+	esc(f, line);
+	if (!vms_report_sound_causes_line(line, sizeof(line), s)) {
+		fputc('\n', f);
+		esc(f, line);
+	}
 	fputs("</pre>\n", f);
+	return 1;
 }
 
-static void percentiles(FILE *f, const json_t *m)
+static void percentiles(FILE *f, const struct vms_report_metrics *m)
 {
 	static const struct {
 		const char *metric, *label;
@@ -912,17 +802,17 @@ static void percentiles(FILE *f, const json_t *m)
 	         {"wake_p99_ms", "p99"},
 	         {"wake_p999_ms", "p99.9"},
 	         {"wake_max_ms", "max"}};
-	struct vms_summary s;
+	const struct vms_summary *s;
 	const char *sep = "";
 	size_t i;
 	int any = 0;
 
 	for (i = 0; i < VMS_ARRAY_SIZE(q); i++) {
-		if (vms_summary_of(m, q[i].metric, &s))
+		if (!(s = vms_report_metric_get(m, q[i].metric)))
 			continue;
 		if (!any)
 			fputs("<p class=\"line\">Wake-up lateness (mean of runs): ", f);
-		fprintf(f, "%s%s %.1f ms", sep, q[i].label, s.mean);
+		fprintf(f, "%s%s %.1f ms", sep, q[i].label, s->mean);
 		sep = ", ";
 		any = 1;
 	}
@@ -930,94 +820,78 @@ static void percentiles(FILE *f, const json_t *m)
 		fputs("</p>\n", f);
 }
 
-static void run_heading(FILE *f, const json_t *wl, const json_t *run, size_t i)
+static void run_heading(FILE *f, const struct vms_report_workload *w,
+                        const struct vms_report_run *r, size_t i)
 {
-	const char *st = str(run, "status", "ok");
-	double el = num(run, "t_end", NAN) - num(run, "t_start", NAN);
-
 	fprintf(f, "<section class=\"run\" id=\"");
-	esc(f, str(wl, "name", "?"));
+	esc(f, w->name);
 	fprintf(f, "-run-%zu\"><h3>", i + 1);
-	esc(f, str(wl, "name", "?"));
-	fprintf(f, " run %zu \u2014 %s", i + 1, st);
-	if (isfinite(el))
-		fprintf(f, ", %.2f s", el);
-	if (strcmp(st, "ok")) {
+	esc(f, w->name);
+	fprintf(f, " run %zu \u2014 %s", i + 1, r->status);
+	if (isfinite(r->elapsed_s))
+		fprintf(f, ", %.2f s", r->elapsed_s);
+	if (r->failed) {
 		fputs(" \u2014 ", f);
-		esc(f, str(run, "reason", "no reason recorded"));
+		esc(f, r->reason ? r->reason : "no reason recorded");
 	}
 	fputs("</h3>\n", f);
 }
 
-static void workload(FILE *f, const json_t *doc, const json_t *wl, const struct hist *base)
+static void workload(FILE *f, const struct vms_report_model *m, const struct vms_report_workload *w,
+                     const struct hist *base)
 {
-	const json_t *m = json_object_get(wl, "metrics"), *runs = json_object_get(wl, "runs");
-	const json_t *run;
-	int with_audio =
-	    json_is_true(json_object_get(json_object_get(doc, "protocol"), "with_audio")) ||
-	    json_is_object(json_object_get(doc, "audio"));
 	struct hist h = {0};
-	char *snd, label[256];
+	char label[256];
 	size_t i;
+	int snd;
 
 	fputs("<section class=\"workload\" id=\"", f);
-	esc(f, str(wl, "name", "?"));
+	esc(f, w->name);
 	fputs("\">\n<h2>", f);
-	esc(f, str(wl, "name", "?"));
+	esc(f, w->name);
 	fputs("</h2>\n", f);
-	if (json_string_value(json_object_get(wl, "summary"))) {
+	if (w->summary) {
 		fputs("<p class=\"meta\">", f);
-		esc(f, str(wl, "summary", ""));
+		esc(f, w->summary);
 		fputs("</p>\n", f);
 	}
-	table2001(f, wl);
-	text_lines(f, doc, wl, &snd);
-	if (!snd) /* the text report may print its Sound lines itself, or leave them to us */
-		snd = capture(sound_text_wl, wl);
-	if (snd) {
-		pre_sound(f, snd);
-		free(snd);
-	} else {
+	table2001(f, w);
+	vms_report_workload_lines(w, other_line, f);
+	snd = pre_sound(f, "Sound:", &w->sound);
+	if (!snd) {
 		fputs("<p class=\"note\">No sound line: this workload has no audio metrics", f);
-		fputs(with_audio ? " (the probe recorded nothing for it).</p>\n"
-		                 : " (the suite ran without --with-audio).</p>\n",
+		fputs(m->with_audio ? " (the probe recorded nothing for it).</p>\n"
+		                    : " (the suite ran without --with-audio).</p>\n",
 		      f);
 	}
-	json_array_foreach (runs, i, run) {
-		hist_add(&h, json_object_get(run, "audio"));
-	}
+	for (i = 0; i < w->n_runs; i++)
+		hist_add(&h, w->runs[i].audio);
 	if (h.n || (snd && base->n)) {
-		percentiles(f, m);
-		snprintf(label, sizeof(label), "%s: wake-up lateness histogram",
-		         str(wl, "name", "?"));
-		latency_chart(f, &h, str(wl, "name", "?"), base, label);
+		percentiles(f, &w->metrics);
+		snprintf(label, sizeof(label), "%s: wake-up lateness histogram", w->name);
+		latency_chart(f, &h, w->name, base, label);
 	}
-	json_array_foreach (runs, i, run) {
-		run_heading(f, wl, run, i);
-		snprintf(label, sizeof(label), "%s run %zu: timeline", str(wl, "name", "?"), i + 1);
-		timeline(f, json_object_get(run, "series"), json_object_get(run, "audio"), label, 1,
-		         with_audio);
+	for (i = 0; i < w->n_runs; i++) {
+		run_heading(f, w, &w->runs[i], i);
+		snprintf(label, sizeof(label), "%s run %zu: timeline", w->name, i + 1);
+		timeline(f, w->runs[i].series, w->runs[i].audio, label, 1, m->with_audio);
 		fputs("</section>\n", f);
 	}
-	if (!json_array_size(runs))
+	if (!w->n_runs)
 		fputs("<p class=\"note\">No runs were started.</p>\n", f);
 	fputs("</section>\n", f);
 }
 
 /* What the whole document lacks, as list items; returns how many. */
-static size_t missing(FILE *f, const json_t *doc)
+static size_t missing(FILE *f, const struct vms_report_model *m)
 {
-	const json_t *audio = json_object_get(doc, "audio"), *wl, *run;
 	size_t i, j, runs = 0, no_series = 0, no_audio = 0, n = 0;
-	int with_audio =
-	    json_is_true(json_object_get(json_object_get(doc, "protocol"), "with_audio")) ||
-	    json_is_object(audio);
 
-	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
-		json_array_foreach (json_object_get(wl, "runs"), j, run) {
+	for (i = 0; i < m->n_workloads; i++) {
+		for (j = 0; j < m->workloads[i].n_runs; j++) {
 			runs++;
-			no_series += !json_is_object(json_object_get(run, "series"));
-			no_audio += !json_is_object(json_object_get(run, "audio"));
+			no_series += !m->workloads[i].runs[j].series;
+			no_audio += !m->workloads[i].runs[j].audio;
 		}
 	}
 #define ITEM(...)                                                                                  \
@@ -1028,17 +902,17 @@ static size_t missing(FILE *f, const json_t *doc)
 		fprintf(f, __VA_ARGS__);                                                           \
 		fputs("</li>\n", f);                                                               \
 	} while (0)
-	if (!json_is_true(json_object_get(doc, "complete")))
+	if (!m->complete)
 		ITEM("The suite did not complete (interrupted or still running): the figures "
 		     "cover the runs that ended.");
-	if (!json_array_size(json_object_get(doc, "workloads")))
+	if (!m->n_workloads)
 		ITEM("No workloads in this result.");
-	if (!with_audio)
+	if (!m->with_audio)
 		ITEM("No audio: the suite ran without <code>--with-audio</code>, so there are no "
 		     "sound lines, no buffer-fill panels, no gaps and no wake-up latency view.");
-	else if (!json_is_object(json_object_get(audio, "baseline")))
+	else if (!m->has_baseline)
 		ITEM("No idle baseline of the audio probe in this result.");
-	if (with_audio && no_audio)
+	if (m->with_audio && no_audio)
 		ITEM("%zu of %zu runs have no audio detail (no buffer fill or gaps for them).",
 		     no_audio, runs);
 	if (no_series)
@@ -1051,30 +925,23 @@ static size_t missing(FILE *f, const json_t *doc)
 	return n;
 }
 
-static void baseline(FILE *f, const json_t *audio, struct hist *h)
+static void baseline(FILE *f, const struct vms_report_model *m, struct hist *h)
 {
-	const json_t *b = json_object_get(audio, "baseline");
-	const json_t *detail = json_object_get(b, "detail");
 	struct hist none = {0};
-	char *snd;
 
-	if (!json_is_object(b))
+	if (!m->has_baseline)
 		return;
-	hist_add(h, detail);
+	hist_add(h, m->baseline_detail);
 	fputs("<section class=\"baseline\" id=\"baseline\">\n<h2>Idle baseline</h2>\n"
 	      "<p class=\"meta\">The audio probe playing alone before the workloads: what this "
 	      "machine does with no memory pressure.</p>\n",
 	      f);
-	snd = capture(sound_text_base, audio);
-	if (snd) {
-		pre_sound(f, snd);
-		free(snd);
-	}
-	percentiles(f, json_object_get(b, "metrics"));
+	pre_sound(f, "Sound (idle baseline):", &m->baseline);
+	percentiles(f, &m->baseline_metrics);
 	if (h->n)
 		latency_chart(f, &none, "", h, "idle baseline: wake-up lateness histogram");
-	if (json_is_object(detail))
-		timeline(f, NULL, detail, "idle baseline: audio buffer fill", 0, 1);
+	if (m->baseline_detail)
+		timeline(f, NULL, m->baseline_detail, "idle baseline: audio buffer fill", 0, 1);
 	else
 		fputs(
 		    "<p class=\"note\">The baseline has no detail: no buffer-fill timeline.</p>\n",
@@ -1095,52 +962,42 @@ static void page_begin(FILE *out, const char *what, const char *label, const cha
 	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n%s", css, defs);
 }
 
-int vms_report_html(FILE *out, const json_t *doc)
+int vms_report_render_html(const struct vms_report_model *m, FILE *out)
 {
-	const json_t *tool = json_object_get(doc, "tool"), *wl;
+	const char *label = m->label ? m->label : "?";
 	struct hist base = {0};
-	char *head, *line, *next;
-	int in_sound = 0;
 	size_t i;
 
-	page_begin(out, "vmsuite report", str(doc, "label", "?"), str(tool, "version", "?"));
+	page_begin(out, "vmsuite report", label, m->version ? m->version : "?");
 	fputs("<header>\n<h1>vmsuite report: ", out);
-	esc(out, str(doc, "label", "?"));
+	esc(out, label);
 	fputs("</h1>\n", out);
-	head = text_report(doc, NULL); /* the text report's header lines, as they are */
-	for (line = head; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		/* the baseline's Sound lines have their own section below */
-		in_sound = !strncmp(line, "Sound", 5) || (in_sound && line[0] == ' ');
-		if (in_sound)
-			continue;
-		fputs("<p class=\"meta\">", out);
-		esc(out, line);
-		fputs("</p>\n", out);
-	}
-	free(head);
+	/* the text report's header lines; the baseline's Sound lines have their own section */
+	vms_report_header_lines(m, meta_line, out);
 	fputs("<nav><p class=\"meta\">Workloads:", out);
-	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
+	for (i = 0; i < m->n_workloads; i++) {
 		fputs(" <a href=\"#", out);
-		esc(out, str(wl, "name", "?"));
+		esc(out, m->workloads[i].name);
 		fputs("\">", out);
-		esc(out, str(wl, "name", "?"));
+		esc(out, m->workloads[i].name);
 		fputs("</a>", out);
 	}
 	fputs("</p></nav>\n</header>\n", out);
-	missing(out, doc);
-	baseline(out, json_object_get(doc, "audio"), &base);
-	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
-		workload(out, doc, wl, &base);
-	}
+	missing(out, m);
+	baseline(out, m, &base);
+	for (i = 0; i < m->n_workloads; i++)
+		workload(out, m, &m->workloads[i], &base);
 	fputs("<footer><p class=\"meta\">Time series are system-wide (/proc/vmstat, "
 	      "/proc/pressure, /proc/meminfo) sampled by the runner; long series are drawn as "
 	      "the lowest and highest value per pixel column, so no spike is lost. Hover a gap "
 	      "band for its duration, cause and evidence.</p></footer>\n</body>\n</html>\n",
 	      out);
 	return ferror(out) ? -EIO : 0;
+}
+
+int vms_report_html(FILE *out, const json_t *doc)
+{
+	return vms_report_render(out, doc, "html");
 }
 
 /* ---- the compare view ------------------------------------------------------------------ */

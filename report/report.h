@@ -1,6 +1,7 @@
-/* Renderers of a result document ("vmsuite.result/1"): the 2001-style text report and a JSON
- * summary. One result model, several renderers; `run` and `report` share them, so what `run`
- * prints is exactly what `report` re-renders from the file. */
+/* Renderers of a result document ("vmsuite.result/1"): the 2001-style text report, a markdown
+ * report, the HTML page and a JSON summary. One report model (report/model.h), several
+ * renderers over it; `run` and `report` share them, so what `run` prints is exactly what
+ * `report` re-renders from the file. */
 #ifndef VMS_REPORT_H
 #define VMS_REPORT_H
 
@@ -16,8 +17,14 @@ int vms_summary_of(const json_t *metrics, const char *name, struct vms_summary *
 
 /* Writes the text report: a header line, then per workload the 2001 block, the spread, the
  * reclaim/pressure figures that explain it, failed runs, and the sound lines when the run had
- * audio. Returns 0 (write errors show up in ferror(out)). */
+ * audio; a metric the file lacks reads "n/a". Returns 0, or -EIO when writing failed (not
+ * reported; it also shows up in ferror(out)). */
 int vms_report_text(FILE *out, const json_t *doc);
+
+/* Renders doc with the renderer called format ("text", "markdown", "html", "json"; see
+ * vms_report_renderer_find in report/model.h). Returns 0, -EINVAL for an unknown format, or
+ * -EIO when writing failed (neither reported). */
+int vms_report_render(FILE *out, const json_t *doc, const char *format);
 
 /* A JSON summary: per workload per metric n/mean/sd/cv/min/max with unit and direction, plus
  * label, kernel and machine. New object. */

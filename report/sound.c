@@ -3,6 +3,7 @@
  * averaged over the runs of a workload. No kernel paths. */
 #include "report/sound.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,17 +11,15 @@
 #include "core/result.h"
 #include "core/util.h"
 
-static const char *const causes[] = {"paging", "runqueue",    "io",
-                                     "decode", "unexplained", "probe_died"};
-
-static int agg(const json_t *metrics, const char *name, int how, double *out)
+/* The samples of metrics[name] folded: 'm' mean, 's' sum, 'x' max; NAN when there are none. */
+static double agg(const json_t *metrics, const char *name, int how)
 {
 	size_t n, i;
 	double *v = vms_metric_values(metrics, name, &n), acc = 0;
 
 	if (!v || !n) {
 		free(v);
-		return 0;
+		return NAN;
 	}
 	for (i = 0; i < n; i++) {
 		if (how == 'x')
@@ -31,8 +30,62 @@ static int agg(const json_t *metrics, const char *name, int how, double *out)
 	if (how == 'm')
 		acc /= (double)n;
 	free(v);
-	*out = acc;
-	return 1;
+	return acc;
+}
+
+static void add_causes(struct vms_report_sound *s, const json_t *detail)
+{
+	const json_t *c = json_object_get(detail, "causes");
+	int i;
+
+	for (i = 0; i < VMS_CAUSE_NR; i++) {
+		json_int_t n = json_integer_value(json_object_get(c, vms_cause_name(i)));
+
+		s->causes[i] += n > 0 ? (size_t)n : 0;
+		s->any_cause |= n > 0;
+	}
+}
+
+static void summarise(const json_t *metrics, struct vms_report_sound *s)
+{
+	s->rating = json_is_object(metrics) ? agg(metrics, "sound_rating", 'm') : NAN;
+	s->present = !isnan(s->rating);
+	s->played_s = agg(metrics, "played_s", 's');
+	s->window_s = agg(metrics, "window_s", 's');
+	s->skips = agg(metrics, "skips", 's');
+	s->underruns = agg(metrics, "underruns", 's');
+	s->longest_ms = agg(metrics, "gap_longest_ms", 'x');
+	s->p99_ms = agg(metrics, "wake_p99_ms", 'm');
+}
+
+void vms_report_sound_of_workload(const json_t *workload, struct vms_report_sound *s)
+{
+	const json_t *run;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	summarise(json_object_get(workload, "metrics"), s);
+	json_array_foreach (json_object_get(workload, "runs"), i, run) {
+		const json_t *a = json_object_get(run, "audio");
+
+		if (json_is_object(a))
+			add_causes(s, a);
+	}
+}
+
+void vms_report_sound_of_baseline(const json_t *audio, struct vms_report_sound *s)
+{
+	const json_t *b = json_object_get(audio, "baseline");
+
+	memset(s, 0, sizeof(*s));
+	if (!json_is_object(b)) {
+		s->rating = s->played_s = s->window_s = s->skips = s->underruns = s->longest_ms =
+		    s->p99_ms = NAN;
+		return;
+	}
+	summarise(json_object_get(b, "metrics"), s);
+	if (json_is_object(json_object_get(b, "detail")))
+		add_causes(s, json_object_get(b, "detail"));
 }
 
 static const char *plural(double n, const char *one, const char *many)
@@ -42,93 +95,100 @@ static const char *plural(double n, const char *one, const char *many)
 
 static void fmt_ms(char *buf, size_t len, double ms)
 {
-	if (ms < 10 && ms != floor(ms))
+	if (isnan(ms))
+		snprintf(buf, len, "n/a");
+	else if (ms < 10 && ms != floor(ms))
 		snprintf(buf, len, "%.1f ms", ms);
 	else
 		snprintf(buf, len, "%.0f ms", ms);
 }
 
-static void print_sound(FILE *out, const char *label, const json_t *metrics, const json_t *details)
+/* "%.*f" of v, or "n/a" when the file lacks it. */
+static const char *fmt_num(char *buf, size_t len, int prec, double v)
 {
-	double rating, played = 0, window = 0, skips = 0, xruns = 0, longest = 0, p99;
-	size_t counts[VMS_ARRAY_SIZE(causes)] = {0};
-	const char *sep = "";
-	char longest_s[32], p99_s[32];
-	int prec;
-	size_t i, j;
-	json_t *d;
-	int any = 0;
+	if (isnan(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.*f", prec, v);
+	return buf;
+}
 
-	if (!json_is_object(metrics) || !agg(metrics, "sound_rating", 'm', &rating))
-		return;
-	agg(metrics, "played_s", 's', &played);
-	agg(metrics, "window_s", 's', &window);
-	agg(metrics, "skips", 's', &skips);
-	agg(metrics, "underruns", 's', &xruns);
-	agg(metrics, "gap_longest_ms", 'x', &longest);
+int vms_report_sound_line(char *buf, size_t len, const char *label,
+                          const struct vms_report_sound *s)
+{
+	double played = s->played_s, window = s->window_s;
+	char rating[32], pl[32], win[32], sk[32], xr[32], longest[32], p99[48] = "";
+	int prec;
+
+	if (len)
+		buf[0] = 0;
+	if (!s->present)
+		return -ENOENT;
 	prec = window >= 100 ? 0 : 1;
 	/* a run with gaps never reads "played 10.0 of 10.0" */
 	while (prec < 3 && played < window &&
 	       round(played * pow(10, prec)) == round(window * pow(10, prec)))
 		prec++;
-	fprintf(out, "%s %.1f/10 \u2014 played %.*f of %.*f", label, rating, prec, played, prec,
-	        window);
-	fmt_ms(longest_s, sizeof(longest_s), longest);
-	fprintf(out, " s, %.0f %s (%.0f %s), longest gap %s", skips, plural(skips, "skip", "skips"),
-	        xruns, plural(xruns, "underrun", "underruns"), longest_s);
-	if (agg(metrics, "wake_p99_ms", 'm', &p99)) {
-		fmt_ms(p99_s, sizeof(p99_s), p99);
-		fprintf(out, ", p99 wake %s", p99_s);
+	fmt_ms(longest, sizeof(longest), s->longest_ms);
+	if (!isnan(s->p99_ms)) {
+		char ms[32];
+
+		fmt_ms(ms, sizeof(ms), s->p99_ms);
+		snprintf(p99, sizeof(p99), ", p99 wake %s", ms);
 	}
-	fputc('\n', out);
+	snprintf(buf, len, "%s %s/10 \u2014 played %s of %s s, %s %s (%s %s), longest gap %s%s",
+	         label, fmt_num(rating, sizeof(rating), 1, s->rating),
+	         fmt_num(pl, sizeof(pl), prec, played), fmt_num(win, sizeof(win), prec, window),
+	         fmt_num(sk, sizeof(sk), 0, s->skips), plural(s->skips, "skip", "skips"),
+	         fmt_num(xr, sizeof(xr), 0, s->underruns),
+	         plural(s->underruns, "underrun", "underruns"), longest, p99);
+	return 0;
+}
 
-	json_array_foreach (details, j, d) {
-		const json_t *c = json_object_get(d, "causes");
+int vms_report_sound_causes_line(char *buf, size_t len, const struct vms_report_sound *s)
+{
+	const char *sep = "";
+	size_t off;
+	int i;
 
-		for (i = 0; i < VMS_ARRAY_SIZE(causes); i++) {
-			json_int_t n = json_integer_value(json_object_get(c, causes[i]));
-
-			counts[i] += n > 0 ? (size_t)n : 0;
-			any |= n > 0;
-		}
-	}
-	if (!any)
-		return;
-	fprintf(out, "       gaps caused by: ");
-	for (i = 0; i < VMS_ARRAY_SIZE(causes); i++) {
-		if (!counts[i])
+	if (len)
+		buf[0] = 0;
+	if (!s->present || !s->any_cause)
+		return -ENOENT;
+	snprintf(buf, len, "       gaps caused by: ");
+	for (i = 0; i < VMS_CAUSE_NR; i++) {
+		if (!s->causes[i])
 			continue;
-		fprintf(out, "%s%s %zu", sep, causes[i], counts[i]);
+		off = strlen(buf);
+		snprintf(buf + off, len - off, "%s%s %zu", sep, vms_cause_name(i), s->causes[i]);
 		sep = ", ";
 	}
-	fputc('\n', out);
+	return 0;
+}
+
+void vms_report_sound_print(FILE *out, const char *label, const struct vms_report_sound *s)
+{
+	char line[512];
+
+	if (vms_report_sound_line(line, sizeof(line), label, s))
+		return;
+	fprintf(out, "%s\n", line);
+	if (!vms_report_sound_causes_line(line, sizeof(line), s))
+		fprintf(out, "%s\n", line);
 }
 
 void vms_report_sound_text(FILE *out, const json_t *workload)
 {
-	json_t *details = json_array(), *run;
-	size_t i;
+	struct vms_report_sound s;
 
-	json_array_foreach (json_object_get(workload, "runs"), i, run) {
-		json_t *a = json_object_get(run, "audio");
-
-		if (json_is_object(a))
-			json_array_append(details, a);
-	}
-	print_sound(out, "Sound:", json_object_get(workload, "metrics"), details);
-	json_decref(details);
+	vms_report_sound_of_workload(workload, &s);
+	vms_report_sound_print(out, "Sound:", &s);
 }
 
 void vms_report_sound_baseline(FILE *out, const json_t *audio)
 {
-	const json_t *b = json_object_get(audio, "baseline");
-	json_t *details;
+	struct vms_report_sound s;
 
-	if (!json_is_object(b))
-		return;
-	details = json_array();
-	if (json_is_object(json_object_get(b, "detail")))
-		json_array_append(details, json_object_get(b, "detail"));
-	print_sound(out, "Sound (idle baseline):", json_object_get(b, "metrics"), details);
-	json_decref(details);
+	vms_report_sound_of_baseline(audio, &s);
+	vms_report_sound_print(out, "Sound (idle baseline):", &s);
 }

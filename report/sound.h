@@ -1,21 +1,53 @@
-/* The Sound lines of the text report (SPEC §8): one per workload from its audio metrics and
- * per-run audio details, and the idle baseline line. No kernel paths. */
+/* The Sound lines of the text report: one per workload from its audio metrics and per-run
+ * audio details, and the idle baseline line, summarised once into a struct vms_report_sound
+ * that every renderer formats the same way. No kernel paths. */
 #ifndef VMS_REPORT_SOUND_H
 #define VMS_REPORT_SOUND_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 
-/* Prints, for a workload object of a result file,
- *   Sound: 4.0/10 — played 800 of 850 s, 37 skips (52 underruns), longest gap 412 ms, p99 wake 31
- * ms gaps caused by: paging 41, runqueue 6, io 5 over all its runs (rating and wake percentile:
- * mean; counts, played and window: sums; longest gap: max; causes: sums of runs[].audio.causes).
- * Prints nothing when the workload has no sound metrics; the causes line only when there were gaps.
- */
+#include "core/metric.h"
+
+/* What a listener heard over all the runs of a workload (or the idle baseline window). A
+ * figure the file lacks is NAN and renders as "n/a", never 0. */
+struct vms_report_sound {
+	int present;       /* sound_rating was recorded: without it there is no Sound line */
+	double rating;     /* mean of the runs */
+	double played_s;   /* sum */
+	double window_s;   /* sum */
+	double skips;      /* sum */
+	double underruns;  /* sum */
+	double longest_ms; /* max */
+	double p99_ms;     /* mean; NAN: the part is left out of the line (older files) */
+	size_t causes[VMS_CAUSE_NR]; /* sums of the details' "causes" */
+	int any_cause;               /* some cause count is above 0 */
+};
+
+/* Summarises a workload object of a result file: its metrics and runs[].audio.causes. Never
+ * fails; s->present = 0 when the workload has no sound metrics. */
+void vms_report_sound_of_workload(const json_t *workload, struct vms_report_sound *s);
+/* The same for the idle baseline of a result's "audio" object ({"facts", "baseline":
+ * {"metrics", "detail"}}); s->present = 0 when audio is null or has no baseline. */
+void vms_report_sound_of_baseline(const json_t *audio, struct vms_report_sound *s);
+
+/* Formats, into buf (always terminated, cut to len),
+ *   LABEL 4.0/10 — played 800 of 850 s, 37 skips (52 underruns), longest gap 412 ms, p99 wake 31 ms
+ * Returns 0, or -ENOENT (buf empty) when s is not present. */
+int vms_report_sound_line(char *buf, size_t len, const char *label,
+                          const struct vms_report_sound *s);
+/* Formats "       gaps caused by: paging 41, runqueue 6, io 5" (the catalogue's order, causes
+ * that occurred). Returns 0, or -ENOENT (buf empty) when there were no gaps with a cause. */
+int vms_report_sound_causes_line(char *buf, size_t len, const struct vms_report_sound *s);
+/* Prints both lines (each ending in a newline) to out; nothing when s is not present. */
+void vms_report_sound_print(FILE *out, const char *label, const struct vms_report_sound *s);
+
+/* Prints the Sound lines of a workload object of a result file (see
+ * vms_report_sound_of_workload and vms_report_sound_print), labelled "Sound:". */
 void vms_report_sound_text(FILE *out, const json_t *workload);
-/* Prints the same two lines for the idle baseline of a result's "audio" object
- * ({"facts", "baseline": {"metrics", "detail"}}), labelled "Sound (idle baseline):". Prints
- * nothing when audio is null or has no baseline. */
+/* Prints the same two lines for the idle baseline of a result's "audio" object, labelled
+ * "Sound (idle baseline):". Prints nothing when audio is null or has no baseline. */
 void vms_report_sound_baseline(FILE *out, const json_t *audio);
 
 #endif

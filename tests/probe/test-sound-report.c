@@ -69,6 +69,13 @@ static void test_failed_run(void **state)
 	check("workload-failed-run", 0);
 }
 
+/* played_s and underruns absent, skips without a sample: "n/a", never 0 */
+static void test_missing(void **state)
+{
+	(void)state;
+	check("workload-missing", 0);
+}
+
 static void test_baseline(void **state)
 {
 	(void)state;
@@ -78,9 +85,8 @@ static void test_baseline(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_gaps),
-	    cmocka_unit_test(test_nosound),
-	    cmocka_unit_test(test_failed_run),
+	    cmocka_unit_test(test_gaps),       cmocka_unit_test(test_nosound),
+	    cmocka_unit_test(test_failed_run), cmocka_unit_test(test_missing),
 	    cmocka_unit_test(test_baseline),
 	};
 

@@ -1,0 +1,115 @@
+/* The markdown report (`vmsuite report FILE --format markdown`): the text report's figures for
+ * pasting into an issue or a mailing-list post — the header, then per workload the 2001 block
+ * as a table and the other lines as a list, the Sound lines in a fenced block. Rendered from the
+ * report model; a metric the file lacks reads "n/a". No kernel paths. */
+#include <errno.h>
+#include <string.h>
+
+#include "report/model.h"
+#include "report/sound.h"
+
+/* Writes s with the characters markdown would read as markup backslash-escaped. */
+static void md_esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\`*_[]<>|#", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static void header_line(void *ctx, enum vms_report_line kind, const char *text)
+{
+	(void)kind;
+	md_esc(ctx, text);
+	fputs("  \n", ctx);
+}
+
+struct wl_ctx {
+	FILE *f;
+	int in_list, in_sound;
+};
+
+/* Caption and rows make the table, the other lines a list; the Sound lines, where the text
+ * report has them, go verbatim into a fenced block (their alignment matters). */
+static void wl_line(void *ctx, enum vms_report_line kind, const char *text)
+{
+	struct wl_ctx *c = ctx;
+	const char *colon;
+
+	if (kind == VMS_LINE_SOUND) {
+		if (!c->in_sound)
+			fputs("\n```\n", c->f);
+		c->in_sound = 1;
+		c->in_list = 0;
+		fprintf(c->f, "%s\n", text);
+		return;
+	}
+	if (c->in_sound)
+		fputs("```\n", c->f);
+	c->in_sound = 0;
+	switch (kind) {
+	case VMS_LINE_CAPTION:
+		fputs("| ", c->f);
+		md_esc(c->f, text);
+		fputs(" | |\n|:--|--:|\n", c->f);
+		return;
+	case VMS_LINE_ROW2001:
+		colon = strrchr(text, ':');
+		fputs("| ", c->f);
+		fwrite(text, 1, (size_t)(colon - text), c->f);
+		fputs(" | ", c->f);
+		md_esc(c->f, colon + 2);
+		fputs(" |\n", c->f);
+		return;
+	case VMS_LINE_FAILED_RUN:
+		fputs("  - ", c->f);
+		md_esc(c->f, text + strspn(text, " "));
+		fputc('\n', c->f);
+		return;
+	default:
+		if (!c->in_list)
+			fputc('\n', c->f);
+		c->in_list = 1;
+		fputs("- ", c->f);
+		md_esc(c->f, text);
+		fputc('\n', c->f);
+	}
+}
+
+/* The idle baseline's Sound lines in a fenced block. */
+static void baseline_block(FILE *f, const struct vms_report_sound *s)
+{
+	char line[512];
+
+	if (vms_report_sound_line(line, sizeof(line), "Sound (idle baseline):", s))
+		return;
+	fputs("\n```\n", f);
+	fprintf(f, "%s\n", line);
+	if (!vms_report_sound_causes_line(line, sizeof(line), s))
+		fprintf(f, "%s\n", line);
+	fputs("```\n", f);
+}
+
+int vms_report_render_markdown(const struct vms_report_model *m, FILE *out)
+{
+	size_t i;
+
+	fputs("# vmsuite report: ", out);
+	md_esc(out, m->label ? m->label : "?");
+	fputs("\n\n", out);
+	vms_report_header_lines(m, header_line, out);
+	baseline_block(out, &m->baseline);
+	for (i = 0; i < m->n_workloads; i++) {
+		const struct vms_report_workload *w = &m->workloads[i];
+		struct wl_ctx c = {out, 0, 0};
+
+		fputs("\n## ", out);
+		md_esc(out, w->name);
+		fputs("\n\n", out);
+		vms_report_workload_lines(w, wl_line, &c);
+		if (c.in_sound)
+			fputs("```\n", out);
+	}
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,404 @@
+/* The report model: reads a result document once into the figures every report shows, formats
+ * the text report's lines from it, and holds the table of renderers (text, markdown, html,
+ * json). No kernel paths. */
+#include "report/model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/result.h"
+#include "core/util.h"
+#include "report/report.h"
+
+const struct vms_report_row2001 vms_report_rows2001[] = {
+    {"bytes allocated", "bytes_allocated"},
+    {"User time (seconds)", "user_s"},
+    {"System time (seconds)", "sys_s"},
+    {"Elapsed (wall clock seconds) time", "elapsed_s"},
+    {"Percent of CPU this job got", "cpu_pct"},
+    {"Major (requiring I/O) page faults", "major_faults"},
+    {"Minor (reclaiming a frame) faults", "minor_faults"},
+};
+const size_t vms_report_rows2001_n = VMS_ARRAY_SIZE(vms_report_rows2001);
+
+int vms_summary_of(const json_t *metrics, const char *name, struct vms_summary *s)
+{
+	size_t n;
+	double *v = vms_metric_values(metrics, name, &n);
+
+	memset(s, 0, sizeof(*s));
+	if (!v || !n) {
+		free(v);
+		return -ENOENT;
+	}
+	vms_summarize(v, n, s);
+	if (!isfinite(s->sd))
+		s->sd = 0;
+	if (!isfinite(s->cv))
+		s->cv = 0;
+	free(v);
+	return 0;
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static void metrics_init(struct vms_report_metrics *ms, const json_t *metrics)
+{
+	const char *name;
+	json_t *def;
+	size_t i = 0;
+
+	ms->n = json_is_object(metrics) ? json_object_size(metrics) : 0;
+	ms->v = ms->n ? vms_xcalloc(ms->n, sizeof(*ms->v)) : NULL;
+	if (!ms->n)
+		return;
+	json_object_foreach ((json_t *)metrics, name, def) {
+		struct vms_report_metric *r = &ms->v[i++];
+
+		r->name = name;
+		r->def = vms_metric_find(name);
+		r->json = def;
+		vms_summary_of(metrics, name, &r->s);
+	}
+}
+
+const struct vms_summary *vms_report_metric_get(const struct vms_report_metrics *ms,
+                                                const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ms->n; i++)
+		if (!strcmp(ms->v[i].name, name))
+			return ms->v[i].s.n ? &ms->v[i].s : NULL;
+	return NULL;
+}
+
+static void workload_init(struct vms_report_workload *w, const json_t *wl)
+{
+	const json_t *m = json_object_get(wl, "metrics"), *runs = json_object_get(wl, "runs"), *run;
+	const struct vms_summary *el;
+	size_t i;
+
+	w->name = str(wl, "name");
+	if (!w->name)
+		w->name = "?";
+	w->summary = str(wl, "summary");
+	metrics_init(&w->metrics, m);
+	el = vms_report_metric_get(&w->metrics, "elapsed_s");
+	if (el)
+		w->elapsed = *el;
+	vms_report_sound_of_workload(wl, &w->sound);
+	for (i = 0; i < w->metrics.n; i++) {
+		const struct vms_metric_def *d = w->metrics.v[i].def;
+
+		w->has_pressure |= d && d->group == VMS_GROUP_PRESSURE;
+		w->has_cgroup |= d && d->group == VMS_GROUP_CGROUP;
+	}
+	w->n_runs = json_array_size(runs);
+	w->runs = w->n_runs ? vms_xcalloc(w->n_runs, sizeof(*w->runs)) : NULL;
+	json_array_foreach (runs, i, run) {
+		struct vms_report_run *r = &w->runs[i];
+		const json_t *t0 = json_object_get(run, "t_start"),
+		             *t1 = json_object_get(run, "t_end");
+
+		r->status = str(run, "status") ? str(run, "status") : "ok";
+		r->reason = str(run, "reason");
+		r->failed = strcmp(r->status, "ok") != 0;
+		w->n_failed += r->failed;
+		r->elapsed_s = json_is_number(t0) && json_is_number(t1)
+		                   ? json_number_value(t1) - json_number_value(t0)
+		                   : NAN;
+		r->series = json_is_object(json_object_get(run, "series"))
+		                ? json_object_get(run, "series")
+		                : NULL;
+		r->audio = json_is_object(json_object_get(run, "audio"))
+		               ? json_object_get(run, "audio")
+		               : NULL;
+	}
+}
+
+void vms_report_model_init(struct vms_report_model *m, const json_t *doc)
+{
+	const json_t *protocol = json_object_get(doc, "protocol");
+	const json_t *machine = json_object_get(protocol, "machine"), *wl, *b;
+	struct vms_report_machine *mc = &m->machine;
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->doc = json_incref((json_t *)doc);
+	m->version = str(json_object_get(doc, "tool"), "version");
+	m->label = str(doc, "label");
+	m->start_time = str(doc, "start_time");
+	m->complete = json_is_true(json_object_get(doc, "complete"));
+
+	mc->profile = str(machine, "profile");
+	mc->shown = json_object_get(machine, "mem_limit_bytes") != NULL;
+	mc->limited = json_is_number(json_object_get(machine, "mem_limit_bytes"));
+	mc->mem_limit_bytes = json_number_value(json_object_get(machine, "mem_limit_bytes"));
+	mc->effective_swap_bytes =
+	    json_number_value(json_object_get(machine, "effective_swap_bytes"));
+	mc->cgroup_version = (int)json_integer_value(json_object_get(machine, "cgroup_version"));
+	mc->cpus = json_is_integer(json_object_get(machine, "cpus"))
+	               ? (int)json_integer_value(json_object_get(machine, "cpus"))
+	               : -1;
+	mc->note = str(machine, "note");
+
+	m->audio =
+	    json_is_object(json_object_get(doc, "audio")) ? json_object_get(doc, "audio") : NULL;
+	m->with_audio = json_is_true(json_object_get(protocol, "with_audio")) || m->audio;
+	b = json_object_get(m->audio, "baseline");
+	m->has_baseline = json_is_object(b);
+	vms_report_sound_of_baseline(m->audio, &m->baseline);
+	if (m->has_baseline) {
+		metrics_init(&m->baseline_metrics, json_object_get(b, "metrics"));
+		if (json_is_object(json_object_get(b, "detail")))
+			m->baseline_detail = json_object_get(b, "detail");
+	}
+
+	m->n_workloads = json_array_size(json_object_get(doc, "workloads"));
+	m->workloads = m->n_workloads ? vms_xcalloc(m->n_workloads, sizeof(*m->workloads)) : NULL;
+	json_array_foreach (json_object_get(doc, "workloads"), i, wl)
+		workload_init(&m->workloads[i], wl);
+}
+
+void vms_report_model_release(struct vms_report_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n_workloads; i++) {
+		free(m->workloads[i].metrics.v);
+		free(m->workloads[i].runs);
+	}
+	free(m->workloads);
+	free(m->baseline_metrics.v);
+	json_decref(m->doc);
+	memset(m, 0, sizeof(*m));
+}
+
+const char *vms_report_fmt(char *buf, size_t len, const struct vms_summary *s, int prec,
+                           double scale, const char *unit)
+{
+	if (!s)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%.*f%s%s", prec, s->mean * scale, unit ? " " : "",
+		         unit ? unit : "");
+	return buf;
+}
+
+typedef void emit_fn(void *ctx, enum vms_report_line kind, const char *text);
+
+void vms_report_header_lines(const struct vms_report_model *m, emit_fn *emit, void *ctx)
+{
+	const struct vms_report_machine *mc = &m->machine;
+	char line[1024], mem[32], swap[32];
+	size_t off;
+
+	snprintf(line, sizeof(line), "vmsuite %s \u2014 %s \u2014 started %s \u2014 machine %s%s",
+	         m->version ? m->version : "?", m->label ? m->label : "?",
+	         m->start_time ? m->start_time : "?", mc->profile ? mc->profile : "?",
+	         m->complete ? "" : " \u2014 INCOMPLETE (interrupted)");
+	emit(ctx, VMS_LINE_HEADER, line);
+	if (!mc->shown)
+		return;
+	if (!mc->limited) {
+		snprintf(line, sizeof(line), "Machine: %s \u2014 no memory limit",
+		         mc->profile ? mc->profile : "host");
+		emit(ctx, VMS_LINE_MACHINE, line);
+		return;
+	}
+	vms_format_size((uint64_t)mc->mem_limit_bytes, mem, sizeof(mem));
+	vms_format_size((uint64_t)mc->effective_swap_bytes, swap, sizeof(swap));
+	snprintf(line, sizeof(line), "Machine: %s \u2014 memory cgroup v%d, %s RAM, %s swap",
+	         mc->profile ? mc->profile : "?", mc->cgroup_version, mem,
+	         mc->effective_swap_bytes > 0 ? swap : "no");
+	off = strlen(line);
+	if (mc->cpus >= 0)
+		snprintf(line + off, sizeof(line) - off, ", %d CPU(s)", mc->cpus);
+	emit(ctx, VMS_LINE_MACHINE, line);
+	if (mc->note && *mc->note) {
+		snprintf(line, sizeof(line), "Note: %s", mc->note);
+		emit(ctx, VMS_LINE_MACHINE, line);
+	}
+}
+
+static const struct vms_summary *get(const struct vms_report_workload *w, const char *name)
+{
+	return vms_report_metric_get(&w->metrics, name);
+}
+
+/* The mean of a catalogue metric with the catalogue's precision, or "n/a". */
+static const char *mean_str(char *buf, size_t len, const struct vms_report_workload *w,
+                            const char *name)
+{
+	const struct vms_metric_def *d = vms_metric_find(name);
+
+	return vms_report_fmt(buf, len, get(w, name), d ? d->precision : 0, 1, NULL);
+}
+
+static void failed_lines(const struct vms_report_workload *w, emit_fn *emit, void *ctx)
+{
+	char line[1024];
+	size_t i;
+
+	if (!w->n_failed)
+		return;
+	snprintf(line, sizeof(line), "Failed runs: %zu of %zu", w->n_failed, w->n_runs);
+	emit(ctx, VMS_LINE_FAILED, line);
+	for (i = 0; i < w->n_runs; i++) {
+		if (!w->runs[i].failed)
+			continue;
+		snprintf(line, sizeof(line), "  run %zu: %s \u2014 %s", i + 1, w->runs[i].status,
+		         w->runs[i].reason ? w->runs[i].reason : "no reason recorded");
+		emit(ctx, VMS_LINE_FAILED_RUN, line);
+	}
+}
+
+void vms_report_workload_lines(const struct vms_report_workload *w, emit_fn *emit, void *ctx)
+{
+	const struct vms_summary *el = &w->elapsed;
+	char line[1024], a[48], b[48], c[48], d[48], e[48], f[48];
+	size_t i;
+
+	if (!el->n) {
+		snprintf(line, sizeof(line), "No successful %s runs.", w->name);
+		emit(ctx, VMS_LINE_NO_RUNS, line);
+		failed_lines(w, emit, ctx);
+		return;
+	}
+	/* the 2001 post wrote "Average for 5 mmap001 runs" but "Averages for 10 mtest01 runs" */
+	snprintf(line, sizeof(line), "%s for %zu %s runs",
+	         strcmp(w->name, "mtest01") ? "Average" : "Averages", el->n, w->name);
+	emit(ctx, VMS_LINE_CAPTION, line);
+	for (i = 0; i < vms_report_rows2001_n; i++) {
+		snprintf(line, sizeof(line), "%s: %s", vms_report_rows2001[i].label,
+		         mean_str(a, sizeof(a), w, vms_report_rows2001[i].metric));
+		emit(ctx, VMS_LINE_ROW2001, line);
+	}
+	snprintf(line, sizeof(line), "Elapsed low/high: %.2f / %.2f   (sd %.2f, cv %.1f%%)",
+	         el->min, el->max, el->sd, el->cv * 100);
+	emit(ctx, VMS_LINE_SPREAD, line);
+	if (!vms_report_sound_line(line, sizeof(line), "Sound:", &w->sound)) {
+		emit(ctx, VMS_LINE_SOUND, line);
+		if (!vms_report_sound_causes_line(line, sizeof(line), &w->sound))
+			emit(ctx, VMS_LINE_SOUND, line);
+	}
+	snprintf(line, sizeof(line),
+	         "System-wide reclaim per run: scanned %s, stolen %s pages; swap in/out %s / %s "
+	         "pages; allocstalls %s; refaults %s",
+	         mean_str(a, sizeof(a), w, "pgscan"), mean_str(b, sizeof(b), w, "pgsteal"),
+	         mean_str(c, sizeof(c), w, "pswpin"), mean_str(d, sizeof(d), w, "pswpout"),
+	         mean_str(e, sizeof(e), w, "allocstall"),
+	         mean_str(f, sizeof(f), w, "workingset_refault"));
+	emit(ctx, VMS_LINE_RECLAIM, line);
+	if (w->has_pressure) {
+		snprintf(line, sizeof(line),
+		         "Pressure per run: memory some %s (full %s), io some %s (full %s)",
+		         vms_report_fmt(a, sizeof(a), get(w, "psi_memory_some_ms"), 2, 1e-3, "s"),
+		         vms_report_fmt(b, sizeof(b), get(w, "psi_memory_full_ms"), 2, 1e-3, "s"),
+		         vms_report_fmt(c, sizeof(c), get(w, "psi_io_some_ms"), 2, 1e-3, "s"),
+		         vms_report_fmt(d, sizeof(d), get(w, "psi_io_full_ms"), 2, 1e-3, "s"));
+		emit(ctx, VMS_LINE_PRESSURE, line);
+	}
+	if (w->has_cgroup) {
+		const struct vms_summary *peak = get(w, "cgroup_peak_bytes");
+
+		if (peak)
+			vms_format_size((uint64_t)peak->mean, a, sizeof(a));
+		else
+			snprintf(a, sizeof(a), "n/a");
+		snprintf(line, sizeof(line),
+		         "Memory cgroup per run: peak %s, limit hits %s, OOM kills %s", a,
+		         mean_str(b, sizeof(b), w, "cgroup_limit_hits"),
+		         mean_str(c, sizeof(c), w, "cgroup_oom_kill"));
+		emit(ctx, VMS_LINE_CGROUP, line);
+	}
+	failed_lines(w, emit, ctx);
+}
+
+json_t *vms_report_summary_json(const json_t *doc)
+{
+	struct vms_report_model m;
+	json_t *out;
+
+	vms_report_model_init(&m, doc);
+	out = vms_report_summary_of_model(&m);
+	vms_report_model_release(&m);
+	return out;
+}
+
+json_t *vms_report_summary_of_model(const struct vms_report_model *m)
+{
+	const json_t *doc = m->doc, *wl;
+	json_t *out = json_object(), *wls = json_array();
+	size_t i, k;
+
+	json_object_set_new(out, "format", json_string("vmsuite.summary/1"));
+	json_object_set(out, "label", json_object_get(doc, "label"));
+	json_object_set(out, "start_time", json_object_get(doc, "start_time"));
+	json_object_set(out, "complete", json_object_get(doc, "complete"));
+	json_object_set(out, "machine",
+	                json_object_get(json_object_get(doc, "protocol"), "machine"));
+	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
+		const struct vms_report_workload *w = &m->workloads[i];
+		json_t *ms = json_object();
+
+		for (k = 0; k < w->metrics.n; k++) {
+			const struct vms_report_metric *r = &w->metrics.v[k];
+			const struct vms_summary *s = &r->s;
+
+			if (!s->n)
+				continue;
+			json_object_set_new(ms, r->name,
+			                    json_pack("{s:O, s:O, s:I, s:f, s:f, s:f, s:f, s:f}",
+			                              "unit", json_object_get(r->json, "unit"),
+			                              "better", json_object_get(r->json, "better"),
+			                              "n", (json_int_t)s->n, "mean", s->mean, "sd",
+			                              s->sd, "cv", s->cv, "min", s->min, "max",
+			                              s->max));
+		}
+		json_array_append_new(wls, json_pack("{s:O, s:O, s:I, s:o}", "name",
+		                                     json_object_get(wl, "name"), "options",
+		                                     json_object_get(wl, "options"), "runs",
+		                                     (json_int_t)w->n_runs, "metrics", ms));
+	}
+	json_object_set_new(out, "workloads", wls);
+	return out;
+}
+
+int vms_report_render_json(const struct vms_report_model *m, FILE *out)
+{
+	json_t *sum = vms_report_summary_of_model(m);
+
+	json_dumpf(sum, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	fputc('\n', out);
+	json_decref(sum);
+	return ferror(out) ? -EIO : 0;
+}
+
+static const struct vms_report_renderer renderers[] = {
+    {"text", vms_report_render_text},
+    {"markdown", vms_report_render_markdown},
+    {"html", vms_report_render_html},
+    {"json", vms_report_render_json},
+};
+
+const struct vms_report_renderer *vms_report_renderer_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < VMS_ARRAY_SIZE(renderers); i++)
+		if (!strcmp(renderers[i].name, name))
+			return &renderers[i];
+	return NULL;
+}
+
+const char *vms_report_renderer_names(void)
+{
+	return "text, markdown, html or json";
+}

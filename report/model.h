@@ -1,0 +1,152 @@
+/* The report model: a result document ("vmsuite.result/1") read once into the figures the
+ * reports show — header, machine, audio baseline, and per workload the 2001 block, the spread,
+ * sound, reclaim, pressure, memory cgroup, failed runs and the per-run data of the timelines.
+ * The text, markdown and HTML renderers all render this model, so a metric the file lacks is
+ * "absent" in one place and shows as "n/a" everywhere. No kernel paths. */
+#ifndef VMS_REPORT_MODEL_H
+#define VMS_REPORT_MODEL_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/metric.h"
+#include "report/sound.h"
+#include "report/stats.h"
+
+/* One metric of a workload (or of the idle baseline) as the file has it. */
+struct vms_report_metric {
+	const char *name;                 /* key in the file's "metrics" */
+	const struct vms_metric_def *def; /* the catalogue's row; NULL for a name it lacks */
+	const json_t *json;               /* the file's metric object (unit, better, samples) */
+	struct vms_summary s;             /* over the runs' samples; s.n == 0: no samples */
+};
+
+/* The metrics of a workload, in the file's order. */
+struct vms_report_metrics {
+	struct vms_report_metric *v;
+	size_t n;
+};
+
+struct vms_report_run {
+	const char *status;   /* "ok", "failed", ... */
+	const char *reason;   /* why it failed; NULL when none was recorded */
+	int failed;           /* status is not "ok" */
+	double elapsed_s;     /* t_end - t_start, NAN when unknown */
+	const json_t *series; /* the runner's time series, NULL when none */
+	const json_t *audio; /* the probe's window detail (gaps, fill, histogram), NULL when none */
+};
+
+struct vms_report_workload {
+	const char *name;
+	const char *summary; /* one-line description, NULL when none */
+	struct vms_report_metrics metrics;
+	struct vms_summary elapsed; /* elapsed_s; n == 0: no successful runs */
+	struct vms_report_sound sound;
+	int has_pressure; /* the file has a PSI metric (none on kernels without PSI) */
+	int has_cgroup;   /* the file has a memory cgroup metric (an emulated machine) */
+	struct vms_report_run *runs;
+	size_t n_runs, n_failed;
+};
+
+struct vms_report_machine {
+	int shown;           /* the file describes a machine limit (or its absence) */
+	int limited;         /* a memory limit is set: the fields below mean something */
+	const char *profile; /* "hron2001", "host", ... */
+	double mem_limit_bytes, effective_swap_bytes;
+	int cgroup_version;
+	int cpus;         /* -1 when not set */
+	const char *note; /* NULL or "" when none */
+};
+
+struct vms_report_model {
+	json_t *doc; /* a reference: the strings and json pointers below are borrowed from it */
+	const char *version, *label, *start_time;
+	int complete;
+	struct vms_report_machine machine;
+	int with_audio;      /* the suite ran with the audio probe */
+	const json_t *audio; /* the "audio" object (facts, baseline), NULL when none */
+	int has_baseline;    /* audio.baseline is an object */
+	struct vms_report_sound baseline;
+	struct vms_report_metrics baseline_metrics;
+	const json_t *baseline_detail; /* NULL when the baseline has no detail */
+	struct vms_report_workload *workloads;
+	size_t n_workloads;
+};
+
+/* Builds the model of doc (a loaded result document; the model takes a reference). Never
+ * fails (aborts on OOM); whatever doc lacks is absent in the model. Release with
+ * vms_report_model_release. */
+void vms_report_model_init(struct vms_report_model *m, const json_t *doc);
+void vms_report_model_release(struct vms_report_model *m);
+
+/* The summary of metrics[name], or NULL when the file lacks it or it has no samples. */
+const struct vms_summary *vms_report_metric_get(const struct vms_report_metrics *ms,
+                                                const char *name);
+
+/* The 2001 block: the labels the 2001 tester posted, in order; each value is the mean of the
+ * catalogue metric shown with the catalogue's precision. */
+struct vms_report_row2001 {
+	const char *label;
+	const char *metric;
+};
+extern const struct vms_report_row2001 vms_report_rows2001[];
+extern const size_t vms_report_rows2001_n;
+
+/* Formats a mean into buf: "%.*f" of the mean of s scaled by scale, followed by unit (when
+ * unit is not NULL), or "n/a" when s is NULL (the metric is absent). Returns buf. */
+const char *vms_report_fmt(char *buf, size_t len, const struct vms_summary *s, int prec,
+                           double scale, const char *unit);
+
+/* The lines of the text report that renderers show verbatim, by kind. */
+enum vms_report_line {
+	VMS_LINE_HEADER,     /* "vmsuite 0.1.0 — label — started ... — machine ..." */
+	VMS_LINE_MACHINE,    /* "Machine: ..." and "Note: ..." */
+	VMS_LINE_CAPTION,    /* "Average for 3 mmap001 runs" */
+	VMS_LINE_ROW2001,    /* "bytes allocated: 2048000000" */
+	VMS_LINE_NO_RUNS,    /* "No successful mmap001 runs." */
+	VMS_LINE_SPREAD,     /* "Elapsed low/high: ..." */
+	VMS_LINE_SOUND,      /* "Sound: ..." and its "gaps caused by" line */
+	VMS_LINE_RECLAIM,    /* "System-wide reclaim per run: ..." */
+	VMS_LINE_PRESSURE,   /* "Pressure per run: ..." */
+	VMS_LINE_CGROUP,     /* "Memory cgroup per run: ..." */
+	VMS_LINE_FAILED,     /* "Failed runs: 1 of 3" */
+	VMS_LINE_FAILED_RUN, /* "  run 2: failed — reason" */
+};
+
+/* Calls emit once per header line of the text report (the header and machine lines, not the
+ * baseline's Sound lines), in order. */
+void vms_report_header_lines(const struct vms_report_model *m,
+                             void (*emit)(void *ctx, enum vms_report_line kind, const char *text),
+                             void *ctx);
+/* Calls emit once per line of the text report's block of workload w after its name, in order:
+ * caption and 2001 rows (or the no-runs line), spread, sound, reclaim, pressure, cgroup and
+ * failed runs. Absent metrics read "n/a". */
+void vms_report_workload_lines(const struct vms_report_workload *w,
+                               void (*emit)(void *ctx, enum vms_report_line kind, const char *text),
+                               void *ctx);
+
+/* A renderer of the model: text, markdown, html or json. */
+struct vms_report_renderer {
+	const char *name;
+	/* Writes the whole report to out. Returns 0, or -EIO when writing failed (not
+	 * reported). */
+	int (*render)(const struct vms_report_model *m, FILE *out);
+};
+
+/* The renderer called name, or NULL. */
+const struct vms_report_renderer *vms_report_renderer_find(const char *name);
+/* "text, markdown, html or json": the names, for usage messages. */
+const char *vms_report_renderer_names(void);
+
+/* The JSON summary (see vms_report_summary_json in report/report.h) of the model. New
+ * object. */
+json_t *vms_report_summary_of_model(const struct vms_report_model *m);
+
+/* The renderers of the table; each returns 0 or -EIO of a failed write (not reported). */
+int vms_report_render_text(const struct vms_report_model *m, FILE *out);
+int vms_report_render_markdown(const struct vms_report_model *m, FILE *out);
+int vms_report_render_html(const struct vms_report_model *m, FILE *out);
+int vms_report_render_json(const struct vms_report_model *m, FILE *out);
+
+#endif
