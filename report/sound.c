@@ -3,6 +3,7 @@
  * averaged over the runs of a workload. No kernel paths. */
 #include "report/sound.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,4 +132,62 @@ void vms_report_sound_baseline(FILE *out, const json_t *audio)
 		json_array_append(details, json_object_get(b, "detail"));
 	print_sound(out, "Sound (idle baseline):", json_object_get(b, "metrics"), details);
 	json_decref(details);
+}
+
+int vms_sound_baseline_figures(const json_t *audio, struct vms_sound_figures *s)
+{
+	const json_t *b = json_object_get(audio, "baseline");
+	const json_t *metrics = json_object_get(b, "metrics");
+	const json_t *c = json_object_get(json_object_get(b, "detail"), "causes");
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	if (!json_is_object(metrics) || !agg(metrics, "sound_rating", 'm', &s->rating))
+		return -ENOENT;
+	agg(metrics, "played_s", 's', &s->played_s);
+	agg(metrics, "window_s", 's', &s->window_s);
+	agg(metrics, "skips", 's', &s->skips);
+	agg(metrics, "underruns", 's', &s->underruns);
+	agg(metrics, "gap_longest_ms", 'x', &s->longest_gap_ms);
+	if (!agg(metrics, "wake_p99_ms", 'm', &s->wake_p99_ms))
+		s->wake_p99_ms = NAN;
+	for (i = 0; i < VMS_CAUSE_NR; i++) {
+		json_int_t n = json_integer_value(json_object_get(c, vms_cause_name(i)));
+
+		s->causes[i] = n > 0 ? (size_t)n : 0;
+	}
+	return 0;
+}
+
+void vms_sound_figures_print(FILE *out, const struct vms_sound_figures *s)
+{
+	const char *sep = "";
+	char longest[32], p99[32];
+	int prec = s->window_s >= 100 ? 0 : 1, any = 0;
+	size_t i;
+
+	/* a window with gaps never reads "played 10.0 of 10.0" */
+	while (prec < 3 && s->played_s < s->window_s &&
+	       round(s->played_s * pow(10, prec)) == round(s->window_s * pow(10, prec)))
+		prec++;
+	fmt_ms(longest, sizeof(longest), s->longest_gap_ms);
+	fprintf(out, "%.1f/10 \u2014 played %.*f of %.*f s, %.0f %s (%.0f %s), longest gap %s",
+	        s->rating, prec, s->played_s, prec, s->window_s, s->skips,
+	        plural(s->skips, "skip", "skips"), s->underruns,
+	        plural(s->underruns, "underrun", "underruns"), longest);
+	if (!isnan(s->wake_p99_ms)) {
+		fmt_ms(p99, sizeof(p99), s->wake_p99_ms);
+		fprintf(out, ", p99 wake %s", p99);
+	}
+	for (i = 0; i < VMS_CAUSE_NR; i++)
+		any |= s->causes[i] > 0;
+	if (!any)
+		return;
+	fprintf(out, "\n       gaps caused by: ");
+	for (i = 0; i < VMS_CAUSE_NR; i++) {
+		if (!s->causes[i])
+			continue;
+		fprintf(out, "%s%s %zu", sep, vms_cause_name(i), s->causes[i]);
+		sep = ", ";
+	}
 }
