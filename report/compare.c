@@ -235,7 +235,8 @@ static void build_cell(const struct vms_compare *cmp, const struct vms_cmp_workl
 	c->change = c->lo = c->hi = c->p = NAN;
 	side_fill(&c->side, owl, m->name, m->derived);
 	nb = c->side.s.n;
-	if (!c->side.present) {
+	/* Absent, or no run has a value: nothing to test, and no number stands in for it. */
+	if (!na || !nb) {
 		c->verdict = VMS_VERDICT_MISSING;
 		return;
 	}
@@ -243,10 +244,6 @@ static void build_cell(const struct vms_compare *cmp, const struct vms_cmp_workl
 		judge_fisher(&cmp->opts, m, c);
 	else
 		judge_t(&cmp->opts, m, c, m->base.values, na, c->side.values, nb);
-	if (!na) {
-		c->verdict = VMS_VERDICT_MISSING;
-		return;
-	}
 	if (!cmp->opts.force && vms_envdiff_blocks(env, w->name, m->audio)) {
 		c->verdict = VMS_VERDICT_NOT_COMPARABLE;
 		c->runs_needed = 0;
@@ -560,6 +557,16 @@ static const char *fmt_change(const struct vms_cmp_cell *c, char *buf, size_t le
 	return buf;
 }
 
+/* The n column: the runs with a value, "-" when there are none. */
+static const char *fmt_n(const struct vms_cmp_side *s, char *buf, size_t len)
+{
+	if (s->s.n)
+		snprintf(buf, len, "%zu", s->s.n);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 static const char *fmt_p(double p, char *buf, size_t len)
 {
 	if (isnan(p))
@@ -666,10 +673,8 @@ static void text_side(const struct vms_cmp_metric *m, const struct vms_cmp_side 
 {
 	fmt_num(s->s.mean, mean, 24);
 	fmt_spread(m, s, spread, 24);
-	if (s->s.n)
-		snprintf(n, 24, "%zu", s->s.n);
-	else
-		snprintf(n, 24, "0");
+	/* no value on this side: "-" in every column, never a 0 that was not measured */
+	fmt_n(s, n, 24);
 }
 
 static void text_metric(const struct vms_compare *c, const struct vms_cmp_metric *m, FILE *f)
@@ -681,13 +686,7 @@ static void text_metric(const struct vms_compare *c, const struct vms_cmp_metric
 	for (k = 0; k + 1 < c->n_files; k++) {
 		const struct vms_cmp_cell *cell = &m->cells[k];
 
-		if (cell->verdict == VMS_VERDICT_MISSING && !cell->side.s.n) {
-			snprintf(om, sizeof(om), "-");
-			snprintf(os, sizeof(os), "-");
-			snprintf(on, sizeof(on), "-");
-		} else {
-			text_side(m, &cell->side, om, os, on);
-		}
+		text_side(m, &cell->side, om, os, on);
 		fmt_change(cell, ch, sizeof(ch));
 		fmt_p(cell->p, p, sizeof(p));
 		fmt_verdict(cell, c->opts.detect, 1, v, sizeof(v));
@@ -912,15 +911,13 @@ static void md_workload(const struct vms_compare *c, const struct vms_cmp_worklo
 		free(name);
 		md_cell(f, fmt_num(m->base.s.mean, buf, sizeof(buf)));
 		md_cell(f, fmt_spread(m, &m->base, buf, sizeof(buf)));
-		snprintf(buf, sizeof(buf), "%zu", m->base.s.n);
-		md_cell(f, buf);
+		md_cell(f, fmt_n(&m->base, buf, sizeof(buf)));
 		for (k = 0; k + 1 < c->n_files; k++) {
 			const struct vms_cmp_cell *cell = &m->cells[k];
 
 			md_cell(f, fmt_num(cell->side.s.mean, buf, sizeof(buf)));
 			md_cell(f, fmt_spread(m, &cell->side, buf, sizeof(buf)));
-			snprintf(buf, sizeof(buf), "%zu", cell->side.s.n);
-			md_cell(f, buf);
+			md_cell(f, fmt_n(&cell->side, buf, sizeof(buf)));
 			md_cell(f, fmt_change(cell, buf, sizeof(buf)));
 			md_cell(f, fmt_p(cell->p, buf, sizeof(buf)));
 			md_cell(f, fmt_verdict(cell, c->opts.detect, 0, buf, sizeof(buf)));
