@@ -2,13 +2,13 @@
  * and metric, with Welch / Fisher statistics and verdicts) and its text, markdown and json
  * renderers. Reads result files only; no kernel paths of its own. */
 #include "report/compare.h"
-#include "report/html.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/metric.h"
 #include "core/result.h"
 #include "core/util.h"
 #include "report/sound.h"
@@ -60,64 +60,66 @@ const char *vms_cmp_method_name(enum vms_cmp_method m)
 
 /* ---- building the model ---------------------------------------------------------------- */
 
-/* Metrics the audio probe writes (probe.h); they form the Sound section. */
-static int is_audio_metric(const char *name)
+/* The catalogue's audio groups form the Sound section. */
+static int is_audio(const struct vms_metric_def *d)
 {
-	static const char *const audio[] = {
-	    "sound_rating",   "underruns",       "skips",         "gap_total_ms",
-	    "gap_longest_ms", "played_s",        "window_s",      "headroom_min_ms",
-	    "near_misses",    "decode_ms_per_s", "probe_cpu_pct", "probe_maxrss_kib",
-	};
-	size_t i;
-
-	if (!strncmp(name, "wake_", 5))
-		return 1;
-	for (i = 0; i < VMS_ARRAY_SIZE(audio); i++)
-		if (!strcmp(name, audio[i]))
-			return 1;
-	return 0;
+	return d && (d->group == VMS_GROUP_SOUND || d->group == VMS_GROUP_LATENCY ||
+	             d->group == VMS_GROUP_PROBE);
 }
 
-/* Count metrics derived from runs[]: a run contributes 1 or 0. */
-static const char *const derived_metrics[] = {"failed_runs", "oom_kills"};
-
-/* The values of metric name in workload wl (NULL wl or absent metric: NULL, *n = 0). */
-static double *metric_values(const json_t *wl, const char *name, int derived, size_t *n)
+static enum vms_better better_of(const char *s, enum vms_better def)
 {
-	const json_t *runs, *run;
-	double *out;
+	if (s && !strcmp(s, "lower"))
+		return VMS_BETTER_LOWER;
+	if (s && !strcmp(s, "higher"))
+		return VMS_BETTER_HIGHER;
+	return s ? VMS_BETTER_NONE : def;
+}
+
+/* Fills side s with the values of metric name in workload wl (NULL wl or absent metric:
+ * not present, no values): the non-null samples, or for a derived count one 0/1 per run that
+ * ended (ok or failed), in run order. */
+static void side_fill(struct vms_cmp_side *s, const json_t *wl, const char *name, int derived)
+{
+	const json_t *arr, *v;
 	size_t i;
 
-	*n = 0;
-	if (!wl)
-		return NULL;
-	if (!derived)
-		return vms_metric_values(json_object_get(wl, "metrics"), name, n);
-	runs = json_object_get(wl, "runs");
-	if (!json_array_size(runs))
-		return NULL;
-	out = vms_xcalloc(json_array_size(runs), sizeof(*out));
-	json_array_foreach (runs, i, run) {
-		const char *status = json_string_value(json_object_get(run, "status"));
+	memset(s, 0, sizeof(*s));
+	if (derived)
+		arr = json_object_get(wl, "runs");
+	else
+		arr = json_object_get(json_object_get(json_object_get(wl, "metrics"), name),
+		                      "samples");
+	s->present = derived ? json_array_size(arr) > 0
+	                     : json_object_get(json_object_get(wl, "metrics"), name) != NULL;
+	s->values = vms_xcalloc(json_array_size(arr) + 1, sizeof(*s->values));
+	s->runs = vms_xcalloc(json_array_size(arr) + 1, sizeof(*s->runs));
+	json_array_foreach (arr, i, v) {
+		const char *status = json_string_value(json_object_get(v, "status"));
+		double x;
 
-		if (!status || (strcmp(status, "ok") && strcmp(status, "failed")))
+		if (!derived && !json_is_number(v))
+			continue; /* a failed run has no value */
+		if (derived && (!status || (strcmp(status, "ok") && strcmp(status, "failed"))))
 			continue; /* skipped or interrupted: no outcome */
-		if (!strcmp(name, "failed_runs"))
-			out[(*n)++] = !strcmp(status, "failed");
+		if (!derived)
+			x = json_number_value(v);
+		else if (!strcmp(name, "failed_runs"))
+			x = !strcmp(status, "failed");
 		else
-			out[(*n)++] = json_is_true(json_object_get(run, "oom_killed"));
+			x = json_is_true(json_object_get(v, "oom_killed"));
+		s->runs[s->s.n] = i;
+		s->values[s->s.n++] = x;
 	}
-	return out;
+	vms_summarize(s->values, s->s.n, &s->s);
+	for (i = 0; i < s->s.n; i++)
+		s->events += s->values[i] > 0;
 }
 
-static void side_fill(struct vms_cmp_side *s, const double *x, size_t n)
+static void side_release(struct vms_cmp_side *s)
 {
-	size_t i;
-
-	vms_summarize(x, n, &s->s);
-	s->events = 0;
-	for (i = 0; i < n; i++)
-		s->events += x[i] > 0;
+	free(s->values);
+	free(s->runs);
 }
 
 static int soft_applies(const struct vms_envdiff *d, const char *workload, int audio)
@@ -138,7 +140,7 @@ static int soft_applies(const struct vms_envdiff *d, const char *workload, int a
 
 static enum vms_verdict direction(const struct vms_cmp_metric *m, int up, int sure)
 {
-	int worse = !strcmp(m->better, "lower") ? up : !up;
+	int worse = m->better == VMS_BETTER_LOWER ? up : !up;
 
 	if (sure)
 		return worse ? VMS_VERDICT_REGRESSION : VMS_VERDICT_IMPROVEMENT;
@@ -154,7 +156,7 @@ static void judge_fisher(const struct vms_compare_opts *o, const struct vms_cmp_
 	c->p = vms_fisher_exact(b->events, b->s.n, x->events, x->s.n);
 	c->change = b->s.mean > 0 ? x->s.mean / b->s.mean : NAN;
 	c->lo = c->hi = NAN;
-	if (!strcmp(m->better, "none"))
+	if (m->better == VMS_BETTER_NONE)
 		c->verdict = VMS_VERDICT_INFO;
 	else if (!b->s.n || !x->s.n)
 		c->verdict = VMS_VERDICT_INCONCLUSIVE;
@@ -179,7 +181,7 @@ static void judge_t(const struct vms_compare_opts *o, const struct vms_cmp_metri
 		c->method = VMS_CMP_NONE;
 		c->change = na && nb && m->base.s.mean > 0 ? c->side.s.mean / m->base.s.mean : NAN;
 		c->verdict =
-		    !strcmp(m->better, "none") ? VMS_VERDICT_INFO : VMS_VERDICT_INCONCLUSIVE;
+		    m->better == VMS_BETTER_NONE ? VMS_VERDICT_INFO : VMS_VERDICT_INCONCLUSIVE;
 		c->runs_needed = vms_runs_needed(cv, o->detect, o->alpha);
 		return;
 	}
@@ -188,7 +190,7 @@ static void judge_t(const struct vms_compare_opts *o, const struct vms_cmp_metri
 	c->change = ch.ratio;
 	c->lo = ch.lo;
 	c->hi = ch.hi;
-	if (!strcmp(m->better, "none")) {
+	if (m->better == VMS_BETTER_NONE) {
 		c->verdict = VMS_VERDICT_INFO;
 		return;
 	}
@@ -221,39 +223,31 @@ static void judge_t(const struct vms_compare_opts *o, const struct vms_cmp_metri
 	}
 }
 
+/* Judges metric m of file k + 1 against BASE; owl is that file's workload (NULL: absent). */
 static void build_cell(const struct vms_compare *cmp, const struct vms_cmp_workload *w,
-                       struct vms_cmp_metric *m, size_t k, const json_t *owl, const double *a,
-                       size_t na)
+                       struct vms_cmp_metric *m, size_t k, const json_t *owl)
 {
 	struct vms_cmp_cell *c = &m->cells[k];
 	const struct vms_envdiff *env = &cmp->env[k];
-	double *b;
-	size_t nb;
-	int has;
+	size_t na = m->base.s.n, nb;
 
 	memset(c, 0, sizeof(*c));
 	c->change = c->lo = c->hi = c->p = NAN;
-	has =
-	    owl && (m->derived ? json_array_size(json_object_get(owl, "runs")) > 0
-	                       : json_object_get(json_object_get(owl, "metrics"), m->name) != NULL);
-	b = metric_values(owl, m->name, m->derived, &nb);
-	side_fill(&c->side, b, nb);
-	if (!has) {
+	side_fill(&c->side, owl, m->name, m->derived);
+	nb = c->side.s.n;
+	/* Absent, or no run has a value: nothing to test, and no number stands in for it. */
+	if (!na || !nb) {
 		c->verdict = VMS_VERDICT_MISSING;
-		goto out;
+		return;
 	}
 	if (m->count && !(na >= 2 && nb >= 2 && m->base.events == na && c->side.events == nb))
 		judge_fisher(&cmp->opts, m, c);
 	else
-		judge_t(&cmp->opts, m, c, a, na, b, nb);
-	if (!na) {
-		c->verdict = VMS_VERDICT_MISSING;
-		goto out;
-	}
+		judge_t(&cmp->opts, m, c, m->base.values, na, c->side.values, nb);
 	if (!cmp->opts.force && vms_envdiff_blocks(env, w->name, m->audio)) {
 		c->verdict = VMS_VERDICT_NOT_COMPARABLE;
 		c->runs_needed = 0;
-		goto out;
+		return;
 	}
 	switch (c->verdict) {
 	case VMS_VERDICT_REGRESSION:
@@ -264,8 +258,6 @@ static void build_cell(const struct vms_compare *cmp, const struct vms_cmp_workl
 		break;
 	default: break;
 	}
-out:
-	free(b);
 }
 
 static struct vms_cmp_metric *metric_find(struct vms_cmp_workload *w, const char *name)
@@ -278,44 +270,46 @@ static struct vms_cmp_metric *metric_find(struct vms_cmp_workload *w, const char
 	return NULL;
 }
 
-/* Adds metric name (described by its object mo, or derived when mo is NULL) to w. */
+/* Adds metric name to w: described by its object mo in a file, or derived from runs[] when mo
+ * is NULL. The file's own unit, better and kind win; the catalogue fills what it lacks. */
 static void metric_add(struct vms_compare *c, struct vms_cmp_workload *w, const char *name,
                        const json_t *mo, json_t *const *docs)
 {
+	const struct vms_metric_def *d = vms_metric_find(name);
 	struct vms_cmp_metric *m;
-	const json_t *bwl = vms_result_workload(docs[0], w->name);
-	double *a;
-	size_t na, k;
+	const char *unit = json_string_value(json_object_get(mo, "unit"));
+	const char *kind = json_string_value(json_object_get(mo, "kind"));
+	size_t k;
 
 	w->metrics = vms_xrealloc(w->metrics, (w->n_metrics + 1) * sizeof(*w->metrics));
 	m = &w->metrics[w->n_metrics++];
 	memset(m, 0, sizeof(*m));
 	m->name = vms_xstrdup(name);
+	m->def = d;
 	m->derived = !mo;
-	if (mo) {
-		const char *unit = json_string_value(json_object_get(mo, "unit"));
-		const char *better = json_string_value(json_object_get(mo, "better"));
-		const char *kind = json_string_value(json_object_get(mo, "kind"));
-
-		m->unit = vms_xstrdup(unit ? unit : "");
-		m->better = vms_xstrdup(
-		    better && (!strcmp(better, "lower") || !strcmp(better, "higher")) ? better
-		                                                                      : "none");
-		m->primary = json_is_true(json_object_get(mo, "primary"));
-		m->count = kind && !strcmp(kind, "count");
-	} else {
-		m->unit = vms_xstrdup("runs");
-		m->better = vms_xstrdup("lower");
-		m->count = 1;
-	}
-	m->audio = is_audio_metric(name);
-	a = metric_values(bwl, name, m->derived, &na);
-	side_fill(&m->base, a, na);
+	m->unit = vms_xstrdup(unit ? unit : d ? d->unit : "");
+	m->better = better_of(json_string_value(json_object_get(mo, "better")),
+	                      d ? d->better : VMS_BETTER_NONE);
+	m->count = kind ? !strcmp(kind, "count") : d && d->kind == VMS_KIND_COUNT;
+	m->primary = mo ? json_is_true(json_object_get(mo, "primary")) : 0;
+	m->audio = is_audio(d);
+	side_fill(&m->base, vms_result_workload(docs[0], w->name), name, m->derived);
 	m->cells = vms_xcalloc(c->n_files - 1, sizeof(*m->cells));
 	for (k = 1; k < c->n_files; k++)
 		build_cell(c, w, m, k - 1,
-		           w->present[k - 1] ? vms_result_workload(docs[k], w->name) : NULL, a, na);
-	free(a);
+		           w->present[k - 1] ? vms_result_workload(docs[k], w->name) : NULL);
+}
+
+static void metric_release(const struct vms_compare *c, struct vms_cmp_metric *m)
+{
+	size_t k;
+
+	side_release(&m->base);
+	for (k = 0; k + 1 < c->n_files; k++)
+		side_release(&m->cells[k].side);
+	free(m->cells);
+	free(m->unit);
+	free(m->name);
 }
 
 /* True when a derived count has no event anywhere: such rows are left out. */
@@ -371,47 +365,29 @@ static void build_workload(struct vms_compare *c, const json_t *bwl, json_t *con
 			if (json_is_object(mo) && !metric_find(w, mname))
 				metric_add(c, w, mname, mo, docs);
 	}
-	for (i = 0; i < VMS_ARRAY_SIZE(derived_metrics); i++) {
-		if (metric_find(w, derived_metrics[i]))
-			continue;
-		metric_add(c, w, derived_metrics[i], NULL, docs);
-		if (derived_all_zero(c, &w->metrics[w->n_metrics - 1])) {
-			struct vms_cmp_metric *m = &w->metrics[--w->n_metrics];
+	for (i = 0; i < vms_metric_count(); i++) {
+		const struct vms_metric_def *d = &vms_metric_defs[i];
 
-			free(m->name);
-			free(m->unit);
-			free(m->better);
-			free(m->cells);
-		}
+		if (d->source != VMS_SOURCE_RUNS || metric_find(w, d->name))
+			continue;
+		metric_add(c, w, d->name, NULL, docs);
+		if (derived_all_zero(c, &w->metrics[w->n_metrics - 1]))
+			metric_release(c, &w->metrics[--w->n_metrics]);
 	}
 }
 
-/* The file's idle-baseline Sound line (as the text report prints it), or NULL. */
-static char *baseline_line(const json_t *doc, int *skipped)
+/* The file's idle audio baseline: its Sound figures (has_baseline), and whether it skipped. */
+static void file_baseline(struct vms_cmp_file *f, const json_t *doc)
 {
 	const json_t *audio = json_object_get(doc, "audio");
 	const json_t *m = json_object_get(json_object_get(audio, "baseline"), "metrics");
-	size_t len = 0, n;
+	size_t n;
 	double *u = vms_metric_values(m, "underruns", &n);
-	char *text = NULL;
-	FILE *f;
 
-	*skipped = u && n && u[0] > 0;
+	f->baseline_skipped = u && n && u[0] > 0;
 	free(u);
-	if (!json_is_object(m) || !(f = open_memstream(&text, &len)))
-		return NULL;
-	vms_report_sound_baseline(f, audio);
-	fclose(f);
-	if (!len) {
-		free(text);
-		return NULL;
-	}
-	while (len && text[len - 1] == '\n')
-		text[--len] = '\0';
-	/* the table says what it is: keep the figures, so a line fits 100 columns */
-	if (!strncmp(text, "Sound (idle baseline): ", 23))
-		memmove(text, text + 23, len - 23 + 1);
-	return text;
+	vms_report_sound_of_baseline(audio, &f->baseline);
+	f->has_baseline = f->baseline.present;
 }
 
 static char *file_label(const json_t *doc, const char *path)
@@ -435,7 +411,7 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 	for (k = 0; k < n; k++) {
 		c->files[k].path = vms_xstrdup(paths[k]);
 		c->files[k].label = file_label(docs[k], paths[k]);
-		c->files[k].baseline = baseline_line(docs[k], &c->files[k].baseline_skipped);
+		file_baseline(&c->files[k], docs[k]);
 	}
 	c->env = vms_xcalloc(n - 1, sizeof(*c->env));
 	for (k = 1; k < n; k++)
@@ -460,12 +436,8 @@ void vms_compare_release(struct vms_compare *c)
 	for (i = 0; i < c->n_workloads; i++) {
 		struct vms_cmp_workload *w = &c->workloads[i];
 
-		for (j = 0; j < w->n_metrics; j++) {
-			free(w->metrics[j].name);
-			free(w->metrics[j].unit);
-			free(w->metrics[j].better);
-			free(w->metrics[j].cells);
-		}
+		for (j = 0; j < w->n_metrics; j++)
+			metric_release(c, &w->metrics[j]);
 		free(w->metrics);
 		free(w->present);
 		free(w->name);
@@ -480,7 +452,6 @@ void vms_compare_release(struct vms_compare *c)
 	for (i = 0; i < c->n_files; i++) {
 		free(c->files[i].path);
 		free(c->files[i].label);
-		free(c->files[i].baseline);
 	}
 	free(c->files);
 	memset(c, 0, sizeof(*c));
@@ -587,6 +558,16 @@ static const char *fmt_change(const struct vms_cmp_cell *c, char *buf, size_t le
 	return buf;
 }
 
+/* The n column: the runs with a value, "-" when there are none. */
+static const char *fmt_n(const struct vms_cmp_side *s, char *buf, size_t len)
+{
+	if (s->s.n)
+		snprintf(buf, len, "%zu", s->s.n);
+	else
+		snprintf(buf, len, "-");
+	return buf;
+}
+
 static const char *fmt_p(double p, char *buf, size_t len)
 {
 	if (isnan(p))
@@ -674,6 +655,16 @@ static int finish(FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* A file's idle baseline figures without their label (the table says what they are, so a
+ * line fits 100 columns), or that it has none; no final newline. */
+static void baseline_put(const struct vms_cmp_file *file, FILE *f)
+{
+	if (file->has_baseline)
+		vms_report_sound_put(f, &file->baseline);
+	else
+		fputs("(no audio baseline)", f);
+}
+
 /* ---- text ------------------------------------------------------------------------------- */
 
 #define ROW_FMT "%-18s %7s %5s %2s %7s %5s %2s %-19s %5s %s\n"
@@ -683,10 +674,8 @@ static void text_side(const struct vms_cmp_metric *m, const struct vms_cmp_side 
 {
 	fmt_num(s->s.mean, mean, 24);
 	fmt_spread(m, s, spread, 24);
-	if (s->s.n)
-		snprintf(n, 24, "%zu", s->s.n);
-	else
-		snprintf(n, 24, "0");
+	/* no value on this side: "-" in every column, never a 0 that was not measured */
+	fmt_n(s, n, 24);
 }
 
 static void text_metric(const struct vms_compare *c, const struct vms_cmp_metric *m, FILE *f)
@@ -698,13 +687,7 @@ static void text_metric(const struct vms_compare *c, const struct vms_cmp_metric
 	for (k = 0; k + 1 < c->n_files; k++) {
 		const struct vms_cmp_cell *cell = &m->cells[k];
 
-		if (cell->verdict == VMS_VERDICT_MISSING && !cell->side.s.n) {
-			snprintf(om, sizeof(om), "-");
-			snprintf(os, sizeof(os), "-");
-			snprintf(on, sizeof(on), "-");
-		} else {
-			text_side(m, &cell->side, om, os, on);
-		}
+		text_side(m, &cell->side, om, os, on);
 		fmt_change(cell, ch, sizeof(ch));
 		fmt_p(cell->p, p, sizeof(p));
 		fmt_verdict(cell, c->opts.detect, 1, v, sizeof(v));
@@ -826,14 +809,14 @@ static void text_baselines(const struct vms_compare *c, FILE *f)
 	size_t k, any = 0;
 
 	for (k = 0; k < c->n_files; k++)
-		any += c->files[k].baseline != NULL;
+		any += c->files[k].has_baseline;
 	if (!any)
 		return;
 	fprintf(f, "Idle audio baseline (one window per file, no statistics):\n");
 	for (k = 0; k < c->n_files; k++) {
-		const char *line = c->files[k].baseline;
-
-		fprintf(f, "  %c %s\n", file_letter(k), line ? line : "(no audio baseline)");
+		fprintf(f, "  %c ", file_letter(k));
+		baseline_put(&c->files[k], f);
+		fputc('\n', f);
 	}
 	for (k = 0; k < c->n_files; k++)
 		if (c->files[k].baseline_skipped)
@@ -929,15 +912,13 @@ static void md_workload(const struct vms_compare *c, const struct vms_cmp_worklo
 		free(name);
 		md_cell(f, fmt_num(m->base.s.mean, buf, sizeof(buf)));
 		md_cell(f, fmt_spread(m, &m->base, buf, sizeof(buf)));
-		snprintf(buf, sizeof(buf), "%zu", m->base.s.n);
-		md_cell(f, buf);
+		md_cell(f, fmt_n(&m->base, buf, sizeof(buf)));
 		for (k = 0; k + 1 < c->n_files; k++) {
 			const struct vms_cmp_cell *cell = &m->cells[k];
 
 			md_cell(f, fmt_num(cell->side.s.mean, buf, sizeof(buf)));
 			md_cell(f, fmt_spread(m, &cell->side, buf, sizeof(buf)));
-			snprintf(buf, sizeof(buf), "%zu", cell->side.s.n);
-			md_cell(f, buf);
+			md_cell(f, fmt_n(&cell->side, buf, sizeof(buf)));
 			md_cell(f, fmt_change(cell, buf, sizeof(buf)));
 			md_cell(f, fmt_p(cell->p, buf, sizeof(buf)));
 			md_cell(f, fmt_verdict(cell, c->opts.detect, 0, buf, sizeof(buf)));
@@ -952,13 +933,15 @@ static void md_baselines(const struct vms_compare *c, FILE *f)
 	size_t k, any = 0;
 
 	for (k = 0; k < c->n_files; k++)
-		any += c->files[k].baseline != NULL;
+		any += c->files[k].has_baseline;
 	if (!any)
 		return;
 	fprintf(f, "## Idle audio baseline\n\nOne window per file, no statistics.\n\n```\n");
-	for (k = 0; k < c->n_files; k++)
-		fprintf(f, "%c %s\n", file_letter(k),
-		        c->files[k].baseline ? c->files[k].baseline : "(no audio baseline)");
+	for (k = 0; k < c->n_files; k++) {
+		fprintf(f, "%c ", file_letter(k));
+		baseline_put(&c->files[k], f);
+		fputc('\n', f);
+	}
 	fprintf(f, "```\n\n");
 	for (k = 0; k < c->n_files; k++)
 		if (c->files[k].baseline_skipped)
@@ -1045,6 +1028,22 @@ static json_t *side_json(const struct vms_cmp_metric *m, const struct vms_cmp_si
 	return o;
 }
 
+/* The baseline line as the text output shows it, or null. */
+static json_t *baseline_json(const struct vms_cmp_file *file)
+{
+	char *line = NULL;
+	size_t len = 0;
+	json_t *j;
+	FILE *m;
+
+	if (!file->has_baseline || !(m = open_memstream(&line, &len)))
+		return json_null();
+	vms_report_sound_put(m, &file->baseline);
+	j = fclose(m) ? json_null() : json_string(line);
+	free(line);
+	return j ? j : json_null();
+}
+
 static json_t *pct_json(double ratio)
 {
 	return num(100 * (ratio - 1));
@@ -1059,9 +1058,9 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 	json_object_set_new(doc, "format", json_string("vmsuite.compare/1"));
 	for (k = 0; k < c->n_files; k++)
 		json_array_append_new(
-		    files, json_pack("{s:s, s:s, s:b, s:s?, s:b}", "path", c->files[k].path,
-		                     "label", c->files[k].label, "base", k == 0, "audio_baseline",
-		                     c->files[k].baseline, "audio_baseline_skipped",
+		    files, json_pack("{s:s, s:s, s:b, s:o, s:b}", "path", c->files[k].path, "label",
+		                     c->files[k].label, "base", k == 0, "audio_baseline",
+		                     baseline_json(&c->files[k]), "audio_baseline_skipped",
 		                     c->files[k].baseline_skipped));
 	json_object_set_new(doc, "files", files);
 	json_object_set_new(doc, "options",
@@ -1121,11 +1120,12 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 				json_array_append_new(vs, o);
 			}
 			json_array_append_new(
-			    ms, json_pack("{s:s, s:s, s:s, s:b, s:s, s:b, s:b, s:o, s:o}", "name",
-			                  m->name, "unit", m->unit, "better", m->better, "primary",
-			                  m->primary, "kind", m->count ? "count" : "gauge", "audio",
-			                  m->audio, "derived", m->derived, "base",
-			                  side_json(m, &m->base), "others", vs));
+			    ms,
+			    json_pack("{s:s, s:s, s:s, s:b, s:s, s:b, s:b, s:o, s:o}", "name",
+			              m->name, "unit", m->unit, "better",
+			              vms_better_name(m->better), "primary", m->primary, "kind",
+			              m->count ? "count" : "gauge", "audio", m->audio, "derived",
+			              m->derived, "base", side_json(m, &m->base), "others", vs));
 		}
 		json_array_append_new(wls, json_pack("{s:s, s:o}", "name", w->name, "metrics", ms));
 	}

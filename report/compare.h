@@ -1,6 +1,6 @@
 /* The comparison model of `vmsuite compare` — BASE against one or more other result files, per
- * workload and metric, with statistics and verdicts — and its renderers (text, markdown, json;
- * html is a hook for later). No kernel paths of its own. */
+ * workload and metric, with each side's samples, statistics and verdicts — and its renderers
+ * (text, markdown, json; html in report/compare-html.c). No kernel paths of its own. */
 #ifndef VMS_COMPARE_H
 #define VMS_COMPARE_H
 
@@ -8,7 +8,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "core/metric.h"
+#include "core/result.h"
 #include "report/envdiff.h"
+#include "report/sound.h"
 #include "report/stats.h"
 
 struct vms_compare_opts {
@@ -31,7 +34,7 @@ enum vms_verdict {
 	VMS_VERDICT_INCONCLUSIVE,
 	VMS_VERDICT_UNSTABLE,
 	VMS_VERDICT_NOT_COMPARABLE,
-	VMS_VERDICT_MISSING, /* the metric or workload is absent from the other file */
+	VMS_VERDICT_MISSING, /* the metric is absent from one side, or has no value there */
 };
 /* "regression", "probably regression", "no change", ... */
 const char *vms_verdict_name(enum vms_verdict v);
@@ -44,9 +47,12 @@ enum vms_cmp_method {
 };
 const char *vms_cmp_method_name(enum vms_cmp_method m);
 
-/* One side of a metric: the summary of its non-null samples. For count metrics also the runs
- * with an event (value > 0) among them. */
+/* One side of a metric: its non-null samples in run order and their summary. For count metrics
+ * also the runs with an event (value > 0) among them. */
 struct vms_cmp_side {
+	int present;    /* the file has the metric (a derived count: the workload has runs) */
+	double *values; /* s.n values (nulls left out), in run order; owned by the model */
+	size_t *runs;   /* runs[i]: the run values[i] comes from (its index in samples/runs[]) */
 	struct vms_summary s;
 	unsigned events;
 };
@@ -64,10 +70,15 @@ struct vms_cmp_cell {
 	int confounded;       /* a soft environment difference could explain this verdict */
 };
 
+/* unit, better and kind are the file's own (the first file that has the metric), completed from
+ * the catalogue; a metric the catalogue lacks (from a newer vmsuite) has def NULL and audio 0. */
 struct vms_cmp_metric {
 	char *name, *unit;
-	char *better; /* "lower", "higher", "none" */
-	int primary, count, audio, derived;
+	enum vms_better better;
+	const struct vms_metric_def *def; /* its catalogue row, or NULL */
+	int primary, count;
+	int audio;   /* a sound, latency or probe metric: the Sound section */
+	int derived; /* derived from runs[] (catalogue source "runs") */
 	struct vms_cmp_side base;
 	struct vms_cmp_cell *cells; /* one per other file */
 };
@@ -81,10 +92,10 @@ struct vms_cmp_workload {
 
 struct vms_cmp_file {
 	char *path, *label;
-	/* the idle audio baseline, one window per file (no statistics): its Sound line, or NULL
-	 * when the file has none; skipped = it had underruns with no workload running */
-	char *baseline;
-	int baseline_skipped;
+	/* the idle audio baseline, one window per file (no statistics): its figures when
+	 * has_baseline; skipped = it had underruns with no workload running */
+	int has_baseline, baseline_skipped;
+	struct vms_report_sound baseline;
 };
 
 struct vms_compare {
@@ -115,13 +126,17 @@ struct vms_compare_renderer {
 	const char *name; /* "text", "markdown", "json", "html" */
 	int (*render)(const struct vms_compare *c, FILE *f);
 };
-/* The renderer called name, or NULL. A renderer with render == NULL is known but not built
- * yet (html). */
+/* The renderer called name, or NULL. */
 const struct vms_compare_renderer *vms_compare_renderer_find(const char *name);
 
 int vms_compare_render_text(const struct vms_compare *c, FILE *f);
 int vms_compare_render_markdown(const struct vms_compare *c, FILE *f);
 int vms_compare_render_json(const struct vms_compare *c, FILE *f);
+/* The compare view (report/compare-html.c): one self-contained page with the environment diff,
+ * per workload and primary metric every run's value of each file as points with the means, and
+ * each file's change against BASE with its confidence interval and the threshold band; the text
+ * comparison at the end. Draws the model only (its samples), reads no file. */
+int vms_compare_render_html(const struct vms_compare *c, FILE *f);
 /* The JSON document ("format": "vmsuite.compare/1") the json renderer prints. New reference. */
 json_t *vms_compare_to_json(const struct vms_compare *c);
 

@@ -18,13 +18,4 @@
  * reported). */
 int vms_report_html(FILE *out, const json_t *doc);
 
-struct vms_compare;
-/* The compare view (`vmsuite compare --format html`): the environment diff at the top, then
- * per workload and primary metric every run's value of each file as points with the means, and
- * each file's change against BASE with its confidence interval and the threshold band; the
- * text comparison at the end. The samples are read again from the files the model names;
- * when that fails only the means and changes are drawn. Returns 0 or -EIO of a failed write
- * (not reported): the signature of a struct vms_compare_renderer. */
-int vms_compare_render_html(const struct vms_compare *c, FILE *f);
-
 #endif

@@ -136,8 +136,9 @@ int vms_report_sound_line(char *buf, size_t len, const char *label,
 		fmt_ms(ms, sizeof(ms), s->p99_ms);
 		snprintf(p99, sizeof(p99), ", p99 wake %s", ms);
 	}
-	snprintf(buf, len, "%s %s/10 \u2014 played %s of %s s, %s %s (%s %s), longest gap %s%s",
-	         label, fmt_num(rating, sizeof(rating), 1, s->rating),
+	snprintf(buf, len, "%s%s%s/10 \u2014 played %s of %s s, %s %s (%s %s), longest gap %s%s",
+	         label ? label : "", label ? " " : "",
+	         fmt_num(rating, sizeof(rating), 1, s->rating),
 	         fmt_num(pl, sizeof(pl), prec, played), fmt_num(win, sizeof(win), prec, window),
 	         fmt_num(sk, sizeof(sk), 0, s->skips), plural(s->skips, "skip", "skips"),
 	         fmt_num(xr, sizeof(xr), 0, s->underruns),
@@ -191,4 +192,15 @@ void vms_report_sound_baseline(FILE *out, const json_t *audio)
 
 	vms_report_sound_of_baseline(audio, &s);
 	vms_report_sound_print(out, "Sound (idle baseline):", &s);
+}
+
+void vms_report_sound_put(FILE *out, const struct vms_report_sound *s)
+{
+	char line[512];
+
+	if (vms_report_sound_line(line, sizeof(line), NULL, s))
+		return;
+	fputs(line, out);
+	if (!vms_report_sound_causes_line(line, sizeof(line), s))
+		fprintf(out, "\n%s", line);
 }

@@ -34,7 +34,8 @@ void vms_report_sound_of_baseline(const json_t *audio, struct vms_report_sound *
 
 /* Formats, into buf (always terminated, cut to len),
  *   LABEL 4.0/10 — played 800 of 850 s, 37 skips (52 underruns), longest gap 412 ms, p99 wake 31 ms
- * Returns 0, or -ENOENT (buf empty) when s is not present. */
+ * (label NULL: the line starts at the rating). Returns 0, or -ENOENT (buf empty) when s is not
+ * present. */
 int vms_report_sound_line(char *buf, size_t len, const char *label,
                           const struct vms_report_sound *s);
 /* Formats "       gaps caused by: paging 41, runqueue 6, io 5" (the catalogue's order, causes
@@ -49,5 +50,10 @@ void vms_report_sound_text(FILE *out, const json_t *workload);
 /* Prints the same two lines for the idle baseline of a result's "audio" object, labelled
  * "Sound (idle baseline):". Prints nothing when audio is null or has no baseline. */
 void vms_report_sound_baseline(FILE *out, const json_t *audio);
+
+/* Prints the Sound line of s without its label and without the final newline, and when there
+ * were gaps with a cause, a newline and the causes line: what compare puts after a file's name.
+ * Nothing when s is not present. */
+void vms_report_sound_put(FILE *out, const struct vms_report_sound *s);
 
 #endif

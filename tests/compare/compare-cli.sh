@@ -132,6 +132,128 @@ expect_rc 2 "$VMSUITE" compare --bogus base.json slow.json && ok "unknown option
 expect_rc 2 "$VMSUITE" compare -o /nonexistent-dir/x.txt base.json slow.json &&
 	grep -q "cannot write '/nonexistent-dir/x.txt'" err && ok "unwritable -o: $(cat err)"
 
+# A metric removed from one file (a gauge, elapsed_s, and a count, allocstall, of mmap001): its row
+# says "missing" with "-" for every figure of that side and no change or p, in every format;
+# never a 0 or a change that was not measured. Both ways round: removed from B, then from A.
+cp "$VMS_SOURCE_DIR/tests/data/golden-result.json" full.json
+python3 - <<'PY'
+import json
+d = json.load(open("full.json"))
+for w in d["workloads"]:
+    if w["name"] == "mmap001":
+        del w["metrics"]["elapsed_s"], w["metrics"]["allocstall"]
+json.dump(d, open("cut.json", "w"))
+PY
+for order in "full.json cut.json" "cut.json full.json"; do
+	set -- $order
+	side=$([ "$1" = cut.json ] && echo A || echo B)
+	for fmt in text markdown json html; do
+		expect_rc 0 "$VMSUITE" compare --format $fmt "$1" "$2" || continue
+		cp out "missing-$side.$fmt"
+	done
+	python3 - "$side" missing-$side.text missing-$side.markdown missing-$side.json \
+		missing-$side.html <<'PY' > missing.out 2>&1 && ok "metric missing in $side: $(cat missing.out)" ||
+import json, re, sys
+from html.parser import HTMLParser
+side, text, md, js, html = sys.argv[1:]
+errors = []
+gone = ("elapsed_s", "allocstall")
+
+def block(lines, start):  # the lines of the mmap001 table
+    out, on = [], False
+    for l in lines:
+        if l.startswith(start):
+            on = True
+        elif on and ((not l.strip() and len(out) > 1) or l.startswith("##")):
+            break
+        if on and l.strip():
+            out.append(l)
+    return out
+
+# text: metric A-mean A-cv A-n B-mean B-cv B-n change [p] verdict
+rows = {l.split()[0]: l.split() for l in block(open(text).read().splitlines(), "mmap001 ")}
+for m in gone:
+    f = rows.get(m)
+    if not f:
+        errors.append(f"text: no {m} row"); continue
+    figs = f[1:4] if side == "A" else f[4:7]
+    other = f[4:7] if side == "A" else f[1:4]
+    if figs != ["-", "-", "-"]:
+        errors.append(f"text: {m} shows {figs} on the missing side")
+    if "-" in other:
+        errors.append(f"text: {m} lost the present side: {other}")
+    if f[7:] != ["n/a", "-", "missing"]:
+        errors.append(f"text: {m} change/p/verdict {f[7:]}")
+# markdown: | name | A mean | A cv | A n | B mean | B cv | B n | change | p | verdict |
+seen = 0
+for l in block(open(md).read().splitlines(), "## mmap001"):
+    c = [x.strip() for x in l.strip().strip("|").split("|")]
+    name = c[0].split()[0] if c[0] else ""
+    if name not in gone:
+        continue
+    seen += 1
+    gone_md = c[1:4] if side == "A" else c[4:7]
+    if gone_md != ["-", "-", "-"] or c[7:] != ["n/a", "-", "missing"]:
+        errors.append(f"markdown: {name} row {c}")
+if seen != len(gone):
+    errors.append(f"markdown: {seen} rows of {gone}")
+# json
+doc = json.load(open(js))
+ms = {m["name"]: m for w in doc["workloads"] if w["name"] == "mmap001" for m in w["metrics"]}
+for m in gone:
+    o = ms[m]["others"][0]
+    s = ms[m]["base"] if side == "A" else o
+    if o["verdict"] != "missing" or s["n"] != 0 or s["mean"] is not None:
+        errors.append(f"json: {m} verdict {o['verdict']}, missing side {s}")
+    if any(o[k] is not None for k in ("change_pct", "ci_low_pct", "ci_high_pct", "p", "runs_needed")):
+        errors.append(f"json: {m} has a change or p: {o}")
+# html: the elapsed_s chart says missing and draws no point for the side that lacks it
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.cur, self.charts, self.v = None, {}, None
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        if tag == "svg" and "compare" in (a.get("class") or ""):
+            self.cur = self.charts.setdefault(a["aria-label"], {"pts": [], "verdicts": []})
+        if self.cur is not None and tag == "title" and self.v is None:
+            self.v = []
+        if self.cur is not None and tag == "text" and (a.get("class") or "").startswith("v-"):
+            self.v = []
+    def handle_endtag(self, tag):
+        if tag == "svg":
+            self.cur = None
+        if tag in ("text", "title") and self.v is not None and self.cur is not None:
+            t = "".join(self.v)
+            (self.cur["verdicts"] if tag == "text" else self.cur["pts"]).append(t)
+            self.v = None
+    def handle_data(self, d):
+        if self.v is not None:
+            self.v.append(d)
+p = P()
+p.feed(open(html, encoding="utf-8").read())
+c = p.charts.get("mmap001 / elapsed_s: samples and change")
+if not c:
+    errors.append("html: no mmap001 elapsed_s chart")
+else:
+    runs = [t for t in c["pts"] if " run: " in t]
+    if c["verdicts"] != ["missing"]:
+        errors.append(f"html: verdicts {c['verdicts']}")
+    if any(t.startswith(side + " run") for t in runs) or len(runs) != 3:
+        errors.append(f"html: points {runs}")
+    if any(" vs A: " in t for t in c["pts"]):
+        errors.append("html: a change is drawn for a missing metric")
+pre = re.search(r'<pre class="cmptext">(.*?)</pre>', open(html, encoding="utf-8").read(), re.S)
+if not pre or not re.search(r"^allocstall .* missing$", pre.group(1), re.M):
+    errors.append("html: the text comparison has no missing allocstall row")
+for e in errors:
+    print(e)
+print("text, markdown, json, html" if not errors else "")
+sys.exit(1 if errors else 0)
+PY
+		fail "metric missing in $side: $(cat missing.out)"
+done
+
 if [ "$fails" -ne 0 ]; then
 	echo "$fails check(s) failed"
 	exit 1

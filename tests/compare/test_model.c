@@ -1,7 +1,8 @@
 /* Unit tests of report/compare and report/envdiff on synthetic result files with known truth
  * (tests/compare/gen.c draws them from seeded log-normal distributions): false-alarm rate,
  * detection of real shifts, runs-needed, count metrics, each environment class, mismatched
- * workloads and the JSON model. */
+ * workloads, the samples and catalogue fields the model keeps, the idle baseline and the JSON
+ * model. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -500,6 +501,166 @@ static void unstable_wins(void **state)
 	json_decref(db);
 }
 
+/* The model keeps the values it judged, in run order with the run each came from: nulls (failed
+ * runs) are left out, a derived count has one 0/1 per run that ended. */
+static void samples_kept(void **state)
+{
+	json_t *a = gen_doc("k", 0), *b = gen_doc("k", 0), *wa, *wb, *run;
+	const double ta[] = {10, 10.1, NAN, 9.9, 10}, tb[] = {NAN, 11, 12, NAN, 13};
+	const double want_a[] = {10, 10.1, 9.9, 10}, want_b[] = {11, 12, 13};
+	const size_t runs_a[] = {0, 1, 3, 4}, runs_b[] = {1, 2, 4};
+	const struct vms_cmp_metric *m;
+	struct vms_compare c;
+	size_t i;
+
+	(void)state;
+	wa = gen_workload(a, "w", 1, 5);
+	wb = gen_workload(b, "w", 1, 5);
+	gen_samples(wa, "elapsed_s", "s", "lower", 1, 0, ta, 5);
+	gen_samples(wb, "elapsed_s", "s", "lower", 1, 0, tb, 5);
+	json_object_set_new(json_array_get(json_object_get(wb, "runs"), 0), "status",
+	                    json_string("failed"));
+	json_object_set_new(json_array_get(json_object_get(wb, "runs"), 3), "status",
+	                    json_string("skipped"));
+	run = json_array_get(json_object_get(wb, "runs"), 4);
+	json_object_set_new(run, "oom_killed", json_true());
+	cmp2(&c, a, b, 0);
+	m = metric(&c, "w", "elapsed_s");
+	assert_int_equal(m->base.s.n, 4);
+	assert_int_equal(m->cells[0].side.s.n, 3);
+	for (i = 0; i < 4; i++) {
+		assert_true(m->base.values[i] == want_a[i]);
+		assert_int_equal(m->base.runs[i], runs_a[i]);
+	}
+	for (i = 0; i < 3; i++) {
+		assert_true(m->cells[0].side.values[i] == want_b[i]);
+		assert_int_equal(m->cells[0].side.runs[i], runs_b[i]);
+	}
+	assert_true(m->base.present && m->cells[0].side.present);
+	/* runs 0 (failed), 1, 2, 4 (OOM-killed) ended; run 3 was skipped */
+	m = metric(&c, "w", "failed_runs");
+	assert_non_null(m);
+	assert_int_equal(m->cells[0].side.s.n, 4);
+	assert_true(m->cells[0].side.values[0] == 1 && m->cells[0].side.values[3] == 0);
+	assert_int_equal(m->cells[0].side.runs[3], 4);
+	m = metric(&c, "w", "oom_kills");
+	assert_non_null(m);
+	assert_true(m->cells[0].side.values[3] == 1 && m->cells[0].side.events == 1);
+	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* Audio and derived rows come from the catalogue; unit, better and kind from the file, the
+ * catalogue filling what it lacks; a metric the catalogue does not know compares on the
+ * file's own fields. */
+static void catalogue_and_file(void **state)
+{
+	json_t *a = gen_doc("k", 0), *b = gen_doc("k", 0), *wa, *wb, *doc, *ms;
+	const double lo[] = {10, 10.2, 9.8, 10.1, 9.9}, hi[] = {20, 20.4, 19.6, 20.2, 19.8};
+	const double ev[] = {1, 2, 1, 3, 1};
+	static const char *const audio[] = {"headroom_min_ms", "decode_ms_per_s", "wake_p50_ms"};
+	const struct vms_cmp_metric *m;
+	struct vms_compare c;
+	size_t i;
+
+	(void)state;
+	wa = gen_workload(a, "w", 1, 5);
+	wb = gen_workload(b, "w", 1, 5);
+	/* newer than this vmsuite: better "higher", doubled, is an improvement */
+	gen_samples(wa, "frobs_per_s", "frobs/s", "higher", 1, 0, lo, 5);
+	gen_samples(wb, "frobs_per_s", "frobs/s", "higher", 1, 0, hi, 5);
+	for (i = 0; i < VMS_ARRAY_SIZE(audio); i++) {
+		gen_samples(wa, audio[i], "ms", "lower", 0, 0, lo, 5);
+		gen_samples(wb, audio[i], "ms", "lower", 0, 0, lo, 5);
+	}
+	gen_samples(wa, "pgscan", "pages", "lower", 0, 0, lo, 5);
+	gen_samples(wb, "pgscan", "pages", "lower", 0, 0, lo, 5);
+	/* the file says better "none": it wins over the catalogue's "lower" */
+	gen_samples(wa, "elapsed_s", "s", "none", 1, 0, lo, 5);
+	gen_samples(wb, "elapsed_s", "s", "none", 1, 0, hi, 5);
+	/* only samples: unit, better and kind from the catalogue (count, lower) */
+	json_object_set_new(json_object_get(wa, "metrics"), "underruns",
+	                    json_pack("{s:[f,f,f,f,f]}", "samples", 1.0, 2.0, 1.0, 3.0, 1.0));
+	gen_samples(wb, "underruns", "count", "lower", 1, 1, ev, 5);
+	cmp2(&c, a, b, 0);
+	m = metric(&c, "w", "frobs_per_s");
+	assert_null(m->def);
+	assert_string_equal(m->unit, "frobs/s");
+	assert_int_equal(m->better, VMS_BETTER_HIGHER);
+	assert_false(m->audio || m->count || m->derived);
+	assert_int_equal(m->cells[0].verdict, VMS_VERDICT_IMPROVEMENT);
+	for (i = 0; i < VMS_ARRAY_SIZE(audio); i++)
+		assert_true(metric(&c, "w", audio[i])->audio);
+	assert_false(metric(&c, "w", "pgscan")->audio);
+	m = metric(&c, "w", "elapsed_s");
+	assert_int_equal(m->better, VMS_BETTER_NONE);
+	assert_int_equal(m->cells[0].verdict, VMS_VERDICT_INFO);
+	m = metric(&c, "w", "underruns");
+	assert_non_null(m->def);
+	assert_string_equal(m->unit, "count");
+	assert_int_equal(m->better, VMS_BETTER_LOWER);
+	assert_true(m->count && m->audio);
+	/* the JSON keeps the strings */
+	doc = vms_compare_to_json(&c);
+	json_array_foreach (
+	    json_object_get(json_array_get(json_object_get(doc, "workloads"), 0), "metrics"), i, ms)
+		if (!strcmp(json_string_value(json_object_get(ms, "name")), "frobs_per_s"))
+			assert_string_equal(json_string_value(json_object_get(ms, "better")),
+			                    "higher");
+	json_decref(doc);
+	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* The idle baseline is kept as numbers; printed, they read as the text report's line. */
+static void baseline_figures(void **state)
+{
+	json_t *a = gen_doc("k", 1), *b = gen_doc("k", 1);
+	const struct vms_report_sound *f;
+	char *line = NULL, *report = NULL, *want;
+	size_t len = 0, rlen = 0;
+	struct vms_compare c;
+	FILE *m;
+
+	(void)state;
+	gen_workload(a, "w", 1, 2);
+	gen_workload(b, "w", 1, 2);
+	gen_set(a, "audio.baseline",
+	        "{\"metrics\": {\"sound_rating\": {\"samples\": [9]}, \"played_s\": {\"samples\": "
+	        "[9.97]}, \"window_s\": {\"samples\": [10]}, \"skips\": {\"samples\": [1]}, "
+	        "\"underruns\": {\"samples\": [1]}, \"gap_longest_ms\": {\"samples\": [25]}, "
+	        "\"wake_p99_ms\": {\"samples\": [3.1]}}, \"detail\": {\"causes\": {\"paging\": 2, "
+	        "\"io\": 1}}}");
+	cmp2(&c, a, b, 0);
+	assert_true(c.files[0].has_baseline && c.files[0].baseline_skipped);
+	assert_false(c.files[1].has_baseline || c.files[1].baseline_skipped);
+	f = &c.files[0].baseline;
+	assert_true(f->rating == 9 && f->played_s == 9.97 && f->underruns == 1);
+	assert_int_equal(f->causes[VMS_CAUSE_PAGING], 2);
+	assert_int_equal(f->causes[VMS_CAUSE_IO], 1);
+	m = open_memstream(&line, &len);
+	assert_non_null(m);
+	vms_report_sound_put(m, f);
+	assert_int_equal(fclose(m), 0);
+	assert_string_equal(line, "9.0/10 \u2014 played 9.97 of 10.00 s, 1 skip (1 underrun), "
+	                          "longest gap 25 ms, p99 wake 3.1 ms\n"
+	                          "       gaps caused by: paging 2, io 1");
+	m = open_memstream(&report, &rlen);
+	assert_non_null(m);
+	vms_report_sound_baseline(m, json_object_get(a, "audio"));
+	assert_int_equal(fclose(m), 0);
+	want = vms_xasprintf("Sound (idle baseline): %s\n", line);
+	assert_string_equal(report, want);
+	free(want);
+	free(report);
+	free(line);
+	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
 /* Ours but odd: wrong types anywhere must not crash and must not invent numbers. */
 static void odd_documents(void **state)
 {
@@ -556,6 +717,9 @@ int main(void)
 	    cmocka_unit_test(json_reparses),
 	    cmocka_unit_test(odd_documents),
 	    cmocka_unit_test(unstable_wins),
+	    cmocka_unit_test(samples_kept),
+	    cmocka_unit_test(catalogue_and_file),
+	    cmocka_unit_test(baseline_figures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

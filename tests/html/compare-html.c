@@ -1,14 +1,12 @@
 /* Test helper: `vms-compare-html OUT.html BASE OTHER...` builds the comparison model of
- * `vmsuite compare` and renders it with the HTML compare view, for the html tests (the
- * command's --format html goes through the same function once the renderer table names it).
- * No kernel paths. */
+ * `vmsuite compare` and renders it with the HTML compare view (the function the command's
+ * --format html calls), for the html tests. No kernel paths. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "core/result.h"
 #include "core/util.h"
 #include "report/compare.h"
-#include "report/html.h"
 
 int main(int argc, char **argv)
 {
