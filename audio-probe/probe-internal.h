@@ -62,8 +62,8 @@ struct vms_probe_view {
 	double now;
 };
 
-/* The cause rule of SPEC §6 on one gap's evidence: paging if major faults, else runqueue if
- * run-queue wait is at least half the lateness, else io if PSI io grew by at least
+/* The cause rule of docs/audio-probe.md on one gap's evidence: paging if major faults, else
+ * runqueue if run-queue wait is at least half the lateness, else io if PSI io grew by at least
  * VMS_CAUSE_IO_FRACTION of the lateness, else decode if own CPU is at least half of it, else
  * unexplained. Pure. */
 #define VMS_CAUSE_IO_FRACTION 0.1
