@@ -527,9 +527,10 @@ static int set_limits_v1(struct vms_cgroup *cg, uint64_t mem, uint64_t swap)
 		memsw = mem > UINT64_MAX - swap ? VMS_CGROUP_UNLIMITED : mem + swap;
 	if (!cg->swap_accounting) {
 		ret = write_in(cg->dir, "memory.limit_in_bytes", num_text(mem, a, sizeof(a)));
-		return ret ? vms_error("cannot set '%s/memory.limit_in_bytes': %s", cg->dir,
-		                       strerror(-ret)),
-		       ret : 0;
+		if (ret)
+			return vms_error_ret(ret, "cannot set '%s/memory.limit_in_bytes': %s",
+			                     cg->dir, strerror(-ret));
+		return 0;
 	}
 	/* memsw.limit may never drop below limit_in_bytes: lower mem first, raise memsw first */
 	read_num_in(cg->dir, "memory.memsw.limit_in_bytes", &cur_memsw);
@@ -537,26 +538,23 @@ static int set_limits_v1(struct vms_cgroup *cg, uint64_t mem, uint64_t swap)
 		ret =
 		    write_in(cg->dir, "memory.memsw.limit_in_bytes", num_text(memsw, b, sizeof(b)));
 		if (ret)
-			return vms_error("cannot set '%s/memory.memsw.limit_in_bytes' to %s: %s",
-			                 cg->dir, b, strerror(-ret)),
-			       ret;
+			return vms_error_ret(
+			    ret, "cannot set '%s/memory.memsw.limit_in_bytes' to %s: %s", cg->dir,
+			    b, strerror(-ret));
 		ret = write_in(cg->dir, "memory.limit_in_bytes", num_text(mem, a, sizeof(a)));
 		if (ret)
-			return vms_error("cannot set '%s/memory.limit_in_bytes' to %s: %s", cg->dir,
-			                 a, strerror(-ret)),
-			       ret;
+			return vms_error_ret(ret, "cannot set '%s/memory.limit_in_bytes' to %s: %s",
+			                     cg->dir, a, strerror(-ret));
 		return 0;
 	}
 	ret = write_in(cg->dir, "memory.limit_in_bytes", num_text(mem, a, sizeof(a)));
 	if (ret)
-		return vms_error("cannot set '%s/memory.limit_in_bytes' to %s: %s", cg->dir, a,
-		                 strerror(-ret)),
-		       ret;
+		return vms_error_ret(ret, "cannot set '%s/memory.limit_in_bytes' to %s: %s",
+		                     cg->dir, a, strerror(-ret));
 	ret = write_in(cg->dir, "memory.memsw.limit_in_bytes", num_text(memsw, b, sizeof(b)));
 	if (ret)
-		return vms_error("cannot set '%s/memory.memsw.limit_in_bytes' to %s: %s", cg->dir,
-		                 b, strerror(-ret)),
-		       ret;
+		return vms_error_ret(ret, "cannot set '%s/memory.memsw.limit_in_bytes' to %s: %s",
+		                     cg->dir, b, strerror(-ret));
 	return 0;
 }
 
@@ -568,14 +566,15 @@ static int set_limits_v2(struct vms_cgroup *cg, uint64_t mem, uint64_t swap)
 	ret = write_in(cg->dir, "memory.max",
 	               mem == VMS_CGROUP_UNLIMITED ? "max" : num_text(mem, a, sizeof(a)));
 	if (ret)
-		return vms_error("cannot set '%s/memory.max': %s", cg->dir, strerror(-ret)), ret;
+		return vms_error_ret(ret, "cannot set '%s/memory.max': %s", cg->dir,
+		                     strerror(-ret));
 	if (!cg->swap_accounting)
 		return 0;
 	ret = write_in(cg->dir, "memory.swap.max",
 	               swap == VMS_CGROUP_UNLIMITED ? "max" : num_text(swap, a, sizeof(a)));
 	if (ret)
-		return vms_error("cannot set '%s/memory.swap.max': %s", cg->dir, strerror(-ret)),
-		       ret;
+		return vms_error_ret(ret, "cannot set '%s/memory.swap.max': %s", cg->dir,
+		                     strerror(-ret));
 	return 0;
 }
 
@@ -618,9 +617,8 @@ int vms_cgroup_create(struct vms_cgroup *cg, const struct vms_cgroup_info *info,
 	cg->usage_fd = cg->peak_fd = -1;
 	cg->ops = ops;
 	if (info->version == VMS_CGROUP_NONE || !info->writable)
-		return vms_error("cannot create a memory cgroup: %s",
-		                 info->why[0] ? info->why : "no memory cgroup here"),
-		       -ENOTSUP;
+		return vms_error_ret(-ENOTSUP, "cannot create a memory cgroup: %s",
+		                     info->why[0] ? info->why : "no memory cgroup here");
 	if (!name) {
 		snprintf(defname, sizeof(defname), "vmsuite-%ld", (long)getpid());
 		name = defname;
@@ -631,22 +629,23 @@ int vms_cgroup_create(struct vms_cgroup *cg, const struct vms_cgroup_info *info,
 	snprintf(cg->parent, sizeof(cg->parent), "%s", info->self_dir);
 	if (pjoin(cg->dir, sizeof(cg->dir), info->self_dir, name) ||
 	    procs_file(cg->procs, sizeof(cg->procs), cg->dir))
-		return vms_error("cgroup path under '%s' too long", info->self_dir), -ENAMETOOLONG;
+		return vms_error_ret(-ENAMETOOLONG, "cgroup path under '%s' too long",
+		                     info->self_dir);
 	reap_stale(info->self_dir, ops);
 
 	if (info->v2_enable_memory) {
 		ret = write_in(info->self_dir, "cgroup.subtree_control", "+memory");
 		if (ret)
-			return vms_error("cannot enable the memory controller in '%s/"
-			                 "cgroup.subtree_control': %s",
-			                 info->self_dir, strerror(-ret)),
-			       ret;
+			return vms_error_ret(ret,
+			                     "cannot enable the memory controller in '%s/"
+			                     "cgroup.subtree_control': %s",
+			                     info->self_dir, strerror(-ret));
 	}
 	ret = do_mkdir(ops, cg->dir, cg->version);
 	if (ret)
-		return vms_error("cannot create the cgroup '%s': %s%s", cg->dir, strerror(-ret),
-		                 ret == -EACCES || ret == -EPERM ? " (run as root)" : ""),
-		       ret;
+		return vms_error_ret(ret, "cannot create the cgroup '%s': %s%s", cg->dir,
+		                     strerror(-ret),
+		                     ret == -EACCES || ret == -EPERM ? " (run as root)" : "");
 	cg->created = 1;
 	/* the procs file name is known only now (v1 may have only "tasks") */
 	procs_file(cg->procs, sizeof(cg->procs), cg->dir);

@@ -203,7 +203,7 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
 	ret = vms_meminfo_read(&mi, path);
 	if (ret)
-		return vms_error("cannot read '%s': %s", path, strerror(-ret)), ret;
+		return vms_error_ret(ret, "cannot read '%s': %s", path, strerror(-ret));
 	m->host_mem_total = mi.mem_total;
 	m->host_swap_total = mi.swap_total;
 	vms_cgroup_detect(&m->cg, root);
@@ -211,26 +211,26 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 	if (req->profile) {
 		p = vms_machine_profile_find(req->profile);
 		if (!p)
-			return vms_error("unknown machine profile '%s' (known: hron2001, host)",
-			                 req->profile),
-			       -EINVAL;
+			return vms_error_ret(-EINVAL,
+			                     "unknown machine profile '%s' (known: hron2001, host)",
+			                     req->profile);
 		m->explicit_profile = 1;
 		if (p->cgroup && !m->cg.writable)
-			return vms_error("--machine %s needs a memory cgroup: %s", p->name,
-			                 m->cg.why),
-			       -ENOTSUP;
+			return vms_error_ret(-ENOTSUP, "--machine %s needs a memory cgroup: %s",
+			                     p->name, m->cg.why);
 		if (!p->cgroup && (req->set_mem_limit || req->set_swap_limit))
-			return vms_error("the '%s' profile has no memory cgroup: --mem-limit and "
-			                 "--swap-limit need --machine hron2001",
-			                 p->name),
-			       -EINVAL;
+			return vms_error_ret(
+			    -EINVAL,
+			    "the '%s' profile has no memory cgroup: --mem-limit and "
+			    "--swap-limit need --machine hron2001",
+			    p->name);
 	} else if (m->cg.writable) {
 		p = vms_machine_profile_find("hron2001");
 	} else {
 		if (req->set_mem_limit || req->set_swap_limit)
-			return vms_error("--mem-limit/--swap-limit need a memory cgroup: %s",
-			                 m->cg.why),
-			       -ENOTSUP;
+			return vms_error_ret(-ENOTSUP,
+			                     "--mem-limit/--swap-limit need a memory cgroup: %s",
+			                     m->cg.why);
 		p = vms_machine_profile_find("host");
 		add_note(m,
 		         "running on the host machine (%s RAM, no limit): the 2001 box is not "
@@ -249,9 +249,9 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 		m->mem_limit = req->set_mem_limit ? req->mem_limit : p->mem_limit;
 		m->swap_limit = req->set_swap_limit ? req->swap_limit : p->swap_limit;
 		if (m->mem_limit < 16 * MIB)
-			return vms_error("memory limit %s is too small (at least 16 MiB)",
-			                 vms_format_size(m->mem_limit, a, sizeof(a))),
-			       -EINVAL;
+			return vms_error_ret(-EINVAL,
+			                     "memory limit %s is too small (at least 16 MiB)",
+			                     vms_format_size(m->mem_limit, a, sizeof(a)));
 		m->effective_swap =
 		    m->swap_limit < m->host_swap_total ? m->swap_limit : m->host_swap_total;
 		m->mmap001_bytes = p->mmap001_bytes;
@@ -296,10 +296,9 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 		                    : vms_machine_cpus(req->cpus, m->cpu_list, sizeof(m->cpu_list),
 		                                       &m->cpuset);
 		if (ret)
-			return vms_error("cannot pin to %ld CPUs: %s", req->cpus,
-			                 ret == -ERANGE ? "this process may not use that many"
-			                                : strerror(-ret)),
-			       ret;
+			return vms_error_ret(ret, "cannot pin to %ld CPUs: %s", req->cpus,
+			                     ret == -ERANGE ? "this process may not use that many"
+			                                    : strerror(-ret));
 		m->cpus = req->cpus;
 	}
 	return 0;

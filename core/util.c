@@ -33,6 +33,16 @@ int vms_error(const char *fmt, ...)
 	return -1;
 }
 
+int vms_error_ret(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return code;
+}
+
 void vms_warn(const char *fmt, ...)
 {
 	va_list ap;

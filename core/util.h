@@ -22,6 +22,9 @@ enum vms_exit {
 
 /* Prints "vmsuite: <message>" to stderr. Returns -1 so callers can `return vms_error(...)`. */
 int vms_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* As vms_error(), but returns code: `return vms_error_ret(-EINVAL, "bad '%s'", s);` reports
+ * the error and passes its code (a -errno or an exit code) up in one statement. */
+int vms_error_ret(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints "vmsuite: warning: <message>" to stderr. */
 void vms_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "vmsuite: note: <message>" to stderr. */

@@ -95,13 +95,57 @@ static void test_write_atomic(void **state)
 	assert_int_equal(vms_write_atomic("/nonexistent-dir/x.json", "x", 1), -ENOENT);
 }
 
+/* Runs fn with stderr sent to a file and returns what it printed (caller frees). */
+static char *capture_stderr(int (*fn)(void), int *ret)
+{
+	char path[] = "/tmp/vms-stderr-XXXXXX";
+	int fd = mkstemp(path), saved = dup(2);
+	char *text;
+
+	assert_true(fd >= 0 && saved >= 0);
+	assert_int_equal(dup2(fd, 2), 2);
+	*ret = fn();
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	close(fd);
+	text = vms_read_text(path);
+	unlink(path);
+	assert_non_null(text);
+	return text;
+}
+
+static int report_einval(void)
+{
+	return vms_error_ret(-EINVAL, "cannot use '%s': %s", "x", "bad");
+}
+
+static int report_usage(void)
+{
+	return vms_error_ret(VMS_EXIT_USAGE, "no %s", "file");
+}
+
+static void test_error_ret(void **state)
+{
+	char *text;
+	int ret;
+
+	(void)state;
+	text = capture_stderr(report_einval, &ret);
+	assert_int_equal(ret, -EINVAL);
+	assert_string_equal(text, "vmsuite: cannot use 'x': bad\n");
+	free(text);
+	text = capture_stderr(report_usage, &ret);
+	assert_int_equal(ret, VMS_EXIT_USAGE);
+	assert_string_equal(text, "vmsuite: no file\n");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_size),
-	    cmocka_unit_test(test_parse_seconds_and_long),
-	    cmocka_unit_test(test_format_size),
-	    cmocka_unit_test(test_write_atomic),
+	    cmocka_unit_test(test_parse_size),  cmocka_unit_test(test_parse_seconds_and_long),
+	    cmocka_unit_test(test_format_size), cmocka_unit_test(test_write_atomic),
+	    cmocka_unit_test(test_error_ret),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
