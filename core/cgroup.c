@@ -978,25 +978,6 @@ json_t *vms_cgroup_delta_json(const struct vms_cgroup *cg, const struct vms_cgro
 	return o;
 }
 
-json_t *vms_cgroup_run_hook(void *ctx, int phase)
-{
-	struct vms_cgroup *cg = ctx;
-	struct vms_cgroup_stats *after;
-	json_t *o = NULL;
-
-	if (!cg || !cg->created)
-		return NULL;
-	if (phase == 0) {
-		vms_cgroup_run_begin(cg, &cg->before);
-		return NULL;
-	}
-	after = vms_xmalloc(sizeof(*after));
-	if (!vms_cgroup_stats_read(cg, after))
-		o = vms_cgroup_delta_json(cg, &cg->before, after);
-	free(after);
-	return o;
-}
-
 uint64_t vms_cgroup_effective_swap(const struct vms_cgroup *cg)
 {
 	return cg->swap_limit < cg->host_swap_total ? cg->swap_limit : cg->host_swap_total;

@@ -539,12 +539,14 @@ static void test_stats_v1_delta(void **state)
 	free(after);
 }
 
-static void test_stats_v2_delta_and_hook(void **state)
+static void test_stats_v2_delta(void **state)
 {
 	struct fake *f = *state;
 	struct vms_cgroup cg = VMS_CGROUP_INIT;
 	struct vms_cgroup_fs_ops ops = fake_ops(f);
 	struct vms_cgroup_info info;
+	struct vms_cgroup_stats *before = vms_xmalloc(sizeof(*before));
+	struct vms_cgroup_stats *after = vms_xmalloc(sizeof(*after));
 	char buf[256];
 	json_t *d, *sd, *pr;
 
@@ -558,7 +560,7 @@ static void test_stats_v2_delta_and_hook(void **state)
 	fake_write(f, C "memory.pressure",
 	           "some avg10=0.00 avg60=0.00 avg300=0.00 total=100\n"
 	           "full avg10=0.00 avg60=0.00 avg300=0.00 total=40\n");
-	assert_null(vms_cgroup_run_hook(&cg, 0));
+	assert_int_equal(vms_cgroup_run_begin(&cg, before), 0);
 	/* v2 peak reset goes through the kept descriptor */
 	assert_non_null(strstr(fake_read(f, C "memory.peak", buf, 256), "reset"));
 	fake_write(f, C "memory.peak", "536870912\n");
@@ -572,8 +574,8 @@ static void test_stats_v2_delta_and_hook(void **state)
 	fake_write(f, C "memory.pressure",
 	           "some avg10=0.00 avg60=0.00 avg300=0.00 total=1100\n"
 	           "full avg10=0.00 avg60=0.00 avg300=0.00 total=540\n");
-	d = vms_cgroup_run_hook(&cg, 1);
-	assert_non_null(d);
+	assert_int_equal(vms_cgroup_stats_read(&cg, after), 0);
+	d = vms_cgroup_delta_json(&cg, before, after);
 	assert_int_equal(json_integer_value(json_object_get(d, "peak_bytes")), 536870912);
 	assert_int_equal(json_integer_value(json_object_get(d, "limit_hits")), 7);
 	assert_int_equal(json_integer_value(json_object_get(d, "high_events")), 4);
@@ -592,6 +594,8 @@ static void test_stats_v2_delta_and_hook(void **state)
 	json_decref(d);
 #undef C
 	assert_int_equal(vms_cgroup_destroy(&cg, 0), 0);
+	free(before);
+	free(after);
 }
 
 /* ---- join / destroy ---- */
@@ -794,7 +798,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_create_default_name_and_stale, fake_setup,
 	                                    fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_stats_v1_delta, fake_setup, fake_teardown),
-	    cmocka_unit_test_setup_teardown(test_stats_v2_delta_and_hook, fake_setup,
+	    cmocka_unit_test_setup_teardown(test_stats_v2_delta, fake_setup,
 	                                    fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_join, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_destroy_moves_tasks, fake_setup, fake_teardown),
