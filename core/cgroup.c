@@ -52,61 +52,13 @@ static int exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-/* Reads a small file into buf (NUL-terminated) with open/read/close. Bytes read or -errno. */
-static ssize_t read_small(const char *path, char *buf, size_t len)
-{
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	while (got + 1 < len) {
-		ssize_t n = read(fd, buf + got, len - 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			close(fd);
-			return -e;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	return (ssize_t)got;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (!strncmp(s, "max", 3)) {
-		*out = UINT64_MAX;
-		return 0;
-	}
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return errno ? -EINVAL : 0;
-}
-
 /* Reads a one-number file; v1's "unlimited" (~2^63) reads as VMS_CGROUP_UNLIMITED. */
 static int read_num(const char *path, uint64_t *out)
 {
-	char buf[64];
-	ssize_t n = read_small(path, buf, sizeof(buf));
+	int ret = vms_read_u64(path, out);
 
-	if (n < 0)
-		return (int)n;
-	if (parse_u64(buf, out))
-		return -EINVAL;
+	if (ret)
+		return ret;
 	if (*out >= V1_UNLIMITED_MIN)
 		*out = VMS_CGROUP_UNLIMITED;
 	return 0;
@@ -120,31 +72,12 @@ static int read_num_in(const char *dir, const char *file, uint64_t *out)
 	return ret ? ret : read_num(path, out);
 }
 
-/* Writes a control file the way `echo text > file` does (O_TRUNC is harmless on cgroupfs and
- * makes fake trees of plain files behave). 0 or -errno. */
-static int write_knob(const char *path, const char *text)
-{
-	size_t len = strlen(text);
-	ssize_t n;
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), e;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, len);
-	e = n < 0 ? errno : 0;
-	if (close(fd) && !e && n >= 0)
-		e = errno;
-	if (e)
-		return -e;
-	return (size_t)n == len ? 0 : -EIO;
-}
-
 static int write_in(const char *dir, const char *file, const char *text)
 {
 	char path[PATH_MAX];
 	int ret = cgfile(path, sizeof(path), dir, file);
 
-	return ret ? ret : write_knob(path, text);
+	return ret ? ret : vms_write_text(path, text);
 }
 
 static int exists_in(const char *dir, const char *file)
@@ -161,8 +94,12 @@ static int kv_get(const char *text, const char *key, uint64_t *out)
 	const char *p = text;
 
 	while (p && *p) {
-		if (!strncmp(p, key, klen) && p[klen] == ' ')
-			return parse_u64(p + klen + 1, out);
+		if (!strncmp(p, key, klen) && p[klen] == ' ') {
+			const char *end;
+			int ret = vms_parse_u64(p + klen + 1, &end, out);
+
+			return ret || (*end && *end != '\n') ? -EINVAL : 0;
+		}
 		p = strchr(p, '\n');
 		if (p)
 			p++;
@@ -320,7 +257,7 @@ static int lists_memory(const char *dir, const char *file)
 {
 	char path[PATH_MAX], buf[512];
 
-	if (cgfile(path, sizeof(path), dir, file) || read_small(path, buf, sizeof(buf)) < 0)
+	if (cgfile(path, sizeof(path), dir, file) || vms_read_small(path, buf, sizeof(buf)) < 0)
 		return 0;
 	return has_word(buf, "memory", " \n");
 }
@@ -475,7 +412,7 @@ static int count_tasks(const char *dir)
 
 	if (procs_file(path, sizeof(path), dir))
 		return -ENAMETOOLONG;
-	n = read_small(path, buf, sizeof(buf));
+	n = vms_read_small(path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	return (int)strspn(buf, " \n\t") == n ? 0 : 1;
@@ -688,29 +625,20 @@ int vms_cgroup_join(const struct vms_cgroup *cg, pid_t pid)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%ld", (long)pid);
-	return write_knob(cg->procs, buf);
+	return vms_write_text(cg->procs, buf);
 }
 
 int vms_cgroup_join_self(const char *procs_path)
 {
 	char buf[24], *p = buf + sizeof(buf);
 	unsigned long v = (unsigned long)getpid();
-	ssize_t n;
-	int fd, e;
 
+	*--p = '\0';
 	do {
 		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	fd = open(procs_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, p, (size_t)(buf + sizeof(buf) - p));
-	e = n < 0 ? errno : 0;
-	close(fd);
-	if (n < 0)
-		return -e;
-	return n == buf + sizeof(buf) - p ? 0 : -EIO;
+	return vms_write_text(procs_path, p);
 }
 
 /* Moves (or kills) every task of cg->dir once. Returns how many were listed. */
@@ -719,7 +647,7 @@ static int evacuate(struct vms_cgroup *cg, int kill_tasks)
 	char path[PATH_MAX], parent_procs[PATH_MAX], buf[8192], *p, *end;
 	int n = 0;
 
-	if (procs_file(path, sizeof(path), cg->dir) || read_small(path, buf, sizeof(buf)) < 0)
+	if (procs_file(path, sizeof(path), cg->dir) || vms_read_small(path, buf, sizeof(buf)) < 0)
 		return 0;
 	procs_file(parent_procs, sizeof(parent_procs), cg->parent);
 	for (p = buf;; p = end) {
@@ -736,7 +664,7 @@ static int evacuate(struct vms_cgroup *cg, int kill_tasks)
 			char pb[32];
 
 			snprintf(pb, sizeof(pb), "%ld", pid);
-			write_knob(parent_procs, pb);
+			vms_write_text(parent_procs, pb);
 		}
 	}
 	return n;
@@ -792,7 +720,7 @@ int vms_cgroup_usage(const struct vms_cgroup *cg, uint64_t *bytes)
 	if (n < 0)
 		return -errno;
 	buf[n] = '\0';
-	return parse_u64(buf, bytes);
+	return vms_parse_u64(buf, NULL, bytes);
 }
 
 static void parse_stat(struct vms_cgroup_stats *s, char *text, int v1)
@@ -809,7 +737,7 @@ static void parse_stat(struct vms_cgroup_stats *s, char *text, int v1)
 		if (!sp)
 			continue;
 		*sp = '\0';
-		if (parse_u64(sp + 1, &v))
+		if (vms_parse_u64(sp + 1, NULL, &v))
 			continue;
 		if (v1) {
 			if (!strncmp(name, "hierarchical_", 13))
@@ -865,14 +793,14 @@ int vms_cgroup_stats_read(const struct vms_cgroup *cg, struct vms_cgroup_stats *
 				s->swap = memsw > s->usage ? memsw - s->usage : 0;
 		}
 		if (!cgfile(path, sizeof(path), cg->dir, "memory.oom_control") &&
-		    read_small(path, buf, sizeof(buf)) >= 0)
+		    vms_read_small(path, buf, sizeof(buf)) >= 0)
 			s->oom_kill = kv_or_na(buf, "oom_kill");
 	} else {
 		if (cg->peak_fd >= 0) {
 			n = pread(cg->peak_fd, buf, 63, 0);
 			if (n > 0) {
 				buf[n] = '\0';
-				if (!parse_u64(buf, &v))
+				if (!vms_parse_u64(buf, NULL, &v))
 					s->peak = v;
 			}
 		} else if (!read_num_in(cg->dir, "memory.peak", &v)) {
@@ -881,14 +809,14 @@ int vms_cgroup_stats_read(const struct vms_cgroup *cg, struct vms_cgroup_stats *
 		if (!read_num_in(cg->dir, "memory.swap.current", &v))
 			s->swap = v;
 		if (!cgfile(path, sizeof(path), cg->dir, "memory.events") &&
-		    read_small(path, buf, sizeof(buf)) >= 0) {
+		    vms_read_small(path, buf, sizeof(buf)) >= 0) {
 			s->limit_hits = kv_or_na(buf, "max");
 			s->high_events = kv_or_na(buf, "high");
 			s->oom = kv_or_na(buf, "oom");
 			s->oom_kill = kv_or_na(buf, "oom_kill");
 		}
 		if (!cgfile(path, sizeof(path), cg->dir, "memory.swap.events") &&
-		    read_small(path, buf, sizeof(buf)) >= 0)
+		    vms_read_small(path, buf, sizeof(buf)) >= 0)
 			s->swap_hits = kv_or_na(buf, "max");
 		if (cgfile(path, sizeof(path), cg->dir, "memory.pressure") ||
 		    vms_psi_read_file(path, &s->psi_some_us, &s->psi_full_us))
@@ -896,7 +824,7 @@ int vms_cgroup_stats_read(const struct vms_cgroup *cg, struct vms_cgroup_stats *
 	}
 	if (cgfile(path, sizeof(path), cg->dir, "memory.stat"))
 		return -ENAMETOOLONG;
-	n = read_small(path, buf, sizeof(buf));
+	n = vms_read_small(path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	parse_stat(s, buf, cg->version == VMS_CGROUP_V1);
@@ -1014,7 +942,7 @@ static int meminfo_v1(struct vms_cgroup_meminfo *m, const char *dir, uint64_t *s
 	if (ret)
 		return ret;
 	if (cgfile(path, sizeof(path), dir, "memory.stat") ||
-	    read_small(path, buf, sizeof(buf)) < 0 ||
+	    vms_read_small(path, buf, sizeof(buf)) < 0 ||
 	    kv_get(buf, "hierarchical_memory_limit", &m->limit)) {
 		ret = read_num_in(dir, "memory.limit_in_bytes", &m->limit);
 		if (ret)

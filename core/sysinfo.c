@@ -145,18 +145,6 @@ int vms_sysfs_selection(const char *text, char *buf, size_t len)
 	return 0;
 }
 
-/* Parse a whole decimal token; 0 or -EINVAL. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-
-	if (!*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return *end || errno ? -EINVAL : 0;
-}
-
 static int parse_ll(const char *s, long long *out)
 {
 	char *end;
@@ -188,9 +176,9 @@ json_t *vms_swaps_parse(const char *text)
 		for (tok[n] = strtok_r(line, " \t", &tsave); tok[n] && n < 5;
 		     tok[n] = strtok_r(NULL, " \t", &tsave))
 			n++;
-		if (n != 5 || parse_u64(tok[2], &size_kib) || parse_u64(tok[3], &used_kib) ||
-		    parse_ll(tok[4], &prio) || size_kib > INT64_MAX / 1024 ||
-		    used_kib > INT64_MAX / 1024)
+		if (n != 5 || vms_parse_u64(tok[2], NULL, &size_kib) ||
+		    vms_parse_u64(tok[3], NULL, &used_kib) || parse_ll(tok[4], &prio) ||
+		    size_kib > INT64_MAX / 1024 || used_kib > INT64_MAX / 1024)
 			continue;
 		dec = vms_unescape_octal(tok[0]);
 		d = json_pack("{s:s, s:s, s:I, s:I, s:I}", "name", dec, "type", tok[1],
