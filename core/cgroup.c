@@ -125,23 +125,6 @@ static int has_word(const char *list, const char *word, const char *seps)
 	return 0;
 }
 
-/* Undoes mountinfo's octal escapes (\040 for a space) in place. */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
-}
-
 struct mnt {
 	int found;
 	char root[PATH_MAX];  /* the mount's root inside the hierarchy */
@@ -149,80 +132,28 @@ struct mnt {
 };
 
 /* Finds the first cgroup2 mount and the first v1 mount with the memory controller. */
-static void scan_mountinfo(const char *text, struct mnt *v1, struct mnt *v2)
+static void scan_mountinfo(const char *path, struct mnt *v1, struct mnt *v2)
 {
-	const char *line = text;
+	struct vms_mountinfo mi;
+	const struct vms_mountinfo_entry *e;
 
-	while (line && *line) {
-		const char *eol = strchr(line, '\n');
-		size_t len = eol ? (size_t)(eol - line) : strlen(line);
-		char buf[3 * PATH_MAX], *f[12], *sep, *save = NULL, *tok;
-		unsigned n = 0;
+	if (vms_mountinfo_open(&mi, path))
+		return;
+	while ((e = vms_mountinfo_next(&mi))) {
+		struct mnt *m = NULL;
 
-		if (len < sizeof(buf)) {
-			memcpy(buf, line, len);
-			buf[len] = '\0';
-			sep = strstr(buf, " - ");
-			if (sep) {
-				*sep = '\0';
-				for (tok = strtok_r(buf, " ", &save); tok && n < 6;
-				     tok = strtok_r(NULL, " ", &save))
-					f[n++] = tok;
-				save = NULL;
-				for (tok = strtok_r(sep + 3, " ", &save); tok && n < 9;
-				     tok = strtok_r(NULL, " ", &save))
-					f[n++] = tok;
-			}
-			/* f: 0 id, 1 parent, 2 dev, 3 root, 4 point, 5 opts, 6 fstype, 7 src, 8
-			 * super */
-			if (n == 9) {
-				struct mnt *m = NULL;
-
-				if (!strcmp(f[6], "cgroup2") && !v2->found)
-					m = v2;
-				else if (!strcmp(f[6], "cgroup") && !v1->found &&
-				         has_word(f[8], "memory", ","))
-					m = v1;
-				if (m) {
-					unescape(f[3]);
-					unescape(f[4]);
-					snprintf(m->root, sizeof(m->root), "%s", f[3]);
-					snprintf(m->point, sizeof(m->point), "%s", f[4]);
-					m->found = 1;
-				}
-			}
+		if (!strcmp(e->fstype, "cgroup2") && !v2->found)
+			m = v2;
+		else if (!strcmp(e->fstype, "cgroup") && !v1->found &&
+		         has_word(e->super_options, "memory", ","))
+			m = v1;
+		if (m) {
+			snprintf(m->root, sizeof(m->root), "%s", e->root);
+			snprintf(m->point, sizeof(m->point), "%s", e->mount_point);
+			m->found = 1;
 		}
-		line = eol ? eol + 1 : NULL;
 	}
-}
-
-/* The v1 memory and the v2 path of the caller from /proc/self/cgroup text. */
-static void scan_self_cgroup(const char *text, char *v1, char *v2, size_t len)
-{
-	const char *line = text;
-
-	v1[0] = v2[0] = '\0';
-	while (line && *line) {
-		const char *eol = strchr(line, '\n');
-		size_t n = eol ? (size_t)(eol - line) : strlen(line);
-		char buf[PATH_MAX + 256];
-		char *c1, *c2;
-
-		if (n < sizeof(buf)) {
-			memcpy(buf, line, n);
-			buf[n] = '\0';
-			c1 = strchr(buf, ':');
-			c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-			if (c2) {
-				*c1 = *c2 = '\0';
-				if (!strcmp(buf, "0") && c1 + 1 == c2)
-					snprintf(v2, len, "%s", c2 + 1);
-				else if (has_word(c1 + 1, "memory", ","))
-					snprintf(v1, len, "%s", c2 + 1);
-			}
-		}
-		line = eol ? eol + 1 : NULL;
-	}
+	vms_mountinfo_release(&mi);
 }
 
 /* root + mount point + (cgroup path relative to the mount's root). */
@@ -241,15 +172,12 @@ static int map_dir(char *out, size_t len, const char *root, const struct mnt *m,
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-static char *read_rooted(const char *root, const char *path)
+/* <root><path> into buf. 0 or -ENAMETOOLONG. */
+static int rooted(char *buf, size_t len, const char *root, const char *path)
 {
-	char full[PATH_MAX];
+	int n = snprintf(buf, len, "%s%s", root, path);
 
-	if (snprintf(full, sizeof(full), "%s%s", root, path) >= (int)sizeof(full)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	return vms_read_text(full);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 /* Whether the memory controller is listed in dir/<file> (cgroup.controllers etc.). */
@@ -326,27 +254,27 @@ static void detect_v2(struct vms_cgroup_info *info)
 
 int vms_cgroup_detect(struct vms_cgroup_info *info, const char *root)
 {
-	char v1path[PATH_MAX], v2path[PATH_MAX], v2dir[PATH_MAX] = "";
+	char path[PATH_MAX], v2dir[PATH_MAX] = "";
 	struct mnt *m1 = vms_xcalloc(1, sizeof(*m1)), *m2 = vms_xcalloc(1, sizeof(*m2));
-	char *self, *mi;
+	struct vms_proc_cgroup self = {0};
+	const char *v1path, *v2path;
 	int ret = 0;
 
 	memset(info, 0, sizeof(*info));
 	if (!root)
 		root = "";
 	snprintf(info->root, sizeof(info->root), "%s", root);
-	self = read_rooted(root, "/proc/self/cgroup");
-	if (!self) {
-		ret = -errno;
-		set_why(info, "cannot read /proc/self/cgroup: %s", strerror(errno));
+	ret = rooted(path, sizeof(path), root, "/proc/self/cgroup");
+	if (!ret)
+		ret = vms_proc_cgroup_read(&self, path);
+	if (ret) {
+		set_why(info, "cannot read /proc/self/cgroup: %s", strerror(-ret));
 		goto out;
 	}
-	mi = read_rooted(root, "/proc/self/mountinfo");
-	scan_self_cgroup(self, v1path, v2path, sizeof(v1path));
-	if (mi)
-		scan_mountinfo(mi, m1, m2);
-	free(self);
-	free(mi);
+	v1path = self.v1_memory_path ? self.v1_memory_path : "";
+	v2path = self.v2_path ? self.v2_path : "";
+	if (!rooted(path, sizeof(path), root, "/proc/self/mountinfo"))
+		scan_mountinfo(path, m1, m2);
 
 	if (m2->found && v2path[0] && !map_dir(v2dir, sizeof(v2dir), root, m2, v2path) &&
 	    lists_memory(v2dir, "cgroup.controllers")) {
@@ -373,6 +301,7 @@ int vms_cgroup_detect(struct vms_cgroup_info *info, const char *root)
 		        "or the v1 memory controller)");
 	}
 out:
+	vms_proc_cgroup_release(&self);
 	free(m1);
 	free(m2);
 	return ret;

@@ -87,6 +87,34 @@ static void test_detect_mount_escape(void **state)
 	assert_true(info.writable);
 }
 
+static void test_detect_hybrid_memory_on_v2(void **state)
+{
+	struct fake *f = *state;
+	struct vms_cgroup_info info;
+	char dir[1024];
+
+	/* v1 hierarchies without memory (a named one, cpu) and memory on the unified one, whose
+	 * mount point is escaped and whose lines carry optional fields */
+	fake_write(f, "/proc/self/cgroup", "1:name=systemd:/s\n2:cpu:/c\n0::/u\n");
+	fake_write(f, "/proc/self/mountinfo",
+	           "24 1 253:0 / / rw - ext4 /dev/vda rw\n"
+	           "32 31 0:29 / /sys/fs/cgroup/systemd rw shared:9 - cgroup cgroup "
+	           "rw,xattr,name=systemd\n"
+	           "33 31 0:30 / /sys/fs/cgroup/cpu rw shared:10 - cgroup cgroup rw,cpu\n"
+	           "41 31 0:38 / /sys/fs/cgroup/my\\040unified rw shared:11 master:1 - cgroup2 "
+	           "cgroup2 rw\n");
+	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/my unified/u", f->root);
+	fake_populate(dir, VMS_CGROUP_V2);
+	fake_write(f, "/sys/fs/cgroup/my unified/u/cgroup.controllers", "cpu memory\n");
+	fake_write(f, "/sys/fs/cgroup/my unified/u/cgroup.subtree_control", "memory\n");
+	assert_int_equal(vms_cgroup_detect(&info, f->root), 0);
+	assert_int_equal(info.version, VMS_CGROUP_V2);
+	assert_string_equal(info.self_path, "/u");
+	expect_path(f, info.mount, "/sys/fs/cgroup/my unified");
+	expect_path(f, info.self_dir, "/sys/fs/cgroup/my unified/u");
+	assert_true(info.writable);
+}
+
 static void test_detect_v1_no_memsw(void **state)
 {
 	struct fake *f = *state;
@@ -778,6 +806,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_detect_v1_namespaced_mount, fake_setup,
 	                                    fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_detect_mount_escape, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_hybrid_memory_on_v2, fake_setup,
+	                                    fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_detect_v1_no_memsw, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_detect_v2, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_detect_v2_no_subtree, fake_setup, fake_teardown),
@@ -798,8 +828,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_create_default_name_and_stale, fake_setup,
 	                                    fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_stats_v1_delta, fake_setup, fake_teardown),
-	    cmocka_unit_test_setup_teardown(test_stats_v2_delta, fake_setup,
-	                                    fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_stats_v2_delta, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_join, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_destroy_moves_tasks, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_destroy_gives_up, fake_setup, fake_teardown),
