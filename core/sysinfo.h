@@ -1,6 +1,6 @@
-/* The environment fingerprint (SPEC §7): kernel, /proc/sys/vm, THP, swap, memory, CPU, the
- * work directory's filesystem, PSI, cgroup membership and ALSA cards, each with where it was
- * read: /proc/{cmdline,swaps,meminfo,cpuinfo,self/mountinfo,self/cgroup}, /sys, statfs(2). */
+/* The environment fingerprint a result records (keys: docs/sysinfo.md): kernel, /proc/sys/vm,
+ * THP, swap, memory, CPU, work dir filesystem, PSI, cgroups and ALSA cards, each with its source:
+ * /proc/{cmdline,swaps,meminfo,cpuinfo,self/mountinfo,self/cgroup}, /sys, statfs(2). */
 #ifndef VMS_SYSINFO_H
 #define VMS_SYSINFO_H
 

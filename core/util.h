@@ -11,7 +11,8 @@
 
 #define VMS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Exit codes (SPEC §2), chosen to work with `git bisect run`. */
+/* Exit codes of every command (docs/vmsuite.1, EXIT STATUS), chosen for `git bisect run`:
+ * 125 makes bisect skip the commit, 128 and above stop the bisection. */
 enum vms_exit {
 	VMS_EXIT_OK = 0,
 	VMS_EXIT_FAILED = 1,  /* a workload failed, or compare found a regression */
