@@ -57,34 +57,34 @@ json_t *vms_machine_profiles_json(void)
 	return a;
 }
 
-static void cpu_range(char *list, size_t len, long a, long b)
+int vms_cpu_list_format(const cpu_set_t *set, char *list, size_t len)
 {
-	size_t used = strlen(list);
+	size_t used = 0;
+	int c, start = -1;
 
-	if (used >= len)
-		return;
-	if (a == b)
-		snprintf(list + used, len - used, "%s%ld", used ? "," : "", a);
-	else
-		snprintf(list + used, len - used, "%s%ld-%ld", used ? "," : "", a, b);
-}
-
-/* Formats the CPUs in set as a list ("0-1,4"). */
-static void format_set(const cpu_set_t *set, char *list, size_t len)
-{
-	long c, start = -1;
-
+	if (!len)
+		return -ENOBUFS;
 	list[0] = '\0';
 	for (c = 0; c <= CPU_SETSIZE; c++) {
-		int in = c < CPU_SETSIZE && CPU_ISSET((int)c, set);
+		int in = c < CPU_SETSIZE && CPU_ISSET(c, set), n;
 
 		if (in && start < 0)
 			start = c;
-		if (!in && start >= 0) {
-			cpu_range(list, len, start, c - 1);
-			start = -1;
+		if (in || start < 0)
+			continue;
+		if (start == c - 1)
+			n = snprintf(list + used, len - used, "%s%d", used ? "," : "", start);
+		else
+			n = snprintf(list + used, len - used, "%s%d-%d", used ? "," : "", start,
+			             c - 1);
+		if (n < 0 || (size_t)n >= len - used) {
+			list[0] = '\0';
+			return -ENOBUFS;
 		}
+		used += (size_t)n;
+		start = -1;
 	}
+	return 0;
 }
 
 int vms_cpu_list_parse(const char *list, cpu_set_t *set)
@@ -121,38 +121,29 @@ int vms_cpu_list_parse(const char *list, cpu_set_t *set)
 	return 0;
 }
 
-int vms_cpu_list_first(const char *online, long n, char *list, size_t len, cpu_set_t *set)
+int vms_cpu_set_first(const cpu_set_t *from, long n, cpu_set_t *out)
 {
-	cpu_set_t all;
 	long got = 0;
-	int c, ret;
+	int c;
 
 	if (n < 1)
 		return -EINVAL;
-	ret = vms_cpu_list_parse(online, &all);
-	if (ret)
-		return ret;
-	CPU_ZERO(set);
+	CPU_ZERO(out);
 	for (c = 0; c < CPU_SETSIZE && got < n; c++)
-		if (CPU_ISSET(c, &all)) {
-			CPU_SET(c, set);
+		if (CPU_ISSET(c, from)) {
+			CPU_SET(c, out);
 			got++;
 		}
-	if (got < n)
-		return -ERANGE;
-	format_set(set, list, len);
-	return 0;
+	return got < n ? -ERANGE : 0;
 }
 
-int vms_machine_cpus(long n, char *list, size_t len, cpu_set_t *set)
+int vms_machine_cpus(long n, cpu_set_t *set)
 {
 	cpu_set_t allowed;
-	char all[1024];
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return -errno;
-	format_set(&allowed, all, sizeof(all));
-	return vms_cpu_list_first(all, n, list, len, set);
+	return vms_cpu_set_first(&allowed, n, set);
 }
 
 static void add_note(struct vms_machine *m, const char *fmt, ...)
@@ -292,9 +283,9 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 	}
 
 	if (req->cpus) {
-		ret = req->cpus < 0 ? -EINVAL
-		                    : vms_machine_cpus(req->cpus, m->cpu_list, sizeof(m->cpu_list),
-		                                       &m->cpuset);
+		ret = req->cpus < 0 ? -EINVAL : vms_machine_cpus(req->cpus, &m->cpuset);
+		if (!ret)
+			ret = vms_cpu_list_format(&m->cpuset, m->cpu_list, sizeof(m->cpu_list));
 		if (ret)
 			return vms_error_ret(ret, "cannot pin to %ld CPUs: %s", req->cpus,
 			                     ret == -ERANGE ? "this process may not use that many"
