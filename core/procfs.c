@@ -2,6 +2,7 @@
  * workload run was slow (reclaim, swap, writeback, stalls). */
 #include "core/procfs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -100,9 +101,10 @@ int vms_psi_read_file(const char *path, uint64_t *some_us, uint64_t *full_us)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		char *t = strstr(line, "total=");
+		const char *end;
 		uint64_t v;
 
-		if (!t || sscanf(t + 6, "%" SCNu64, &v) != 1)
+		if (!t || vms_parse_u64(t + 6, &end, &v) || (*end && !isspace((unsigned char)*end)))
 			continue;
 		if (!strncmp(line, "some", 4)) {
 			*some_us = v;
