@@ -87,11 +87,15 @@ int vms_cpu_list_format(const cpu_set_t *set, char *list, size_t len)
 	return 0;
 }
 
-int vms_cpu_list_parse(const char *list, cpu_set_t *set)
+/* Walks a CPU list, adding its CPUs to set (when not NULL) and counting them into *count.
+ * 0, -EINVAL or -ERANGE (a CPU beyond CPU_SETSIZE, only when filling a set). */
+static int walk_list(const char *list, cpu_set_t *set, long *count)
 {
 	const char *p = list;
 
-	CPU_ZERO(set);
+	*count = 0;
+	if (set)
+		CPU_ZERO(set);
 	if (!list)
 		return -EINVAL;
 	while (*p && *p != '\n') {
@@ -109,9 +113,10 @@ int vms_cpu_list_parse(const char *list, cpu_set_t *set)
 				return -EINVAL;
 			p = end;
 		}
-		if (b >= CPU_SETSIZE)
+		if (set && b >= CPU_SETSIZE)
 			return -ERANGE;
-		for (; a <= b; a++)
+		*count += b - a + 1;
+		for (; set && a <= b; a++)
 			CPU_SET((int)a, set);
 		if (*p == ',')
 			p++;
@@ -119,6 +124,21 @@ int vms_cpu_list_parse(const char *list, cpu_set_t *set)
 			return -EINVAL;
 	}
 	return 0;
+}
+
+int vms_cpu_list_parse(const char *list, cpu_set_t *set)
+{
+	long count;
+
+	return walk_list(list, set, &count);
+}
+
+long vms_cpu_list_count(const char *list)
+{
+	long count;
+	int ret = walk_list(list, NULL, &count);
+
+	return ret ? ret : count;
 }
 
 int vms_cpu_set_first(const cpu_set_t *from, long n, cpu_set_t *out)

@@ -81,6 +81,9 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 /* Parses a CPU list ("0", "0-3,8", as in /sys/devices/system/cpu/online; a trailing newline is
  * allowed) into set. 0, -EINVAL (malformed) or -ERANGE (a CPU beyond CPU_SETSIZE). */
 int vms_cpu_list_parse(const char *list, cpu_set_t *set);
+/* The number of CPUs in a list of that syntax, with no CPU_SETSIZE limit (for describing
+ * machines of any size). The count (0 for ""), or -EINVAL when malformed. */
+long vms_cpu_list_count(const char *list);
 
 /* Formats set as a CPU list ("0-1,4"; "" for an empty set) into list: the inverse of
  * vms_cpu_list_parse(). 0, or -ENOBUFS when len is too small (list is then ""). */

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/machine.h"
 #include "core/procfs.h"
 #include "core/sysinfo.h"
 #include "core/util.h"
@@ -362,39 +363,10 @@ static char *cpu_model(const char *root)
 	return out;
 }
 
-/* Counts the CPUs of a cpulist ("0-3,8,10-11"); -1 when malformed. */
-static long cpulist_count(const char *s)
-{
-	long count = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s || a < 0)
-			return -1;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1 || b < a)
-				return -1;
-			s = end;
-		}
-		count += b - a + 1;
-		if (*s == ',')
-			s++;
-		else if (*s && !isspace((unsigned char)*s))
-			return -1;
-		else
-			break;
-	}
-	return count ? count : -1;
-}
-
 static void put_cpu_count(json_t *info, const char *root)
 {
 	char *text = read_trimmed(root, "/sys/devices/system/cpu/online");
-	long n = text ? cpulist_count(text) : -1;
+	long n = text ? vms_cpu_list_count(text) : -1;
 
 	free(text);
 	if (n > 0) {

@@ -90,6 +90,13 @@ static void test_cpu_lists(void **state)
 	assert_int_equal(first_of("0-x", 1, list, sizeof(list)), -EINVAL);
 	assert_int_equal(first_of("3-1", 1, list, sizeof(list)), -EINVAL);
 	assert_int_equal(first_of("0", 0, list, sizeof(list)), -EINVAL);
+	/* counting needs no set, so a list past CPU_SETSIZE still counts */
+	assert_int_equal(vms_cpu_list_count("0-3,8\n"), 5);
+	assert_int_equal(vms_cpu_list_count("0-4095,8192"), 4097);
+	assert_int_equal(vms_cpu_list_parse("0-4095", &all), -ERANGE);
+	assert_int_equal(vms_cpu_list_count(""), 0);
+	assert_int_equal(vms_cpu_list_count("3-1"), -EINVAL);
+	assert_int_equal(vms_cpu_list_count("0;1"), -EINVAL);
 	/* the set itself, not only its text */
 	assert_int_equal(vms_cpu_list_parse("0-3,8", &all), 0);
 	assert_int_equal(vms_cpu_set_first(&all, 5, &set), 0);
