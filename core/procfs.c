@@ -1,5 +1,6 @@
 /* /proc/vmstat, /proc/meminfo and PSI readers: the system-wide counters that explain why a
- * workload run was slow (reclaim, swap, writeback, stalls). */
+ * workload run was slow (reclaim, swap, writeback, stalls); and the one parser each of
+ * /proc/self/mountinfo and /proc/self/cgroup, for the cgroup and sysinfo modules. */
 #include "core/procfs.h"
 
 #include <ctype.h>

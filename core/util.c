@@ -1,5 +1,5 @@
-/* Shared helpers: messages, checked allocation, parsing of sizes and durations, clocks,
- * and small file I/O for procfs, sysfs and cgroupfs. */
+/* Shared helpers: messages, checked allocation, parsing of sizes, durations and procfs numbers,
+ * clocks, and small file I/O (the one control-file writer) for procfs, sysfs and cgroupfs. */
 #include "core/util.h"
 
 #include <ctype.h>
