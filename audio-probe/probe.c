@@ -145,6 +145,8 @@ static void fail(struct shm_hdr *h, const char *fmt, ...)
 static double psi_total(int fd)
 {
 	char buf[256];
+	const char *end;
+	uint64_t v;
 	ssize_t n;
 	char *t;
 
@@ -155,7 +157,7 @@ static double psi_total(int fd)
 		return 0;
 	buf[n] = '\0';
 	t = strstr(buf, "total=");
-	return t ? (double)strtoull(t + 6, NULL, 10) / 1e6 : 0;
+	return t && !vms_parse_u64(t + 6, &end, &v) ? (double)v / 1e6 : 0;
 }
 
 static void take_snap(struct child *c, struct snap *s, int with_psi)
@@ -174,11 +176,14 @@ static void take_snap(struct child *c, struct snap *s, int with_psi)
 	if (c->schedstat_fd >= 0) {
 		n = pread(c->schedstat_fd, buf, sizeof(buf) - 1, 0);
 		if (n > 0) {
-			char *end;
+			const char *end;
+			uint64_t cpu_ns, wait_ns;
 
 			buf[n] = '\0';
-			strtoull(buf, &end, 10);
-			s->runq_s = (double)strtoull(end, NULL, 10) / 1e9;
+			/* "<on-CPU ns> <runqueue wait ns> <timeslices>" */
+			if (!vms_parse_u64(buf, &end, &cpu_ns) &&
+			    !vms_parse_u64(end, &end, &wait_ns))
+				s->runq_s = (double)wait_ns / 1e9;
 		}
 	}
 	if (with_psi) {

@@ -52,61 +52,13 @@ static int exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-/* Reads a small file into buf (NUL-terminated) with open/read/close. Bytes read or -errno. */
-static ssize_t read_small(const char *path, char *buf, size_t len)
-{
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	while (got + 1 < len) {
-		ssize_t n = read(fd, buf + got, len - 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			close(fd);
-			return -e;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	return (ssize_t)got;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (!strncmp(s, "max", 3)) {
-		*out = UINT64_MAX;
-		return 0;
-	}
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return errno ? -EINVAL : 0;
-}
-
 /* Reads a one-number file; v1's "unlimited" (~2^63) reads as VMS_CGROUP_UNLIMITED. */
 static int read_num(const char *path, uint64_t *out)
 {
-	char buf[64];
-	ssize_t n = read_small(path, buf, sizeof(buf));
+	int ret = vms_read_u64(path, out);
 
-	if (n < 0)
-		return (int)n;
-	if (parse_u64(buf, out))
-		return -EINVAL;
+	if (ret)
+		return ret;
 	if (*out >= V1_UNLIMITED_MIN)
 		*out = VMS_CGROUP_UNLIMITED;
 	return 0;
@@ -120,31 +72,12 @@ static int read_num_in(const char *dir, const char *file, uint64_t *out)
 	return ret ? ret : read_num(path, out);
 }
 
-/* Writes a control file the way `echo text > file` does (O_TRUNC is harmless on cgroupfs and
- * makes fake trees of plain files behave). 0 or -errno. */
-static int write_knob(const char *path, const char *text)
-{
-	size_t len = strlen(text);
-	ssize_t n;
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC), e;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, len);
-	e = n < 0 ? errno : 0;
-	if (close(fd) && !e && n >= 0)
-		e = errno;
-	if (e)
-		return -e;
-	return (size_t)n == len ? 0 : -EIO;
-}
-
 static int write_in(const char *dir, const char *file, const char *text)
 {
 	char path[PATH_MAX];
 	int ret = cgfile(path, sizeof(path), dir, file);
 
-	return ret ? ret : write_knob(path, text);
+	return ret ? ret : vms_write_text(path, text);
 }
 
 static int exists_in(const char *dir, const char *file)
@@ -161,8 +94,12 @@ static int kv_get(const char *text, const char *key, uint64_t *out)
 	const char *p = text;
 
 	while (p && *p) {
-		if (!strncmp(p, key, klen) && p[klen] == ' ')
-			return parse_u64(p + klen + 1, out);
+		if (!strncmp(p, key, klen) && p[klen] == ' ') {
+			const char *end;
+			int ret = vms_parse_u64(p + klen + 1, &end, out);
+
+			return ret || (*end && *end != '\n') ? -EINVAL : 0;
+		}
 		p = strchr(p, '\n');
 		if (p)
 			p++;
@@ -188,23 +125,6 @@ static int has_word(const char *list, const char *word, const char *seps)
 	return 0;
 }
 
-/* Undoes mountinfo's octal escapes (\040 for a space) in place. */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
-}
-
 struct mnt {
 	int found;
 	char root[PATH_MAX];  /* the mount's root inside the hierarchy */
@@ -212,80 +132,28 @@ struct mnt {
 };
 
 /* Finds the first cgroup2 mount and the first v1 mount with the memory controller. */
-static void scan_mountinfo(const char *text, struct mnt *v1, struct mnt *v2)
+static void scan_mountinfo(const char *path, struct mnt *v1, struct mnt *v2)
 {
-	const char *line = text;
+	struct vms_mountinfo mi;
+	const struct vms_mountinfo_entry *e;
 
-	while (line && *line) {
-		const char *eol = strchr(line, '\n');
-		size_t len = eol ? (size_t)(eol - line) : strlen(line);
-		char buf[3 * PATH_MAX], *f[12], *sep, *save = NULL, *tok;
-		unsigned n = 0;
+	if (vms_mountinfo_open(&mi, path))
+		return;
+	while ((e = vms_mountinfo_next(&mi))) {
+		struct mnt *m = NULL;
 
-		if (len < sizeof(buf)) {
-			memcpy(buf, line, len);
-			buf[len] = '\0';
-			sep = strstr(buf, " - ");
-			if (sep) {
-				*sep = '\0';
-				for (tok = strtok_r(buf, " ", &save); tok && n < 6;
-				     tok = strtok_r(NULL, " ", &save))
-					f[n++] = tok;
-				save = NULL;
-				for (tok = strtok_r(sep + 3, " ", &save); tok && n < 9;
-				     tok = strtok_r(NULL, " ", &save))
-					f[n++] = tok;
-			}
-			/* f: 0 id, 1 parent, 2 dev, 3 root, 4 point, 5 opts, 6 fstype, 7 src, 8
-			 * super */
-			if (n == 9) {
-				struct mnt *m = NULL;
-
-				if (!strcmp(f[6], "cgroup2") && !v2->found)
-					m = v2;
-				else if (!strcmp(f[6], "cgroup") && !v1->found &&
-				         has_word(f[8], "memory", ","))
-					m = v1;
-				if (m) {
-					unescape(f[3]);
-					unescape(f[4]);
-					snprintf(m->root, sizeof(m->root), "%s", f[3]);
-					snprintf(m->point, sizeof(m->point), "%s", f[4]);
-					m->found = 1;
-				}
-			}
+		if (!strcmp(e->fstype, "cgroup2") && !v2->found)
+			m = v2;
+		else if (!strcmp(e->fstype, "cgroup") && !v1->found &&
+		         has_word(e->super_options, "memory", ","))
+			m = v1;
+		if (m) {
+			snprintf(m->root, sizeof(m->root), "%s", e->root);
+			snprintf(m->point, sizeof(m->point), "%s", e->mount_point);
+			m->found = 1;
 		}
-		line = eol ? eol + 1 : NULL;
 	}
-}
-
-/* The v1 memory and the v2 path of the caller from /proc/self/cgroup text. */
-static void scan_self_cgroup(const char *text, char *v1, char *v2, size_t len)
-{
-	const char *line = text;
-
-	v1[0] = v2[0] = '\0';
-	while (line && *line) {
-		const char *eol = strchr(line, '\n');
-		size_t n = eol ? (size_t)(eol - line) : strlen(line);
-		char buf[PATH_MAX + 256];
-		char *c1, *c2;
-
-		if (n < sizeof(buf)) {
-			memcpy(buf, line, n);
-			buf[n] = '\0';
-			c1 = strchr(buf, ':');
-			c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-			if (c2) {
-				*c1 = *c2 = '\0';
-				if (!strcmp(buf, "0") && c1 + 1 == c2)
-					snprintf(v2, len, "%s", c2 + 1);
-				else if (has_word(c1 + 1, "memory", ","))
-					snprintf(v1, len, "%s", c2 + 1);
-			}
-		}
-		line = eol ? eol + 1 : NULL;
-	}
+	vms_mountinfo_release(&mi);
 }
 
 /* root + mount point + (cgroup path relative to the mount's root). */
@@ -304,15 +172,12 @@ static int map_dir(char *out, size_t len, const char *root, const struct mnt *m,
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-static char *read_rooted(const char *root, const char *path)
+/* <root><path> into buf. 0 or -ENAMETOOLONG. */
+static int rooted(char *buf, size_t len, const char *root, const char *path)
 {
-	char full[PATH_MAX];
+	int n = snprintf(buf, len, "%s%s", root, path);
 
-	if (snprintf(full, sizeof(full), "%s%s", root, path) >= (int)sizeof(full)) {
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
-	return vms_read_text(full);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
 /* Whether the memory controller is listed in dir/<file> (cgroup.controllers etc.). */
@@ -320,7 +185,7 @@ static int lists_memory(const char *dir, const char *file)
 {
 	char path[PATH_MAX], buf[512];
 
-	if (cgfile(path, sizeof(path), dir, file) || read_small(path, buf, sizeof(buf)) < 0)
+	if (cgfile(path, sizeof(path), dir, file) || vms_read_small(path, buf, sizeof(buf)) < 0)
 		return 0;
 	return has_word(buf, "memory", " \n");
 }
@@ -389,27 +254,27 @@ static void detect_v2(struct vms_cgroup_info *info)
 
 int vms_cgroup_detect(struct vms_cgroup_info *info, const char *root)
 {
-	char v1path[PATH_MAX], v2path[PATH_MAX], v2dir[PATH_MAX] = "";
+	char path[PATH_MAX], v2dir[PATH_MAX] = "";
 	struct mnt *m1 = vms_xcalloc(1, sizeof(*m1)), *m2 = vms_xcalloc(1, sizeof(*m2));
-	char *self, *mi;
+	struct vms_proc_cgroup self = {0};
+	const char *v1path, *v2path;
 	int ret = 0;
 
 	memset(info, 0, sizeof(*info));
 	if (!root)
 		root = "";
 	snprintf(info->root, sizeof(info->root), "%s", root);
-	self = read_rooted(root, "/proc/self/cgroup");
-	if (!self) {
-		ret = -errno;
-		set_why(info, "cannot read /proc/self/cgroup: %s", strerror(errno));
+	ret = rooted(path, sizeof(path), root, "/proc/self/cgroup");
+	if (!ret)
+		ret = vms_proc_cgroup_read(&self, path);
+	if (ret) {
+		set_why(info, "cannot read /proc/self/cgroup: %s", strerror(-ret));
 		goto out;
 	}
-	mi = read_rooted(root, "/proc/self/mountinfo");
-	scan_self_cgroup(self, v1path, v2path, sizeof(v1path));
-	if (mi)
-		scan_mountinfo(mi, m1, m2);
-	free(self);
-	free(mi);
+	v1path = self.v1_memory_path ? self.v1_memory_path : "";
+	v2path = self.v2_path ? self.v2_path : "";
+	if (!rooted(path, sizeof(path), root, "/proc/self/mountinfo"))
+		scan_mountinfo(path, m1, m2);
 
 	if (m2->found && v2path[0] && !map_dir(v2dir, sizeof(v2dir), root, m2, v2path) &&
 	    lists_memory(v2dir, "cgroup.controllers")) {
@@ -436,6 +301,7 @@ int vms_cgroup_detect(struct vms_cgroup_info *info, const char *root)
 		        "or the v1 memory controller)");
 	}
 out:
+	vms_proc_cgroup_release(&self);
 	free(m1);
 	free(m2);
 	return ret;
@@ -475,7 +341,7 @@ static int count_tasks(const char *dir)
 
 	if (procs_file(path, sizeof(path), dir))
 		return -ENAMETOOLONG;
-	n = read_small(path, buf, sizeof(buf));
+	n = vms_read_small(path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	return (int)strspn(buf, " \n\t") == n ? 0 : 1;
@@ -527,9 +393,10 @@ static int set_limits_v1(struct vms_cgroup *cg, uint64_t mem, uint64_t swap)
 		memsw = mem > UINT64_MAX - swap ? VMS_CGROUP_UNLIMITED : mem + swap;
 	if (!cg->swap_accounting) {
 		ret = write_in(cg->dir, "memory.limit_in_bytes", num_text(mem, a, sizeof(a)));
-		return ret ? vms_error("cannot set '%s/memory.limit_in_bytes': %s", cg->dir,
-		                       strerror(-ret)),
-		       ret : 0;
+		if (ret)
+			return vms_error_ret(ret, "cannot set '%s/memory.limit_in_bytes': %s",
+			                     cg->dir, strerror(-ret));
+		return 0;
 	}
 	/* memsw.limit may never drop below limit_in_bytes: lower mem first, raise memsw first */
 	read_num_in(cg->dir, "memory.memsw.limit_in_bytes", &cur_memsw);
@@ -537,26 +404,23 @@ static int set_limits_v1(struct vms_cgroup *cg, uint64_t mem, uint64_t swap)
 		ret =
 		    write_in(cg->dir, "memory.memsw.limit_in_bytes", num_text(memsw, b, sizeof(b)));
 		if (ret)
-			return vms_error("cannot set '%s/memory.memsw.limit_in_bytes' to %s: %s",
-			                 cg->dir, b, strerror(-ret)),
-			       ret;
+			return vms_error_ret(
+			    ret, "cannot set '%s/memory.memsw.limit_in_bytes' to %s: %s", cg->dir,
+			    b, strerror(-ret));
 		ret = write_in(cg->dir, "memory.limit_in_bytes", num_text(mem, a, sizeof(a)));
 		if (ret)
-			return vms_error("cannot set '%s/memory.limit_in_bytes' to %s: %s", cg->dir,
-			                 a, strerror(-ret)),
-			       ret;
+			return vms_error_ret(ret, "cannot set '%s/memory.limit_in_bytes' to %s: %s",
+			                     cg->dir, a, strerror(-ret));
 		return 0;
 	}
 	ret = write_in(cg->dir, "memory.limit_in_bytes", num_text(mem, a, sizeof(a)));
 	if (ret)
-		return vms_error("cannot set '%s/memory.limit_in_bytes' to %s: %s", cg->dir, a,
-		                 strerror(-ret)),
-		       ret;
+		return vms_error_ret(ret, "cannot set '%s/memory.limit_in_bytes' to %s: %s",
+		                     cg->dir, a, strerror(-ret));
 	ret = write_in(cg->dir, "memory.memsw.limit_in_bytes", num_text(memsw, b, sizeof(b)));
 	if (ret)
-		return vms_error("cannot set '%s/memory.memsw.limit_in_bytes' to %s: %s", cg->dir,
-		                 b, strerror(-ret)),
-		       ret;
+		return vms_error_ret(ret, "cannot set '%s/memory.memsw.limit_in_bytes' to %s: %s",
+		                     cg->dir, b, strerror(-ret));
 	return 0;
 }
 
@@ -568,14 +432,15 @@ static int set_limits_v2(struct vms_cgroup *cg, uint64_t mem, uint64_t swap)
 	ret = write_in(cg->dir, "memory.max",
 	               mem == VMS_CGROUP_UNLIMITED ? "max" : num_text(mem, a, sizeof(a)));
 	if (ret)
-		return vms_error("cannot set '%s/memory.max': %s", cg->dir, strerror(-ret)), ret;
+		return vms_error_ret(ret, "cannot set '%s/memory.max': %s", cg->dir,
+		                     strerror(-ret));
 	if (!cg->swap_accounting)
 		return 0;
 	ret = write_in(cg->dir, "memory.swap.max",
 	               swap == VMS_CGROUP_UNLIMITED ? "max" : num_text(swap, a, sizeof(a)));
 	if (ret)
-		return vms_error("cannot set '%s/memory.swap.max': %s", cg->dir, strerror(-ret)),
-		       ret;
+		return vms_error_ret(ret, "cannot set '%s/memory.swap.max': %s", cg->dir,
+		                     strerror(-ret));
 	return 0;
 }
 
@@ -618,9 +483,8 @@ int vms_cgroup_create(struct vms_cgroup *cg, const struct vms_cgroup_info *info,
 	cg->usage_fd = cg->peak_fd = -1;
 	cg->ops = ops;
 	if (info->version == VMS_CGROUP_NONE || !info->writable)
-		return vms_error("cannot create a memory cgroup: %s",
-		                 info->why[0] ? info->why : "no memory cgroup here"),
-		       -ENOTSUP;
+		return vms_error_ret(-ENOTSUP, "cannot create a memory cgroup: %s",
+		                     info->why[0] ? info->why : "no memory cgroup here");
 	if (!name) {
 		snprintf(defname, sizeof(defname), "vmsuite-%ld", (long)getpid());
 		name = defname;
@@ -631,22 +495,23 @@ int vms_cgroup_create(struct vms_cgroup *cg, const struct vms_cgroup_info *info,
 	snprintf(cg->parent, sizeof(cg->parent), "%s", info->self_dir);
 	if (pjoin(cg->dir, sizeof(cg->dir), info->self_dir, name) ||
 	    procs_file(cg->procs, sizeof(cg->procs), cg->dir))
-		return vms_error("cgroup path under '%s' too long", info->self_dir), -ENAMETOOLONG;
+		return vms_error_ret(-ENAMETOOLONG, "cgroup path under '%s' too long",
+		                     info->self_dir);
 	reap_stale(info->self_dir, ops);
 
 	if (info->v2_enable_memory) {
 		ret = write_in(info->self_dir, "cgroup.subtree_control", "+memory");
 		if (ret)
-			return vms_error("cannot enable the memory controller in '%s/"
-			                 "cgroup.subtree_control': %s",
-			                 info->self_dir, strerror(-ret)),
-			       ret;
+			return vms_error_ret(ret,
+			                     "cannot enable the memory controller in '%s/"
+			                     "cgroup.subtree_control': %s",
+			                     info->self_dir, strerror(-ret));
 	}
 	ret = do_mkdir(ops, cg->dir, cg->version);
 	if (ret)
-		return vms_error("cannot create the cgroup '%s': %s%s", cg->dir, strerror(-ret),
-		                 ret == -EACCES || ret == -EPERM ? " (run as root)" : ""),
-		       ret;
+		return vms_error_ret(ret, "cannot create the cgroup '%s': %s%s", cg->dir,
+		                     strerror(-ret),
+		                     ret == -EACCES || ret == -EPERM ? " (run as root)" : "");
 	cg->created = 1;
 	/* the procs file name is known only now (v1 may have only "tasks") */
 	procs_file(cg->procs, sizeof(cg->procs), cg->dir);
@@ -689,29 +554,20 @@ int vms_cgroup_join(const struct vms_cgroup *cg, pid_t pid)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%ld", (long)pid);
-	return write_knob(cg->procs, buf);
+	return vms_write_text(cg->procs, buf);
 }
 
 int vms_cgroup_join_self(const char *procs_path)
 {
 	char buf[24], *p = buf + sizeof(buf);
 	unsigned long v = (unsigned long)getpid();
-	ssize_t n;
-	int fd, e;
 
+	*--p = '\0';
 	do {
 		*--p = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	fd = open(procs_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, p, (size_t)(buf + sizeof(buf) - p));
-	e = n < 0 ? errno : 0;
-	close(fd);
-	if (n < 0)
-		return -e;
-	return n == buf + sizeof(buf) - p ? 0 : -EIO;
+	return vms_write_text(procs_path, p);
 }
 
 /* Moves (or kills) every task of cg->dir once. Returns how many were listed. */
@@ -720,7 +576,7 @@ static int evacuate(struct vms_cgroup *cg, int kill_tasks)
 	char path[PATH_MAX], parent_procs[PATH_MAX], buf[8192], *p, *end;
 	int n = 0;
 
-	if (procs_file(path, sizeof(path), cg->dir) || read_small(path, buf, sizeof(buf)) < 0)
+	if (procs_file(path, sizeof(path), cg->dir) || vms_read_small(path, buf, sizeof(buf)) < 0)
 		return 0;
 	procs_file(parent_procs, sizeof(parent_procs), cg->parent);
 	for (p = buf;; p = end) {
@@ -737,7 +593,7 @@ static int evacuate(struct vms_cgroup *cg, int kill_tasks)
 			char pb[32];
 
 			snprintf(pb, sizeof(pb), "%ld", pid);
-			write_knob(parent_procs, pb);
+			vms_write_text(parent_procs, pb);
 		}
 	}
 	return n;
@@ -793,7 +649,7 @@ int vms_cgroup_usage(const struct vms_cgroup *cg, uint64_t *bytes)
 	if (n < 0)
 		return -errno;
 	buf[n] = '\0';
-	return parse_u64(buf, bytes);
+	return vms_parse_u64(buf, NULL, bytes);
 }
 
 static void parse_stat(struct vms_cgroup_stats *s, char *text, int v1)
@@ -810,7 +666,7 @@ static void parse_stat(struct vms_cgroup_stats *s, char *text, int v1)
 		if (!sp)
 			continue;
 		*sp = '\0';
-		if (parse_u64(sp + 1, &v))
+		if (vms_parse_u64(sp + 1, NULL, &v))
 			continue;
 		if (v1) {
 			if (!strncmp(name, "hierarchical_", 13))
@@ -866,14 +722,14 @@ int vms_cgroup_stats_read(const struct vms_cgroup *cg, struct vms_cgroup_stats *
 				s->swap = memsw > s->usage ? memsw - s->usage : 0;
 		}
 		if (!cgfile(path, sizeof(path), cg->dir, "memory.oom_control") &&
-		    read_small(path, buf, sizeof(buf)) >= 0)
+		    vms_read_small(path, buf, sizeof(buf)) >= 0)
 			s->oom_kill = kv_or_na(buf, "oom_kill");
 	} else {
 		if (cg->peak_fd >= 0) {
 			n = pread(cg->peak_fd, buf, 63, 0);
 			if (n > 0) {
 				buf[n] = '\0';
-				if (!parse_u64(buf, &v))
+				if (!vms_parse_u64(buf, NULL, &v))
 					s->peak = v;
 			}
 		} else if (!read_num_in(cg->dir, "memory.peak", &v)) {
@@ -882,14 +738,14 @@ int vms_cgroup_stats_read(const struct vms_cgroup *cg, struct vms_cgroup_stats *
 		if (!read_num_in(cg->dir, "memory.swap.current", &v))
 			s->swap = v;
 		if (!cgfile(path, sizeof(path), cg->dir, "memory.events") &&
-		    read_small(path, buf, sizeof(buf)) >= 0) {
+		    vms_read_small(path, buf, sizeof(buf)) >= 0) {
 			s->limit_hits = kv_or_na(buf, "max");
 			s->high_events = kv_or_na(buf, "high");
 			s->oom = kv_or_na(buf, "oom");
 			s->oom_kill = kv_or_na(buf, "oom_kill");
 		}
 		if (!cgfile(path, sizeof(path), cg->dir, "memory.swap.events") &&
-		    read_small(path, buf, sizeof(buf)) >= 0)
+		    vms_read_small(path, buf, sizeof(buf)) >= 0)
 			s->swap_hits = kv_or_na(buf, "max");
 		if (cgfile(path, sizeof(path), cg->dir, "memory.pressure") ||
 		    vms_psi_read_file(path, &s->psi_some_us, &s->psi_full_us))
@@ -897,7 +753,7 @@ int vms_cgroup_stats_read(const struct vms_cgroup *cg, struct vms_cgroup_stats *
 	}
 	if (cgfile(path, sizeof(path), cg->dir, "memory.stat"))
 		return -ENAMETOOLONG;
-	n = read_small(path, buf, sizeof(buf));
+	n = vms_read_small(path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	parse_stat(s, buf, cg->version == VMS_CGROUP_V1);
@@ -979,25 +835,6 @@ json_t *vms_cgroup_delta_json(const struct vms_cgroup *cg, const struct vms_cgro
 	return o;
 }
 
-json_t *vms_cgroup_run_hook(void *ctx, int phase)
-{
-	struct vms_cgroup *cg = ctx;
-	struct vms_cgroup_stats *after;
-	json_t *o = NULL;
-
-	if (!cg || !cg->created)
-		return NULL;
-	if (phase == 0) {
-		vms_cgroup_run_begin(cg, &cg->before);
-		return NULL;
-	}
-	after = vms_xmalloc(sizeof(*after));
-	if (!vms_cgroup_stats_read(cg, after))
-		o = vms_cgroup_delta_json(cg, &cg->before, after);
-	free(after);
-	return o;
-}
-
 uint64_t vms_cgroup_effective_swap(const struct vms_cgroup *cg)
 {
 	return cg->swap_limit < cg->host_swap_total ? cg->swap_limit : cg->host_swap_total;
@@ -1034,7 +871,7 @@ static int meminfo_v1(struct vms_cgroup_meminfo *m, const char *dir, uint64_t *s
 	if (ret)
 		return ret;
 	if (cgfile(path, sizeof(path), dir, "memory.stat") ||
-	    read_small(path, buf, sizeof(buf)) < 0 ||
+	    vms_read_small(path, buf, sizeof(buf)) < 0 ||
 	    kv_get(buf, "hierarchical_memory_limit", &m->limit)) {
 		ret = read_num_in(dir, "memory.limit_in_bytes", &m->limit);
 		if (ret)

@@ -93,7 +93,6 @@ struct vms_cgroup {
 	int peak_fd;              /* v2 memory.peak, opened once: its reset is per fd */
 	uint64_t host_swap_total; /* SwapTotal of <root>/proc/meminfo at create */
 	const struct vms_cgroup_fs_ops *ops;
-	struct vms_cgroup_stats before; /* kept by vms_cgroup_run_hook() */
 };
 
 /* clang-format off */
@@ -148,11 +147,6 @@ int vms_cgroup_limit_reached(const struct vms_cgroup *cg, uint64_t peak);
  * Keys whose figure is not available are left out. Never fails. */
 json_t *vms_cgroup_delta_json(const struct vms_cgroup *cg, const struct vms_cgroup_stats *before,
                               const struct vms_cgroup_stats *after);
-
-/* Adapter for the runner's cgroup_delta hook (workloads/runner.h): ctx is a struct vms_cgroup.
- * phase 0 = vms_cgroup_run_begin() into cg->before, returns NULL; phase 1 = stats now, returns
- * vms_cgroup_delta_json() against cg->before (NULL if reading failed). */
-json_t *vms_cgroup_run_hook(void *ctx, int phase);
 
 /* Facts for the result file: {"version", "path", "mem_limit_requested_bytes",
  * "mem_limit_bytes", "swap_limit_requested_bytes", "swap_limit_bytes", "swap_accounting",

@@ -53,41 +53,45 @@ json_t *vms_machine_profiles_json(void)
 	return a;
 }
 
-static void cpu_range(char *list, size_t len, long a, long b)
+int vms_cpu_list_format(const cpu_set_t *set, char *list, size_t len)
 {
-	size_t used = strlen(list);
+	size_t used = 0;
+	int c, start = -1;
 
-	if (used >= len)
-		return;
-	if (a == b)
-		snprintf(list + used, len - used, "%s%ld", used ? "," : "", a);
-	else
-		snprintf(list + used, len - used, "%s%ld-%ld", used ? "," : "", a, b);
-}
-
-/* Formats the CPUs in set as a list ("0-1,4"). */
-static void format_set(const cpu_set_t *set, char *list, size_t len)
-{
-	long c, start = -1;
-
+	if (!len)
+		return -ENOBUFS;
 	list[0] = '\0';
 	for (c = 0; c <= CPU_SETSIZE; c++) {
-		int in = c < CPU_SETSIZE && CPU_ISSET((int)c, set);
+		int in = c < CPU_SETSIZE && CPU_ISSET(c, set), n;
 
 		if (in && start < 0)
 			start = c;
-		if (!in && start >= 0) {
-			cpu_range(list, len, start, c - 1);
-			start = -1;
+		if (in || start < 0)
+			continue;
+		if (start == c - 1)
+			n = snprintf(list + used, len - used, "%s%d", used ? "," : "", start);
+		else
+			n = snprintf(list + used, len - used, "%s%d-%d", used ? "," : "", start,
+			             c - 1);
+		if (n < 0 || (size_t)n >= len - used) {
+			list[0] = '\0';
+			return -ENOBUFS;
 		}
+		used += (size_t)n;
+		start = -1;
 	}
+	return 0;
 }
 
-int vms_cpu_list_parse(const char *list, cpu_set_t *set)
+/* Walks a CPU list, adding its CPUs to set (when not NULL) and counting them into *count.
+ * 0, -EINVAL or -ERANGE (a CPU beyond CPU_SETSIZE, only when filling a set). */
+static int walk_list(const char *list, cpu_set_t *set, long *count)
 {
 	const char *p = list;
 
-	CPU_ZERO(set);
+	*count = 0;
+	if (set)
+		CPU_ZERO(set);
 	if (!list)
 		return -EINVAL;
 	while (*p && *p != '\n') {
@@ -105,9 +109,10 @@ int vms_cpu_list_parse(const char *list, cpu_set_t *set)
 				return -EINVAL;
 			p = end;
 		}
-		if (b >= CPU_SETSIZE)
+		if (set && b >= CPU_SETSIZE)
 			return -ERANGE;
-		for (; a <= b; a++)
+		*count += b - a + 1;
+		for (; set && a <= b; a++)
 			CPU_SET((int)a, set);
 		if (*p == ',')
 			p++;
@@ -117,38 +122,44 @@ int vms_cpu_list_parse(const char *list, cpu_set_t *set)
 	return 0;
 }
 
-int vms_cpu_list_first(const char *online, long n, char *list, size_t len, cpu_set_t *set)
+int vms_cpu_list_parse(const char *list, cpu_set_t *set)
 {
-	cpu_set_t all;
+	long count;
+
+	return walk_list(list, set, &count);
+}
+
+long vms_cpu_list_count(const char *list)
+{
+	long count;
+	int ret = walk_list(list, NULL, &count);
+
+	return ret ? ret : count;
+}
+
+int vms_cpu_set_first(const cpu_set_t *from, long n, cpu_set_t *out)
+{
 	long got = 0;
-	int c, ret;
+	int c;
 
 	if (n < 1)
 		return -EINVAL;
-	ret = vms_cpu_list_parse(online, &all);
-	if (ret)
-		return ret;
-	CPU_ZERO(set);
+	CPU_ZERO(out);
 	for (c = 0; c < CPU_SETSIZE && got < n; c++)
-		if (CPU_ISSET(c, &all)) {
-			CPU_SET(c, set);
+		if (CPU_ISSET(c, from)) {
+			CPU_SET(c, out);
 			got++;
 		}
-	if (got < n)
-		return -ERANGE;
-	format_set(set, list, len);
-	return 0;
+	return got < n ? -ERANGE : 0;
 }
 
-int vms_machine_cpus(long n, char *list, size_t len, cpu_set_t *set)
+int vms_machine_cpus(long n, cpu_set_t *set)
 {
 	cpu_set_t allowed;
-	char all[1024];
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return -errno;
-	format_set(&allowed, all, sizeof(all));
-	return vms_cpu_list_first(all, n, list, len, set);
+	return vms_cpu_set_first(&allowed, n, set);
 }
 
 void vms_machine_add_note(struct vms_machine *m, const char *fmt, ...)
@@ -200,7 +211,7 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 	snprintf(path, sizeof(path), "%s/proc/meminfo", root);
 	ret = vms_meminfo_read(&mi, path);
 	if (ret)
-		return vms_error("cannot read '%s': %s", path, strerror(-ret)), ret;
+		return vms_error_ret(ret, "cannot read '%s': %s", path, strerror(-ret));
 	m->host_mem_total = mi.mem_total;
 	m->host_swap_total = mi.swap_total;
 	vms_cgroup_detect(&m->cg, root);
@@ -208,26 +219,26 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 	if (req->profile) {
 		p = vms_machine_profile_find(req->profile);
 		if (!p)
-			return vms_error("unknown machine profile '%s' (known: hron2001, host)",
-			                 req->profile),
-			       -EINVAL;
+			return vms_error_ret(-EINVAL,
+			                     "unknown machine profile '%s' (known: hron2001, host)",
+			                     req->profile);
 		m->explicit_profile = 1;
 		if (p->cgroup && !m->cg.writable)
-			return vms_error("--machine %s needs a memory cgroup: %s", p->name,
-			                 m->cg.why),
-			       -ENOTSUP;
+			return vms_error_ret(-ENOTSUP, "--machine %s needs a memory cgroup: %s",
+			                     p->name, m->cg.why);
 		if (!p->cgroup && (req->set_mem_limit || req->set_swap_limit))
-			return vms_error("the '%s' profile has no memory cgroup: --mem-limit and "
-			                 "--swap-limit need --machine hron2001",
-			                 p->name),
-			       -EINVAL;
+			return vms_error_ret(
+			    -EINVAL,
+			    "the '%s' profile has no memory cgroup: --mem-limit and "
+			    "--swap-limit need --machine hron2001",
+			    p->name);
 	} else if (m->cg.writable) {
 		p = vms_machine_profile_find("hron2001");
 	} else {
 		if (req->set_mem_limit || req->set_swap_limit)
-			return vms_error("--mem-limit/--swap-limit need a memory cgroup: %s",
-			                 m->cg.why),
-			       -ENOTSUP;
+			return vms_error_ret(-ENOTSUP,
+			                     "--mem-limit/--swap-limit need a memory cgroup: %s",
+			                     m->cg.why);
 		p = vms_machine_profile_find("host");
 		vms_machine_add_note(
 		    m,
@@ -243,9 +254,9 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 		m->mem_limit = req->set_mem_limit ? req->mem_limit : p->mem_limit;
 		m->swap_limit = req->set_swap_limit ? req->swap_limit : p->swap_limit;
 		if (m->mem_limit < 16 * MIB)
-			return vms_error("memory limit %s is too small (at least 16 MiB)",
-			                 vms_format_size(m->mem_limit, a, sizeof(a))),
-			       -EINVAL;
+			return vms_error_ret(-EINVAL,
+			                     "memory limit %s is too small (at least 16 MiB)",
+			                     vms_format_size(m->mem_limit, a, sizeof(a)));
 		m->effective_swap =
 		    m->swap_limit < m->host_swap_total ? m->swap_limit : m->host_swap_total;
 		if (!m->cg.swap_accounting && m->swap_limit < m->host_swap_total) {
@@ -281,14 +292,13 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 	fill_facts(m, root, workdir);
 
 	if (req->cpus) {
-		ret = req->cpus < 0 ? -EINVAL
-		                    : vms_machine_cpus(req->cpus, m->cpu_list, sizeof(m->cpu_list),
-		                                       &m->cpuset);
+		ret = req->cpus < 0 ? -EINVAL : vms_machine_cpus(req->cpus, &m->cpuset);
+		if (!ret)
+			ret = vms_cpu_list_format(&m->cpuset, m->cpu_list, sizeof(m->cpu_list));
 		if (ret)
-			return vms_error("cannot pin to %ld CPUs: %s", req->cpus,
-			                 ret == -ERANGE ? "this process may not use that many"
-			                                : strerror(-ret)),
-			       ret;
+			return vms_error_ret(ret, "cannot pin to %ld CPUs: %s", req->cpus,
+			                     ret == -ERANGE ? "this process may not use that many"
+			                                    : strerror(-ret));
 		m->cpus = req->cpus;
 	}
 	return 0;

@@ -98,14 +98,21 @@ void vms_machine_add_note(struct vms_machine *m, const char *fmt, ...)
 /* Parses a CPU list ("0", "0-3,8", as in /sys/devices/system/cpu/online; a trailing newline is
  * allowed) into set. 0, -EINVAL (malformed) or -ERANGE (a CPU beyond CPU_SETSIZE). */
 int vms_cpu_list_parse(const char *list, cpu_set_t *set);
+/* The number of CPUs in a list of that syntax, with no CPU_SETSIZE limit (for describing
+ * machines of any size). The count (0 for ""), or -EINVAL when malformed. */
+long vms_cpu_list_count(const char *list);
 
-/* The first n CPUs of the list in online ("0-3,8", as in /sys/devices/system/cpu/online) into
- * list ("0-1") and set. 0, -EINVAL (bad text, n < 1) or -ERANGE (fewer than n CPUs). */
-int vms_cpu_list_first(const char *online, long n, char *list, size_t len, cpu_set_t *set);
+/* Formats set as a CPU list ("0-1,4"; "" for an empty set) into list: the inverse of
+ * vms_cpu_list_parse(). 0, or -ENOBUFS when len is too small (list is then ""). */
+int vms_cpu_list_format(const cpu_set_t *set, char *list, size_t len);
 
-/* The first n CPUs this process may run on (sched_getaffinity) into list and set; same returns
- * as vms_cpu_list_first(). */
-int vms_machine_cpus(long n, char *list, size_t len, cpu_set_t *set);
+/* The n lowest-numbered CPUs of from into out. 0, -EINVAL (n < 1) or -ERANGE (from has fewer
+ * than n CPUs). */
+int vms_cpu_set_first(const cpu_set_t *from, long n, cpu_set_t *out);
+
+/* The first n CPUs this process may run on (sched_getaffinity) into set; same returns as
+ * vms_cpu_set_first(), or -errno from sched_getaffinity. */
+int vms_machine_cpus(long n, cpu_set_t *set);
 
 /* protocol.machine for the result file: {"profile", "mem_limit_bytes", "swap_limit_bytes",
  * "effective_swap_bytes", "cpus", "cpu_list", "cgroup_version", "cgroup_path", "note",

@@ -1,7 +1,9 @@
 /* /proc/vmstat, /proc/meminfo and PSI readers: the system-wide counters that explain why a
- * workload run was slow (reclaim, swap, writeback, stalls). */
+ * workload run was slow (reclaim, swap, writeback, stalls); and the one parser each of
+ * /proc/self/mountinfo and /proc/self/cgroup, for the cgroup and sysinfo modules. */
 #include "core/procfs.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -100,9 +102,10 @@ int vms_psi_read_file(const char *path, uint64_t *some_us, uint64_t *full_us)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		char *t = strstr(line, "total=");
+		const char *end;
 		uint64_t v;
 
-		if (!t || sscanf(t + 6, "%" SCNu64, &v) != 1)
+		if (!t || vms_parse_u64(t + 6, &end, &v) || (*end && !isspace((unsigned char)*end)))
 			continue;
 		if (!strncmp(line, "some", 4)) {
 			*some_us = v;
@@ -178,4 +181,221 @@ int vms_meminfo_read(struct vms_meminfo *m, const char *path)
 	}
 	fclose(f);
 	return m->mem_total ? 0 : -ENODATA;
+}
+
+char *vms_unescape_octal_inplace(char *s)
+{
+	char *d = s, *p = s;
+
+	while (*p) {
+		if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+		    p[3] >= '0' && p[3] <= '7') {
+			*d++ = (char)(((p[1] - '0') << 6) | ((p[2] - '0') << 3) | (p[3] - '0'));
+			p += 4;
+		} else {
+			*d++ = *p++;
+		}
+	}
+	*d = '\0';
+	return s;
+}
+
+int vms_mountinfo_parse_line(char *line, struct vms_mountinfo_entry *e)
+{
+	char *save = NULL, *tok, *f[3];
+	int i;
+
+	memset(e, 0, sizeof(*e));
+	line[strcspn(line, "\n")] = '\0';
+	tok = strtok_r(line, " ", &save);
+	if (!tok || sscanf(tok, "%u", &e->mount_id) != 1)
+		return -EINVAL;
+	tok = strtok_r(NULL, " ", &save);
+	if (!tok || sscanf(tok, "%u", &e->parent_id) != 1)
+		return -EINVAL;
+	tok = strtok_r(NULL, " ", &save);
+	if (!tok || sscanf(tok, "%u:%u", &e->major, &e->minor) != 2)
+		return -EINVAL;
+	for (i = 0; i < 3; i++)
+		if (!(f[i] = strtok_r(NULL, " ", &save)) || !strcmp(f[i], "-"))
+			return -EINVAL;
+	/* optional fields (shared:N, master:N, propagate_from:N, unbindable) up to "-" */
+	while ((tok = strtok_r(NULL, " ", &save)) && strcmp(tok, "-"))
+		;
+	if (!tok)
+		return -EINVAL;
+	e->fstype = strtok_r(NULL, " ", &save);
+	e->source = e->fstype ? strtok_r(NULL, " ", &save) : NULL;
+	if (!e->source)
+		return -EINVAL;
+	e->super_options = strtok_r(NULL, " ", &save);
+	if (!e->super_options)
+		e->super_options = e->source + strlen(e->source); /* none: "" */
+	e->root = vms_unescape_octal_inplace(f[0]);
+	e->mount_point = vms_unescape_octal_inplace(f[1]);
+	e->options = f[2];
+	vms_unescape_octal_inplace(e->fstype);
+	vms_unescape_octal_inplace(e->source);
+	return 0;
+}
+
+int vms_mountinfo_open(struct vms_mountinfo *mi, const char *path)
+{
+	memset(mi, 0, sizeof(*mi));
+	mi->f = fopen(path ? path : "/proc/self/mountinfo", "re");
+	return mi->f ? 0 : -errno;
+}
+
+const struct vms_mountinfo_entry *vms_mountinfo_next(struct vms_mountinfo *mi)
+{
+	if (!mi->f)
+		return NULL;
+	while (getline(&mi->line, &mi->cap, mi->f) > 0)
+		if (!vms_mountinfo_parse_line(mi->line, &mi->entry))
+			return &mi->entry;
+	return NULL;
+}
+
+void vms_mountinfo_release(struct vms_mountinfo *mi)
+{
+	if (mi->f)
+		fclose(mi->f);
+	free(mi->line);
+	memset(mi, 0, sizeof(*mi));
+}
+
+void vms_mount_release(struct vms_mount *m)
+{
+	free(m->root);
+	free(m->mount_point);
+	free(m->fstype);
+	free(m->device);
+	free(m->options);
+	free(m->super_options);
+	memset(m, 0, sizeof(*m));
+}
+
+/* True when mount point mp contains abs_path. */
+static int mount_contains(const char *mp, const char *abs_path)
+{
+	size_t n = strlen(mp);
+
+	if (!strcmp(mp, "/"))
+		return 1;
+	return !strncmp(mp, abs_path, n) && (abs_path[n] == '\0' || abs_path[n] == '/');
+}
+
+int vms_mountinfo_find(const char *mountinfo_path, const char *abs_path, struct vms_mount *out)
+{
+	struct vms_mountinfo mi;
+	const struct vms_mountinfo_entry *e;
+	size_t best_len = 0;
+	int found = 0, ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!abs_path || abs_path[0] != '/')
+		return -EINVAL;
+	ret = vms_mountinfo_open(&mi, mountinfo_path);
+	if (ret)
+		return ret;
+	while ((e = vms_mountinfo_next(&mi))) {
+		size_t len = strlen(e->mount_point);
+
+		if (!mount_contains(e->mount_point, abs_path) || (found && len < best_len))
+			continue;
+		vms_mount_release(out);
+		out->root = vms_xstrdup(e->root);
+		out->mount_point = vms_xstrdup(e->mount_point);
+		out->fstype = vms_xstrdup(e->fstype);
+		out->device = vms_xstrdup(e->source);
+		out->options = vms_xstrdup(e->options);
+		out->super_options = vms_xstrdup(e->super_options);
+		out->major = e->major;
+		out->minor = e->minor;
+		best_len = len;
+		found = 1;
+	}
+	vms_mountinfo_release(&mi);
+	return found ? 0 : -ENOENT;
+}
+
+void vms_proc_cgroup_release(struct vms_proc_cgroup *pc)
+{
+	free(pc->v2_path);
+	free(pc->v1_memory_path);
+	free(pc->v1_first_path);
+	memset(pc, 0, sizeof(*pc));
+}
+
+/* Whether a v1 controller list names a real controller (not only name=X hierarchies), and
+ * whether one of them is memory. */
+static void v1_controllers(const char *list, int *any, int *memory)
+{
+	const char *p = list;
+
+	*any = *memory = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n && strncmp(p, "name=", 5))
+			*any = 1;
+		if (n == 6 && !strncmp(p, "memory", 6))
+			*memory = 1;
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
+void vms_proc_cgroup_parse(struct vms_proc_cgroup *pc, const char *text)
+{
+	const char *line = text;
+
+	memset(pc, 0, sizeof(*pc));
+	while (line && *line) {
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		char *copy = vms_xmalloc(len + 1), *c1, *c2;
+		int any, memory;
+
+		memcpy(copy, line, len);
+		copy[len] = '\0';
+		line = eol ? eol + 1 : NULL;
+		c1 = strchr(copy, ':');
+		c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (!c2 || c1 == copy) {
+			free(copy);
+			continue;
+		}
+		*c1 = *c2 = '\0';
+		if (copy[strspn(copy, "0123456789")]) { /* the hierarchy id is a number */
+			free(copy);
+			continue;
+		}
+		if (!strcmp(copy, "0") && c1 + 1 == c2) {
+			if (!pc->v2_path)
+				pc->v2_path = vms_xstrdup(c2 + 1);
+		} else if (c1 + 1 != c2) {
+			v1_controllers(c1 + 1, &any, &memory);
+			if (any && !pc->have_v1) {
+				pc->have_v1 = 1;
+				pc->v1_first_path = vms_xstrdup(c2 + 1);
+			}
+			if (memory && !pc->v1_memory_path)
+				pc->v1_memory_path = vms_xstrdup(c2 + 1);
+		}
+		free(copy);
+	}
+}
+
+int vms_proc_cgroup_read(struct vms_proc_cgroup *pc, const char *path)
+{
+	char *text = vms_read_text(path ? path : "/proc/self/cgroup");
+
+	memset(pc, 0, sizeof(*pc));
+	if (!text)
+		return -errno;
+	vms_proc_cgroup_parse(pc, text);
+	free(text);
+	return 0;
 }

@@ -1,11 +1,12 @@
 /* Readers for the system-wide VM state: /proc/vmstat, /proc/meminfo and PSI
- * (/proc/pressure/{memory,io,cpu}). Snapshots are plain structs so the 10 Hz sampler can take
- * them without allocating; deltas become JSON objects for the result file. */
+ * (/proc/pressure/{memory,io,cpu}); snapshots are plain structs so the 10 Hz sampler can take
+ * them without allocating. Also the parsers of /proc/self/mountinfo and /proc/self/cgroup. */
 #ifndef VMS_PROCFS_H
 #define VMS_PROCFS_H
 
 #include <jansson.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define VMS_VMSTAT_MAX 256
 
@@ -21,9 +22,10 @@ struct vms_vmstat {
 int vms_vmstat_read(struct vms_vmstat *s, const char *path);
 /* The value of a counter, or 0 when the kernel does not have it. */
 uint64_t vms_vmstat_get(const struct vms_vmstat *s, const char *name);
-/* The SPEC §5 counters (pgfault, pgmajfault, pswpin/out, pgpgin/out, pgscan_*, pgsteal_*,
- * allocstall_*, workingset_refault_*, compact_stall, oom_kill, thp_fault_*) as after - before.
- * Counters absent in `after` are left out. Returns a new object. */
+/* The counters a run records as "vmstat_delta" (docs/result-format.md): pgfault, pgmajfault,
+ * pswpin/out, pgpgin/out, pgscan_*, pgsteal_*, allocstall_*, workingset_refault_*,
+ * compact_stall, oom_kill and thp_fault_*, as after - before. Counters absent in `after` are
+ * left out. Returns a new object. */
 json_t *vms_vmstat_delta_json(const struct vms_vmstat *before, const struct vms_vmstat *after);
 
 enum vms_psi_resource { VMS_PSI_MEMORY, VMS_PSI_IO, VMS_PSI_CPU, VMS_PSI_NR };
@@ -51,5 +53,83 @@ struct vms_meminfo {
 
 /* Reads /proc/meminfo (or path). 0 or -errno. */
 int vms_meminfo_read(struct vms_meminfo *m, const char *path);
+
+/* Decodes, in place, the octal escapes procfs writes in paths and names (mountinfo, swaps):
+ * "\040" -> ' ', "\011" -> tab, "\012" -> newline, "\134" -> backslash. Other backslashes
+ * stay. Returns s. */
+char *vms_unescape_octal_inplace(char *s);
+
+/* One line of /proc/<pid>/mountinfo (proc(5)), its paths decoded:
+ *   36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue
+ *   id par maj:min root point options [optional fields] - fstype source super_options
+ * The strings point into the reader's line buffer: valid until the next vms_mountinfo_next()
+ * or vms_mountinfo_release(). super_options is "" when the line has none. */
+struct vms_mountinfo_entry {
+	unsigned mount_id, parent_id, major, minor;
+	char *root, *mount_point, *options, *fstype, *source, *super_options;
+};
+
+/* Splits one mountinfo line (without or with its newline) in place into *e and decodes its
+ * paths. Returns 0, or -EINVAL when the line is not mountinfo. */
+int vms_mountinfo_parse_line(char *line, struct vms_mountinfo_entry *e);
+
+/* A reader going through a mountinfo file one mount at a time:
+ *   struct vms_mountinfo mi;
+ *   const struct vms_mountinfo_entry *e;
+ *   if (vms_mountinfo_open(&mi, NULL) == 0) {
+ *           while ((e = vms_mountinfo_next(&mi)))
+ *                   ...;
+ *           vms_mountinfo_release(&mi);
+ *   } */
+struct vms_mountinfo {
+	FILE *f;
+	char *line;
+	size_t cap;
+	struct vms_mountinfo_entry entry;
+};
+
+/* Opens path (NULL = /proc/self/mountinfo). 0 or -errno; on failure nothing to release. */
+int vms_mountinfo_open(struct vms_mountinfo *mi, const char *path);
+/* The next mount, or NULL at the end of the file. Lines that are not mountinfo are skipped. */
+const struct vms_mountinfo_entry *vms_mountinfo_next(struct vms_mountinfo *mi);
+/* Closes the file and frees the buffer; safe twice and on a zeroed struct. */
+void vms_mountinfo_release(struct vms_mountinfo *mi);
+
+/* A mount found by vms_mountinfo_find(): a copy of its entry that owns its strings. */
+struct vms_mount {
+	char *root, *mount_point, *fstype, *device, *options, *super_options;
+	unsigned major, minor;
+};
+
+/* Finds the mount holding abs_path (absolute, already resolved) in the mountinfo file at
+ * mountinfo_path: the longest matching mount point, the last one listed on a tie (the one on
+ * top). Returns 0, -ENOENT when nothing matches, -EINVAL when abs_path is not absolute, or
+ * -errno from opening the file. Release *out with vms_mount_release(). Reports nothing. */
+int vms_mountinfo_find(const char *mountinfo_path, const char *abs_path, struct vms_mount *out);
+/* Frees the strings of m and zeroes it; safe on a zeroed struct. */
+void vms_mount_release(struct vms_mount *m);
+
+/* The caller's cgroups as /proc/<pid>/cgroup lists them, one "id:controllers:path" line per
+ * hierarchy (cgroups(7)):
+ *   cgroup v2 (unified): "0::/user.slice/x" - hierarchy 0, no controllers;
+ *   cgroup v1: "4:memory:/user.slice", "3:cpu,cpuacct:/"; "1:name=systemd:/" is a named
+ *   hierarchy without controllers, which does not make the system v1 by itself.
+ * A hybrid system lists both kinds. The first line of each kind wins. Strings are owned and
+ * NULL when the file has no such line. */
+struct vms_proc_cgroup {
+	char *v2_path;        /* path of the "0::" line */
+	char *v1_memory_path; /* path of the v1 hierarchy whose controllers include memory */
+	char *v1_first_path;  /* path of the first v1 hierarchy with a controller */
+	int have_v1;          /* a v1 hierarchy with a controller is listed */
+};
+
+/* Parses /proc/<pid>/cgroup text into *pc (zeroed first). Malformed lines are skipped. Never
+ * fails; release with vms_proc_cgroup_release(). */
+void vms_proc_cgroup_parse(struct vms_proc_cgroup *pc, const char *text);
+/* Reads and parses the file at path (NULL = /proc/self/cgroup). 0 or -errno (then *pc holds
+ * nothing to release). */
+int vms_proc_cgroup_read(struct vms_proc_cgroup *pc, const char *path);
+/* Frees the strings of pc and zeroes it; safe on a zeroed struct. */
+void vms_proc_cgroup_release(struct vms_proc_cgroup *pc);
 
 #endif

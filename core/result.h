@@ -36,8 +36,9 @@ void vms_result_finish(json_t *doc, int complete, int interrupted, int exit_stat
 /* The object in doc's "workloads" whose "name" is name, or NULL. Borrowed reference. */
 json_t *vms_result_workload(const json_t *doc, const char *name);
 
-/* Serialises doc (sorted as inserted, two-space indent, locale-independent numbers) and
- * writes it atomically to path. 0 or -errno; reports nothing. */
+/* Serialises doc (keys in insertion order, one-space indent, reals with 12 significant digits
+ * in the C locale's notation, a final newline) and writes it atomically to path. 0 or -errno;
+ * reports nothing. */
 int vms_json_write_file(const json_t *doc, const char *path);
 
 enum vms_load_error {

@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/machine.h"
 #include "core/procfs.h"
 #include "core/sysinfo.h"
 #include "core/util.h"
@@ -110,23 +111,6 @@ static void put(json_t *info, const char *key, json_t *value, const char *source
 	json_object_set_new(info, key, e);
 }
 
-char *vms_unescape_octal(const char *s)
-{
-	char *out = vms_xmalloc(strlen(s) + 1), *o = out;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) | (s[3] - '0'));
-			s += 4;
-		} else {
-			*o++ = *s++;
-		}
-	}
-	*o = '\0';
-	return out;
-}
-
 int vms_sysfs_selection(const char *text, char *buf, size_t len)
 {
 	const char *open = strchr(text, '['), *close;
@@ -145,18 +129,6 @@ int vms_sysfs_selection(const char *text, char *buf, size_t len)
 	return 0;
 }
 
-/* Parse a whole decimal token; 0 or -EINVAL. */
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-
-	if (!*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return *end || errno ? -EINVAL : 0;
-}
-
 static int parse_ll(const char *s, long long *out)
 {
 	char *end;
@@ -173,7 +145,7 @@ json_t *vms_swaps_parse(const char *text)
 	int first = 1;
 
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *tok[6], *tsave = NULL, *dec;
+		char *tok[6], *tsave = NULL;
 		uint64_t size_kib, used_kib;
 		long long prio;
 		size_t n = 0;
@@ -188,114 +160,19 @@ json_t *vms_swaps_parse(const char *text)
 		for (tok[n] = strtok_r(line, " \t", &tsave); tok[n] && n < 5;
 		     tok[n] = strtok_r(NULL, " \t", &tsave))
 			n++;
-		if (n != 5 || parse_u64(tok[2], &size_kib) || parse_u64(tok[3], &used_kib) ||
-		    parse_ll(tok[4], &prio) || size_kib > INT64_MAX / 1024 ||
-		    used_kib > INT64_MAX / 1024)
+		if (n != 5 || vms_parse_u64(tok[2], NULL, &size_kib) ||
+		    vms_parse_u64(tok[3], NULL, &used_kib) || parse_ll(tok[4], &prio) ||
+		    size_kib > INT64_MAX / 1024 || used_kib > INT64_MAX / 1024)
 			continue;
-		dec = vms_unescape_octal(tok[0]);
-		d = json_pack("{s:s, s:s, s:I, s:I, s:I}", "name", dec, "type", tok[1],
-		              "size_bytes", (json_int_t)(size_kib * 1024), "used_bytes",
+		d = json_pack("{s:s, s:s, s:I, s:I, s:I}", "name",
+		              vms_unescape_octal_inplace(tok[0]), "type", tok[1], "size_bytes",
+		              (json_int_t)(size_kib * 1024), "used_bytes",
 		              (json_int_t)(used_kib * 1024), "priority", (json_int_t)prio);
-		free(dec);
 		if (d)
 			json_array_append_new(arr, d);
 	}
 	free(copy);
 	return arr;
-}
-
-void vms_mount_release(struct vms_mount *m)
-{
-	free(m->root);
-	free(m->mount_point);
-	free(m->fstype);
-	free(m->device);
-	free(m->options);
-	free(m->super_options);
-	memset(m, 0, sizeof(*m));
-}
-
-/* Splits one mountinfo line in place; 0 or -EINVAL. Fields stay escaped. */
-static int split_mountinfo(char *line, char **f, unsigned *major, unsigned *minor)
-{
-	/* f[0] root, f[1] mount point, f[2] options, f[3] fstype, f[4] source, f[5] super opts */
-	char *save = NULL, *tok;
-	int i;
-
-	tok = strtok_r(line, " ", &save);        /* mount id */
-	if (!tok || !strtok_r(NULL, " ", &save)) /* parent id */
-		return -EINVAL;
-	tok = strtok_r(NULL, " ", &save);
-	if (!tok || sscanf(tok, "%u:%u", major, minor) != 2)
-		return -EINVAL;
-	for (i = 0; i < 3; i++)
-		if (!(f[i] = strtok_r(NULL, " ", &save)))
-			return -EINVAL;
-	while ((tok = strtok_r(NULL, " ", &save)) && strcmp(tok, "-"))
-		; /* optional fields: shared:N master:N ... */
-	if (!tok)
-		return -EINVAL;
-	for (i = 3; i < 5; i++)
-		if (!(f[i] = strtok_r(NULL, " \n", &save)))
-			return -EINVAL;
-	f[5] = strtok_r(NULL, " \n", &save);
-	if (!f[5])
-		f[5] = f[4] + strlen(f[4]); /* no super options: an empty string */
-	return 0;
-}
-
-/* True when mount point mp (decoded) contains abs_path. */
-static int mount_contains(const char *mp, const char *abs_path)
-{
-	size_t n = strlen(mp);
-
-	if (!strcmp(mp, "/"))
-		return 1;
-	return !strncmp(mp, abs_path, n) && (abs_path[n] == '\0' || abs_path[n] == '/');
-}
-
-int vms_mountinfo_find(const char *mountinfo_path, const char *abs_path, struct vms_mount *out)
-{
-	FILE *f;
-	char *line = NULL;
-	size_t cap = 0, best_len = 0;
-	int found = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (!abs_path || abs_path[0] != '/')
-		return -EINVAL;
-	f = fopen(mountinfo_path, "re");
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) > 0) {
-		char *fld[6];
-		unsigned major, minor;
-		char *mp;
-		size_t len;
-
-		if (split_mountinfo(line, fld, &major, &minor))
-			continue;
-		mp = vms_unescape_octal(fld[1]);
-		len = strlen(mp);
-		if (!mount_contains(mp, abs_path) || (found && len < best_len)) {
-			free(mp);
-			continue;
-		}
-		vms_mount_release(out);
-		out->mount_point = mp;
-		out->root = vms_unescape_octal(fld[0]);
-		out->options = vms_xstrdup(fld[2]);
-		out->fstype = vms_unescape_octal(fld[3]);
-		out->device = vms_unescape_octal(fld[4]);
-		out->super_options = vms_xstrdup(fld[5]);
-		out->major = major;
-		out->minor = minor;
-		best_len = len;
-		found = 1;
-	}
-	free(line);
-	fclose(f);
-	return found ? 0 : -ENOENT;
 }
 
 void vms_fs_info_release(struct vms_fs_info *fi)
@@ -486,39 +363,10 @@ static char *cpu_model(const char *root)
 	return out;
 }
 
-/* Counts the CPUs of a cpulist ("0-3,8,10-11"); -1 when malformed. */
-static long cpulist_count(const char *s)
-{
-	long count = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s || a < 0)
-			return -1;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			if (end == s + 1 || b < a)
-				return -1;
-			s = end;
-		}
-		count += b - a + 1;
-		if (*s == ',')
-			s++;
-		else if (*s && !isspace((unsigned char)*s))
-			return -1;
-		else
-			break;
-	}
-	return count ? count : -1;
-}
-
 static void put_cpu_count(json_t *info, const char *root)
 {
 	char *text = read_trimmed(root, "/sys/devices/system/cpu/online");
-	long n = text ? cpulist_count(text) : -1;
+	long n = text ? vms_cpu_list_count(text) : -1;
 
 	free(text);
 	if (n > 0) {
@@ -529,59 +377,41 @@ static void put_cpu_count(json_t *info, const char *root)
 	put(info, "cpu_count", n > 0 ? json_integer(n) : NULL, "sysconf(_SC_NPROCESSORS_ONLN)");
 }
 
-/* {version, path, controller, hybrid, lines} from /proc/self/cgroup. version: 0 none,
- * 1 when any v1 hierarchy with controllers is listed, 2 when only the unified one is. */
+/* {version, path, path_controller, hybrid, lines} from /proc/self/cgroup. version: 0 none,
+ * 1 when any v1 hierarchy with controllers is listed, 2 when only the unified one is; path is
+ * the v1 memory hierarchy's (else the first v1 one's) on v1, the unified one's on v2. */
 static json_t *cgroup_summary(const char *root)
 {
 	char *text = read_trimmed(root, "/proc/self/cgroup");
 	char *line, *save = NULL;
-	char *unified = NULL, *memory = NULL, *first_v1 = NULL;
-	int have_v1 = 0;
+	struct vms_proc_cgroup pc;
 	json_t *lines, *o;
 
 	if (!text)
 		return NULL;
+	vms_proc_cgroup_parse(&pc, text);
 	lines = json_array();
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *c1 = strchr(line, ':'), *c2;
 		json_t *l = json_string(line);
 
 		if (l)
 			json_array_append_new(lines, l);
-		if (!c1 || !(c2 = strchr(c1 + 1, ':')))
-			continue;
-		if (c2 == c1 + 1) {
-			if (!unified)
-				unified = c2 + 1;
-			continue;
-		}
-		if (!strncmp(c1 + 1, "name=", 5))
-			continue;
-		have_v1 = 1;
-		if (!first_v1)
-			first_v1 = c2 + 1;
-		*c2 = '\0';
-		{
-			char *ctl, *csave = NULL;
-
-			for (ctl = strtok_r(c1 + 1, ",", &csave); ctl;
-			     ctl = strtok_r(NULL, ",", &csave))
-				if (!strcmp(ctl, "memory"))
-					memory = c2 + 1;
-		}
 	}
 	o = json_object();
-	json_object_set_new(o, "version", json_integer(have_v1 ? 1 : unified ? 2 : 0));
-	if (have_v1) {
-		json_object_set_new(o, "path", str_or_null(memory ? memory : first_v1));
+	json_object_set_new(o, "version", json_integer(pc.have_v1 ? 1 : pc.v2_path ? 2 : 0));
+	if (pc.have_v1) {
+		json_object_set_new(
+		    o, "path",
+		    str_or_null(pc.v1_memory_path ? pc.v1_memory_path : pc.v1_first_path));
 		json_object_set_new(o, "path_controller",
-		                    memory ? json_string("memory") : json_null());
+		                    pc.v1_memory_path ? json_string("memory") : json_null());
 	} else {
-		json_object_set_new(o, "path", str_or_null(unified));
+		json_object_set_new(o, "path", str_or_null(pc.v2_path));
 		json_object_set_new(o, "path_controller", json_null());
 	}
-	json_object_set_new(o, "hybrid", json_boolean(have_v1 && unified));
+	json_object_set_new(o, "hybrid", json_boolean(pc.have_v1 && pc.v2_path));
 	json_object_set_new(o, "lines", lines);
+	vms_proc_cgroup_release(&pc);
 	free(text);
 	return o;
 }

@@ -1,6 +1,6 @@
-/* The environment fingerprint (SPEC §7): kernel, /proc/sys/vm, THP, swap, memory, CPU, the
- * work directory's filesystem, PSI, cgroup membership and ALSA cards, each with where it was
- * read: /proc/{cmdline,swaps,meminfo,cpuinfo,self/mountinfo,self/cgroup}, /sys, statfs(2). */
+/* The environment fingerprint a result records (keys: docs/sysinfo.md): kernel, /proc/sys/vm,
+ * THP, swap, memory, CPU, work dir filesystem, PSI, cgroups and ALSA cards, each with its source:
+ * /proc/{cmdline,swaps,meminfo,cpuinfo,self/mountinfo,self/cgroup}, /sys, statfs(2). */
 #ifndef VMS_SYSINFO_H
 #define VMS_SYSINFO_H
 
@@ -39,21 +39,6 @@ void vms_fs_info_release(struct vms_fs_info *fi);
  * super_options, free_bytes, total_bytes, is_tmpfs, memory_backed}. New reference. */
 json_t *vms_fs_info_json(const struct vms_fs_info *fi);
 
-/* One line of /proc/self/mountinfo, octal escapes (\040 etc.) decoded. */
-struct vms_mount {
-	char *root, *mount_point, *fstype, *device, *options, *super_options;
-	unsigned major, minor;
-};
-
-/* Finds the mount holding abs_path (absolute, already resolved) in the mountinfo file at
- * mountinfo_path: the longest matching mount point, the last one listed on a tie (the one on
- * top). Returns 0, -ENOENT when nothing matches, -EINVAL when abs_path is not absolute, or
- * -errno from opening the file. Release *out with vms_mount_release(). Reports nothing. */
-int vms_mountinfo_find(const char *mountinfo_path, const char *abs_path, struct vms_mount *out);
-void vms_mount_release(struct vms_mount *m);
-
-/* Decodes the octal escapes procfs uses in paths ("\040" -> ' '). New string; caller frees. */
-char *vms_unescape_octal(const char *s);
 /* The bracketed word of a sysfs selection ("always [madvise] never" -> "madvise") into buf.
  * 0, or -ENODATA when there is no bracketed word, -ERANGE when buf is too small. */
 int vms_sysfs_selection(const char *text, char *buf, size_t len);

@@ -1,5 +1,5 @@
-/* Shared helpers: messages, checked allocation, parsing of sizes and durations, clocks,
- * and small file I/O for procfs, sysfs and cgroupfs. */
+/* Shared helpers: messages, checked allocation, parsing of sizes, durations and procfs numbers,
+ * clocks, and small file I/O (the one control-file writer) for procfs, sysfs and cgroupfs. */
 #include "core/util.h"
 
 #include <ctype.h>
@@ -31,6 +31,16 @@ int vms_error(const char *fmt, ...)
 	vreport("", fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+int vms_error_ret(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	return code;
 }
 
 void vms_warn(const char *fmt, ...)
@@ -189,6 +199,39 @@ int vms_parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+int vms_parse_u64(const char *s, const char **end, uint64_t *out)
+{
+	const char *p = s;
+	uint64_t v = 0;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strncmp(p, "max", 3) && !isalnum((unsigned char)p[3]) && p[3] != '_') {
+		v = UINT64_MAX;
+		p += 3;
+	} else if (isdigit((unsigned char)*p)) {
+		for (; isdigit((unsigned char)*p); p++) {
+			unsigned d = (unsigned)(*p - '0');
+
+			if (v > (UINT64_MAX - d) / 10)
+				return -ERANGE;
+			v = v * 10 + d;
+		}
+	} else {
+		return -EINVAL;
+	}
+	if (end) {
+		*end = p;
+	} else {
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p)
+			return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
 const char *vms_format_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
@@ -300,41 +343,61 @@ int vms_read_line(const char *path, char *buf, size_t len)
 	return ret;
 }
 
+ssize_t vms_read_small(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while (got + 1 < len) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			close(fd);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (len)
+		buf[got] = '\0';
+	return (ssize_t)got;
+}
+
 int vms_read_u64(const char *path, uint64_t *out)
 {
-	char line[64];
-	char *end;
-	int ret = vms_read_line(path, line, sizeof(line));
+	char buf[64];
+	ssize_t n = vms_read_small(path, buf, sizeof(buf));
 
-	if (ret)
-		return ret;
-	if (!strcmp(line, "max")) {
-		*out = UINT64_MAX;
-		return 0;
-	}
-	errno = 0;
-	*out = strtoull(line, &end, 10);
-	if (end == line || errno)
-		return -EINVAL;
-	return 0;
+	if (n < 0)
+		return (int)n;
+	return vms_parse_u64(buf, NULL, out);
 }
 
 int vms_write_text(const char *path, const char *text)
 {
 	size_t len = strlen(text);
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	ssize_t n;
+	int fd, e;
 
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	n = write(fd, text, len);
-	if (n < 0) {
-		int e = errno;
-
-		close(fd);
+	do
+		n = write(fd, text, len);
+	while (n < 0 && errno == EINTR);
+	e = n < 0 ? errno : 0;
+	if (close(fd) && !e)
+		e = errno;
+	if (e)
 		return -e;
-	}
-	close(fd);
 	return (size_t)n == len ? 0 : -EIO;
 }
 

@@ -7,10 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define VMS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Exit codes (SPEC §2), chosen to work with `git bisect run`. */
+/* Exit codes of every command (docs/vmsuite.1, EXIT STATUS), chosen for `git bisect run`:
+ * 125 makes bisect skip the commit, 128 and above stop the bisection. */
 enum vms_exit {
 	VMS_EXIT_OK = 0,
 	VMS_EXIT_FAILED = 1,  /* a workload failed, or compare found a regression */
@@ -22,6 +24,9 @@ enum vms_exit {
 
 /* Prints "vmsuite: <message>" to stderr. Returns -1 so callers can `return vms_error(...)`. */
 int vms_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* As vms_error(), but returns code: `return vms_error_ret(-EINVAL, "bad '%s'", s);` reports
+ * the error and passes its code (a -errno or an exit code) up in one statement. */
+int vms_error_ret(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints "vmsuite: warning: <message>" to stderr. */
 void vms_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "vmsuite: note: <message>" to stderr. */
@@ -44,6 +49,13 @@ int vms_parse_size(const char *s, uint64_t *out);
 int vms_parse_seconds(const char *s, double *out);
 /* Parses a whole number in [min, max]. 0, -EINVAL or -ERANGE. */
 int vms_parse_long(const char *s, long min, long max, long *out);
+/* Parses an unsigned decimal number as procfs, sysfs and cgroupfs files hold it: optional
+ * leading blanks, then digits, or the word "max" (cgroup v2's "no limit"), which reads as
+ * UINT64_MAX. With end NULL nothing but white space (the newline) may follow; otherwise *end
+ * is set just past the number or word and the caller checks what follows. Returns 0, -EINVAL
+ * (no digits, a sign, other text after it) or -ERANGE (more than 64 bits); *out is set only
+ * on success. */
+int vms_parse_u64(const char *s, const char **end, uint64_t *out);
 /* Formats a byte count as "512 MiB"/"1.9 GiB" into buf. Returns buf. */
 const char *vms_format_size(uint64_t bytes, char *buf, size_t len);
 
@@ -60,9 +72,17 @@ const char *vms_format_utc(double t, char *buf, size_t len);
 char *vms_read_text(const char *path);
 /* Reads the first line of a file into buf, without the newline. 0 or -errno. */
 int vms_read_line(const char *path, char *buf, size_t len);
-/* Reads a file holding one unsigned integer ("max" reads as UINT64_MAX). 0 or -errno. */
+/* Reads at most len - 1 bytes of a small file into buf and NUL-terminates it, with
+ * open/read/close only (no allocation: fit for samplers). Returns the bytes read or -errno. */
+ssize_t vms_read_small(const char *path, char *buf, size_t len);
+/* Reads a file holding one unsigned integer (vms_parse_u64() rules: "max" reads as
+ * UINT64_MAX). Allocates nothing. 0, -errno from reading, -EINVAL or -ERANGE. */
 int vms_read_u64(const char *path, uint64_t *out);
-/* Writes a string to a file (sysfs/cgroupfs knob). 0 or -errno. */
+/* Writes text to a control file (procfs, sysfs or cgroupfs knob) as `echo -n text > path`
+ * does: open with O_TRUNC (harmless there; makes a plain file in a test tree hold just text),
+ * one write(2), close(2). Both the write and the close are checked, since the kernel may
+ * reject a value at either; a short write is -EIO. Only open/write/close: async-signal-safe,
+ * usable between fork() and exec(). 0 or -errno; reports nothing. */
 int vms_write_text(const char *path, const char *text);
 /* Writes data to path atomically: temp file in the same directory, fsync, rename, fsync of
  * the directory. On failure nothing is left behind and -errno is returned. */

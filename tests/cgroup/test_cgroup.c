@@ -87,6 +87,34 @@ static void test_detect_mount_escape(void **state)
 	assert_true(info.writable);
 }
 
+static void test_detect_hybrid_memory_on_v2(void **state)
+{
+	struct fake *f = *state;
+	struct vms_cgroup_info info;
+	char dir[1024];
+
+	/* v1 hierarchies without memory (a named one, cpu) and memory on the unified one, whose
+	 * mount point is escaped and whose lines carry optional fields */
+	fake_write(f, "/proc/self/cgroup", "1:name=systemd:/s\n2:cpu:/c\n0::/u\n");
+	fake_write(f, "/proc/self/mountinfo",
+	           "24 1 253:0 / / rw - ext4 /dev/vda rw\n"
+	           "32 31 0:29 / /sys/fs/cgroup/systemd rw shared:9 - cgroup cgroup "
+	           "rw,xattr,name=systemd\n"
+	           "33 31 0:30 / /sys/fs/cgroup/cpu rw shared:10 - cgroup cgroup rw,cpu\n"
+	           "41 31 0:38 / /sys/fs/cgroup/my\\040unified rw shared:11 master:1 - cgroup2 "
+	           "cgroup2 rw\n");
+	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/my unified/u", f->root);
+	fake_populate(dir, VMS_CGROUP_V2);
+	fake_write(f, "/sys/fs/cgroup/my unified/u/cgroup.controllers", "cpu memory\n");
+	fake_write(f, "/sys/fs/cgroup/my unified/u/cgroup.subtree_control", "memory\n");
+	assert_int_equal(vms_cgroup_detect(&info, f->root), 0);
+	assert_int_equal(info.version, VMS_CGROUP_V2);
+	assert_string_equal(info.self_path, "/u");
+	expect_path(f, info.mount, "/sys/fs/cgroup/my unified");
+	expect_path(f, info.self_dir, "/sys/fs/cgroup/my unified/u");
+	assert_true(info.writable);
+}
+
 static void test_detect_v1_no_memsw(void **state)
 {
 	struct fake *f = *state;
@@ -539,12 +567,14 @@ static void test_stats_v1_delta(void **state)
 	free(after);
 }
 
-static void test_stats_v2_delta_and_hook(void **state)
+static void test_stats_v2_delta(void **state)
 {
 	struct fake *f = *state;
 	struct vms_cgroup cg = VMS_CGROUP_INIT;
 	struct vms_cgroup_fs_ops ops = fake_ops(f);
 	struct vms_cgroup_info info;
+	struct vms_cgroup_stats *before = vms_xmalloc(sizeof(*before));
+	struct vms_cgroup_stats *after = vms_xmalloc(sizeof(*after));
 	char buf[256];
 	json_t *d, *sd, *pr;
 
@@ -558,7 +588,7 @@ static void test_stats_v2_delta_and_hook(void **state)
 	fake_write(f, C "memory.pressure",
 	           "some avg10=0.00 avg60=0.00 avg300=0.00 total=100\n"
 	           "full avg10=0.00 avg60=0.00 avg300=0.00 total=40\n");
-	assert_null(vms_cgroup_run_hook(&cg, 0));
+	assert_int_equal(vms_cgroup_run_begin(&cg, before), 0);
 	/* v2 peak reset goes through the kept descriptor */
 	assert_non_null(strstr(fake_read(f, C "memory.peak", buf, 256), "reset"));
 	fake_write(f, C "memory.peak", "536870912\n");
@@ -572,8 +602,8 @@ static void test_stats_v2_delta_and_hook(void **state)
 	fake_write(f, C "memory.pressure",
 	           "some avg10=0.00 avg60=0.00 avg300=0.00 total=1100\n"
 	           "full avg10=0.00 avg60=0.00 avg300=0.00 total=540\n");
-	d = vms_cgroup_run_hook(&cg, 1);
-	assert_non_null(d);
+	assert_int_equal(vms_cgroup_stats_read(&cg, after), 0);
+	d = vms_cgroup_delta_json(&cg, before, after);
 	assert_int_equal(json_integer_value(json_object_get(d, "peak_bytes")), 536870912);
 	assert_int_equal(json_integer_value(json_object_get(d, "limit_hits")), 7);
 	assert_int_equal(json_integer_value(json_object_get(d, "high_events")), 4);
@@ -592,6 +622,8 @@ static void test_stats_v2_delta_and_hook(void **state)
 	json_decref(d);
 #undef C
 	assert_int_equal(vms_cgroup_destroy(&cg, 0), 0);
+	free(before);
+	free(after);
 }
 
 /* ---- join / destroy ---- */
@@ -774,6 +806,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_detect_v1_namespaced_mount, fake_setup,
 	                                    fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_detect_mount_escape, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_detect_hybrid_memory_on_v2, fake_setup,
+	                                    fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_detect_v1_no_memsw, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_detect_v2, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_detect_v2_no_subtree, fake_setup, fake_teardown),
@@ -794,8 +828,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_create_default_name_and_stale, fake_setup,
 	                                    fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_stats_v1_delta, fake_setup, fake_teardown),
-	    cmocka_unit_test_setup_teardown(test_stats_v2_delta_and_hook, fake_setup,
-	                                    fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_stats_v2_delta, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_join, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_destroy_moves_tasks, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_destroy_gives_up, fake_setup, fake_teardown),

@@ -59,28 +59,65 @@ static void test_profiles(void **state)
 	json_decref(a);
 }
 
+/* The first n CPUs of a list, formatted back: what --cpus N records. */
+static int first_of(const char *online, long n, char *list, size_t len)
+{
+	cpu_set_t all, set;
+	int ret = vms_cpu_list_parse(online, &all);
+
+	if (!ret)
+		ret = vms_cpu_set_first(&all, n, &set);
+	if (!ret)
+		ret = vms_cpu_list_format(&set, list, len);
+	return ret;
+}
+
 static void test_cpu_lists(void **state)
 {
-	char list[64];
-	cpu_set_t set;
+	char list[64], last[16], tiny[4];
+	cpu_set_t set, all;
 
 	(void)state;
-	assert_int_equal(vms_cpu_list_first("0-3,8\n", 2, list, sizeof(list), &set), 0);
+	assert_int_equal(first_of("0-3,8\n", 2, list, sizeof(list)), 0);
 	assert_string_equal(list, "0-1");
-	assert_int_equal(CPU_COUNT(&set), 2);
-	assert_int_equal(vms_cpu_list_first("0-3,8", 5, list, sizeof(list), &set), 0);
+	assert_int_equal(first_of("0-3,8", 5, list, sizeof(list)), 0);
 	assert_string_equal(list, "0-3,8");
-	assert_true(CPU_ISSET(8, &set));
-	assert_int_equal(vms_cpu_list_first("2,5,7-9", 3, list, sizeof(list), &set), 0);
+	assert_int_equal(first_of("2,5,7-9", 3, list, sizeof(list)), 0);
 	assert_string_equal(list, "2,5,7");
-	assert_int_equal(vms_cpu_list_first("0-3,8", 6, list, sizeof(list), &set), -ERANGE);
-	assert_int_equal(vms_cpu_list_first("0-x", 1, list, sizeof(list), &set), -EINVAL);
-	assert_int_equal(vms_cpu_list_first("3-1", 1, list, sizeof(list), &set), -EINVAL);
-	assert_int_equal(vms_cpu_list_first("0", 0, list, sizeof(list), &set), -EINVAL);
+	assert_int_equal(first_of("0-3,8", 6, list, sizeof(list)), -ERANGE);
+	assert_int_equal(first_of("0-x", 1, list, sizeof(list)), -EINVAL);
+	assert_int_equal(first_of("3-1", 1, list, sizeof(list)), -EINVAL);
+	assert_int_equal(first_of("0", 0, list, sizeof(list)), -EINVAL);
+	/* counting needs no set, so a list past CPU_SETSIZE still counts */
+	assert_int_equal(vms_cpu_list_count("0-3,8\n"), 5);
+	assert_int_equal(vms_cpu_list_count("0-4095,8192"), 4097);
+	assert_int_equal(vms_cpu_list_parse("0-4095", &all), -ERANGE);
+	assert_int_equal(vms_cpu_list_count(""), 0);
+	assert_int_equal(vms_cpu_list_count("3-1"), -EINVAL);
+	assert_int_equal(vms_cpu_list_count("0;1"), -EINVAL);
+	/* the set itself, not only its text */
+	assert_int_equal(vms_cpu_list_parse("0-3,8", &all), 0);
+	assert_int_equal(vms_cpu_set_first(&all, 5, &set), 0);
+	assert_int_equal(CPU_COUNT(&set), 5);
+	assert_true(CPU_ISSET(8, &set));
+	assert_false(CPU_ISSET(4, &set));
+	/* formatting: ranges, singles, the last CPU, nothing, a buffer too small */
+	CPU_ZERO(&set);
+	assert_int_equal(vms_cpu_list_format(&set, list, sizeof(list)), 0);
+	assert_string_equal(list, "");
+	CPU_SET(0, &set);
+	CPU_SET(2, &set);
+	CPU_SET(3, &set);
+	CPU_SET(CPU_SETSIZE - 1, &set);
+	assert_int_equal(vms_cpu_list_format(&set, list, sizeof(list)), 0);
+	snprintf(last, sizeof(last), "%d", CPU_SETSIZE - 1);
+	assert_true(!strncmp(list, "0,2-3,", 6) && !strcmp(list + 6, last));
+	assert_int_equal(vms_cpu_list_format(&set, tiny, sizeof(tiny)), -ENOBUFS);
+	assert_string_equal(tiny, "");
 	/* this process: at least one CPU */
-	assert_int_equal(vms_machine_cpus(1, list, sizeof(list), &set), 0);
+	assert_int_equal(vms_machine_cpus(1, &set), 0);
 	assert_int_equal(CPU_COUNT(&set), 1);
-	assert_int_equal(vms_machine_cpus(100000, list, sizeof(list), &set), -ERANGE);
+	assert_int_equal(vms_machine_cpus(100000, &set), -ERANGE);
 }
 
 static void test_default_is_hron2001(void **state)

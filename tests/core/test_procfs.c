@@ -1,4 +1,5 @@
 /* Unit tests of core/procfs.c on fixed /proc-style files, plus a sanity read of the real ones. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -87,12 +88,184 @@ static void test_meminfo(void **state)
 	assert_true(m.mem_total > 0);
 }
 
+/* ---- /proc/self/mountinfo ---- */
+
+static void test_mountinfo_line(void **state)
+{
+	struct vms_mountinfo_entry e;
+	char line[512];
+
+	(void)state;
+	/* the proc(5) example: one optional field, a trailing newline */
+	snprintf(
+	    line, sizeof(line), "%s",
+	    "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue\n");
+	assert_int_equal(vms_mountinfo_parse_line(line, &e), 0);
+	assert_int_equal(e.mount_id, 36);
+	assert_int_equal(e.parent_id, 35);
+	assert_int_equal(e.major, 98);
+	assert_int_equal(e.minor, 0);
+	assert_string_equal(e.root, "/mnt1");
+	assert_string_equal(e.mount_point, "/mnt2");
+	assert_string_equal(e.options, "rw,noatime");
+	assert_string_equal(e.fstype, "ext3");
+	assert_string_equal(e.source, "/dev/root");
+	assert_string_equal(e.super_options, "rw,errors=continue");
+
+	/* escaped blanks, tab and backslash in paths; several optional fields; no newline */
+	snprintf(line, sizeof(line), "%s",
+	         "40 27 8:17 /a\\134b /mnt/my\\040disk\\011x rw shared:7 master:2 propagate_from:3 "
+	         "- fuse.sshfs me@host:/my\\040dir rw,user_id=0");
+	assert_int_equal(vms_mountinfo_parse_line(line, &e), 0);
+	assert_string_equal(e.root, "/a\\b");
+	assert_string_equal(e.mount_point, "/mnt/my disk\tx");
+	assert_string_equal(e.fstype, "fuse.sshfs");
+	assert_string_equal(e.source, "me@host:/my dir");
+	assert_string_equal(e.super_options, "rw,user_id=0");
+
+	/* no optional fields, no super options */
+	snprintf(line, sizeof(line), "%s", "43 27 0:51 /sub /srv/bind ro - ext4 /dev/vdb\n");
+	assert_int_equal(vms_mountinfo_parse_line(line, &e), 0);
+	assert_string_equal(e.mount_point, "/srv/bind");
+	assert_string_equal(e.source, "/dev/vdb");
+	assert_string_equal(e.super_options, "");
+
+	/* not mountinfo */
+	snprintf(line, sizeof(line), "%s", "this line is not mountinfo\n");
+	assert_int_equal(vms_mountinfo_parse_line(line, &e), -EINVAL);
+	snprintf(line, sizeof(line), "%s", "36 35 98:0 /mnt1 /mnt2 rw,noatime master:1\n");
+	assert_int_equal(vms_mountinfo_parse_line(line, &e), -EINVAL); /* no separator */
+	snprintf(line, sizeof(line), "%s", "36 35 98:0 /mnt1 /mnt2 rw - ext3\n");
+	assert_int_equal(vms_mountinfo_parse_line(line, &e), -EINVAL); /* no source */
+	snprintf(line, sizeof(line), "%s", "36 35 98 / /mnt rw - ext3 /dev/root rw\n");
+	assert_int_equal(vms_mountinfo_parse_line(line, &e), -EINVAL); /* no major:minor */
+	snprintf(line, sizeof(line), "%s", "");
+	assert_int_equal(vms_mountinfo_parse_line(line, &e), -EINVAL);
+}
+
+static void test_mountinfo_iterate(void **state)
+{
+	char *path =
+	    write_tmp("22 27 0:21 / /proc rw,relatime - proc proc rw\n"
+	              "garbage\n"
+	              "\n"
+	              "35 31 0:32 / /sys/fs/cgroup/memory rw shared:9 - cgroup cgroup "
+	              "rw,memory\n"
+	              "41 31 0:38 / /sys/fs/cgroup/my\\040unified rw - cgroup2 cgroup2 rw");
+	const struct vms_mountinfo_entry *e;
+	struct vms_mountinfo mi;
+
+	(void)state;
+	assert_int_equal(vms_mountinfo_open(&mi, path), 0);
+	e = vms_mountinfo_next(&mi);
+	assert_non_null(e);
+	assert_string_equal(e->mount_point, "/proc");
+	e = vms_mountinfo_next(&mi); /* the two bad lines are skipped */
+	assert_non_null(e);
+	assert_string_equal(e->fstype, "cgroup");
+	assert_string_equal(e->super_options, "rw,memory");
+	e = vms_mountinfo_next(&mi);
+	assert_non_null(e);
+	assert_int_equal(e->mount_id, 41);
+	assert_string_equal(e->mount_point, "/sys/fs/cgroup/my unified");
+	assert_null(vms_mountinfo_next(&mi));
+	assert_null(vms_mountinfo_next(&mi));
+	vms_mountinfo_release(&mi);
+	vms_mountinfo_release(&mi); /* twice is fine */
+	unlink(path);
+	assert_int_equal(vms_mountinfo_open(&mi, path), -ENOENT);
+	assert_null(vms_mountinfo_next(&mi));
+	vms_mountinfo_release(&mi);
+	free(path);
+
+	/* the real table of this process parses and has a root mount */
+	assert_int_equal(vms_mountinfo_open(&mi, NULL), 0);
+	{
+		int root = 0;
+
+		while ((e = vms_mountinfo_next(&mi)))
+			root |= !strcmp(e->mount_point, "/");
+		assert_true(root);
+	}
+	vms_mountinfo_release(&mi);
+}
+
+/* ---- /proc/self/cgroup ---- */
+
+static void test_proc_cgroup(void **state)
+{
+	struct vms_proc_cgroup pc;
+	char *path;
+
+	(void)state;
+	/* pure v2 */
+	vms_proc_cgroup_parse(&pc, "0::/user.slice/user-1000.slice/session-2.scope\n");
+	assert_string_equal(pc.v2_path, "/user.slice/user-1000.slice/session-2.scope");
+	assert_null(pc.v1_memory_path);
+	assert_null(pc.v1_first_path);
+	assert_false(pc.have_v1);
+	vms_proc_cgroup_release(&pc);
+
+	/* pure v1, memory sharing a hierarchy with another controller */
+	vms_proc_cgroup_parse(&pc, "5:pids:/p\n4:cpu,memory:/user.slice\n1:name=systemd:/\n");
+	assert_null(pc.v2_path);
+	assert_true(pc.have_v1);
+	assert_string_equal(pc.v1_memory_path, "/user.slice");
+	assert_string_equal(pc.v1_first_path, "/p");
+	vms_proc_cgroup_release(&pc);
+
+	/* hybrid (systemd's default before v2-only): both kinds, no trailing newline */
+	vms_proc_cgroup_parse(&pc, "9:name=systemd:/\n8:pids:/\n4:memory:/user.slice\n0::/");
+	assert_true(pc.have_v1);
+	assert_string_equal(pc.v1_memory_path, "/user.slice");
+	assert_string_equal(pc.v2_path, "/");
+	vms_proc_cgroup_release(&pc);
+
+	/* a named hierarchy alone is not a v1 controller; "memory" must be a whole word */
+	vms_proc_cgroup_parse(&pc, "1:name=systemd:/s\n2:memory_x,name=memory:/m\n0::/u\n");
+	assert_null(pc.v1_memory_path);
+	assert_true(pc.have_v1); /* memory_x is some controller */
+	assert_string_equal(pc.v1_first_path, "/m");
+	assert_string_equal(pc.v2_path, "/u");
+	vms_proc_cgroup_release(&pc);
+	vms_proc_cgroup_parse(&pc, "1:name=systemd:/s\n0::/u\n");
+	assert_false(pc.have_v1);
+	assert_null(pc.v1_first_path);
+	vms_proc_cgroup_release(&pc);
+
+	/* malformed lines are skipped: the v2 line needs id 0 and no controllers */
+	vms_proc_cgroup_parse(&pc, "garbage\n:memory:/x\nx:memory:/y\n3::/z\n0:cpu:/w\n"
+	                           "0::/ok:with:colons\n");
+	assert_null(pc.v1_memory_path);
+	assert_string_equal(pc.v2_path, "/ok:with:colons");
+	vms_proc_cgroup_release(&pc);
+
+	/* empty */
+	vms_proc_cgroup_parse(&pc, "");
+	assert_null(pc.v2_path);
+	assert_false(pc.have_v1);
+	vms_proc_cgroup_release(&pc);
+
+	/* from a file, and this process's own (v1, v2 or both, but something) */
+	path = write_tmp("4:memory:/a b\n0::/\n");
+	assert_int_equal(vms_proc_cgroup_read(&pc, path), 0);
+	assert_string_equal(pc.v1_memory_path, "/a b");
+	vms_proc_cgroup_release(&pc);
+	unlink(path);
+	assert_int_equal(vms_proc_cgroup_read(&pc, path), -ENOENT);
+	assert_null(pc.v2_path);
+	free(path);
+	assert_int_equal(vms_proc_cgroup_read(&pc, NULL), 0);
+	assert_true(pc.v2_path || pc.have_v1);
+	vms_proc_cgroup_release(&pc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_vmstat_delta),
-	    cmocka_unit_test(test_psi_file),
-	    cmocka_unit_test(test_meminfo),
+	    cmocka_unit_test(test_vmstat_delta),      cmocka_unit_test(test_psi_file),
+	    cmocka_unit_test(test_meminfo),           cmocka_unit_test(test_mountinfo_line),
+	    cmocka_unit_test(test_mountinfo_iterate), cmocka_unit_test(test_proc_cgroup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

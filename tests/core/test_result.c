@@ -93,6 +93,8 @@ static void test_write_reparses(void **state)
 	                        "label", "quote\" and \\ and \n newline", "x", 0.1);
 	enum vms_load_error e;
 	json_t *back;
+	const char *head = "{\n \"format\": \"vmsuite.result/1\",\n \"workloads\": [],\n";
+	char *text;
 	int fd = mkstemp(path);
 
 	(void)state;
@@ -102,6 +104,12 @@ static void test_write_reparses(void **state)
 	assert_non_null(back);
 	assert_true(json_equal(doc, back));
 	json_decref(back);
+	/* as result.h promises: keys in insertion order, one-space indent, a final newline */
+	text = vms_read_text(path);
+	assert_non_null(text);
+	assert_int_equal(strncmp(text, head, strlen(head)), 0);
+	assert_string_equal(text + strlen(text) - 2, "}\n");
+	free(text);
 	json_decref(doc);
 	unlink(path);
 }

@@ -95,13 +95,166 @@ static void test_write_atomic(void **state)
 	assert_int_equal(vms_write_atomic("/nonexistent-dir/x.json", "x", 1), -ENOENT);
 }
 
+static void test_parse_u64(void **state)
+{
+	const char *end;
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(vms_parse_u64("0", NULL, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(vms_parse_u64("4096\n", NULL, &v), 0); /* as read from a file */
+	assert_int_equal(v, 4096);
+	assert_int_equal(vms_parse_u64(" \t42", NULL, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(vms_parse_u64("18446744073709551615", NULL, &v), 0);
+	assert_true(v == UINT64_MAX);
+	/* cgroup v2's "no limit" */
+	v = 0;
+	assert_int_equal(vms_parse_u64("max\n", NULL, &v), 0);
+	assert_true(v == UINT64_MAX);
+	v = 7;
+	assert_int_equal(vms_parse_u64("maximum", NULL, &v), -EINVAL);
+	assert_int_equal(vms_parse_u64("max_usage", NULL, &v), -EINVAL);
+	/* overflow, just past 2^64 - 1 and far past it */
+	assert_int_equal(vms_parse_u64("18446744073709551616", NULL, &v), -ERANGE);
+	assert_int_equal(vms_parse_u64("18446744073709551620", NULL, &v), -ERANGE);
+	assert_int_equal(vms_parse_u64("99999999999999999999999", NULL, &v), -ERANGE);
+	/* signs: strtoull would turn "-1" into 2^64 - 1 */
+	assert_int_equal(vms_parse_u64("-1", NULL, &v), -EINVAL);
+	assert_int_equal(vms_parse_u64("+1", NULL, &v), -EINVAL);
+	/* nothing, or trailing garbage */
+	assert_int_equal(vms_parse_u64("", NULL, &v), -EINVAL);
+	assert_int_equal(vms_parse_u64(" ", NULL, &v), -EINVAL);
+	assert_int_equal(vms_parse_u64("12abc", NULL, &v), -EINVAL);
+	assert_int_equal(vms_parse_u64("12 kB", NULL, &v), -EINVAL);
+	assert_int_equal(vms_parse_u64("0x10", NULL, &v), -EINVAL);
+	assert_int_equal(vms_parse_u64("1.5", NULL, &v), -EINVAL);
+	assert_int_equal(v, 7); /* untouched on failure */
+	/* with end, the caller decides what may follow */
+	assert_int_equal(vms_parse_u64("12 kB", &end, &v), 0);
+	assert_int_equal(v, 12);
+	assert_string_equal(end, " kB");
+	assert_int_equal(vms_parse_u64("max 3", &end, &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_string_equal(end, " 3");
+	assert_int_equal(vms_parse_u64("x1", &end, &v), -EINVAL);
+	assert_int_equal(vms_parse_u64("maximum", &end, &v), -EINVAL); /* a word, not "max" */
+	assert_int_equal(vms_parse_u64("max_usage 3", &end, &v), -EINVAL);
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_read_u64(void **state)
+{
+	char dir[] = "/tmp/vms-test-XXXXXX", path[64], buf[8];
+	uint64_t v;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/knob", dir);
+	put(path, "536870912\n");
+	assert_int_equal(vms_read_u64(path, &v), 0);
+	assert_true(v == 536870912);
+	put(path, "max\n");
+	assert_int_equal(vms_read_u64(path, &v), 0);
+	assert_true(v == UINT64_MAX);
+	put(path, "12 kB\n");
+	assert_int_equal(vms_read_u64(path, &v), -EINVAL);
+	put(path, "");
+	assert_int_equal(vms_read_u64(path, &v), -EINVAL);
+	/* vms_read_small() stops at the buffer and terminates it */
+	put(path, "0123456789");
+	assert_int_equal(vms_read_small(path, buf, sizeof(buf)), 7);
+	assert_string_equal(buf, "0123456");
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(vms_read_u64(path, &v), -ENOENT);
+	assert_int_equal(vms_read_small(path, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(rmdir(dir), 0);
+}
+
+static void test_write_text(void **state)
+{
+	char dir[] = "/tmp/vms-test-XXXXXX", path[64];
+	char *text;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/knob", dir);
+	/* a control file is never created */
+	assert_int_equal(vms_write_text(path, "1"), -ENOENT);
+	assert_int_equal(access(path, F_OK), -1);
+	/* as `echo -n`: the new value replaces the old one */
+	put(path, "12345\n");
+	assert_int_equal(vms_write_text(path, "9\n"), 0);
+	text = vms_read_text(path);
+	assert_string_equal(text, "9\n");
+	free(text);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
+	/* a failed write is reported (the kernel rejects values this way) */
+	assert_int_equal(vms_write_text("/dev/full", "3\n"), -ENOSPC);
+}
+
+/* Runs fn with stderr sent to a file and returns what it printed (caller frees). */
+static char *capture_stderr(int (*fn)(void), int *ret)
+{
+	char path[] = "/tmp/vms-stderr-XXXXXX";
+	int fd = mkstemp(path), saved = dup(2);
+	char *text;
+
+	assert_true(fd >= 0 && saved >= 0);
+	assert_int_equal(dup2(fd, 2), 2);
+	*ret = fn();
+	assert_int_equal(dup2(saved, 2), 2);
+	close(saved);
+	close(fd);
+	text = vms_read_text(path);
+	unlink(path);
+	assert_non_null(text);
+	return text;
+}
+
+static int report_einval(void)
+{
+	return vms_error_ret(-EINVAL, "cannot use '%s': %s", "x", "bad");
+}
+
+static int report_usage(void)
+{
+	return vms_error_ret(VMS_EXIT_USAGE, "no %s", "file");
+}
+
+static void test_error_ret(void **state)
+{
+	char *text;
+	int ret;
+
+	(void)state;
+	text = capture_stderr(report_einval, &ret);
+	assert_int_equal(ret, -EINVAL);
+	assert_string_equal(text, "vmsuite: cannot use 'x': bad\n");
+	free(text);
+	text = capture_stderr(report_usage, &ret);
+	assert_int_equal(ret, VMS_EXIT_USAGE);
+	assert_string_equal(text, "vmsuite: no file\n");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_size),
-	    cmocka_unit_test(test_parse_seconds_and_long),
-	    cmocka_unit_test(test_format_size),
-	    cmocka_unit_test(test_write_atomic),
+	    cmocka_unit_test(test_parse_size),  cmocka_unit_test(test_parse_seconds_and_long),
+	    cmocka_unit_test(test_format_size), cmocka_unit_test(test_write_atomic),
+	    cmocka_unit_test(test_error_ret),   cmocka_unit_test(test_parse_u64),
+	    cmocka_unit_test(test_read_u64),    cmocka_unit_test(test_write_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "core/procfs.h"
 #include "core/sysinfo.h"
 #include "core/util.h"
 
@@ -93,15 +94,14 @@ static const char *source_of(const json_t *info, const char *key)
 
 static void test_unescape_octal(void **state)
 {
-	char *s;
+	char s[64];
 
 	(void)state;
-	s = vms_unescape_octal("/mnt/my\\040disk\\011x\\134y\\012");
+	snprintf(s, sizeof(s), "%s", "/mnt/my\\040disk\\011x\\134y\\012");
+	assert_ptr_equal(vms_unescape_octal_inplace(s), s);
 	assert_string_equal(s, "/mnt/my disk\tx\\y\n");
-	free(s);
-	s = vms_unescape_octal("a\\9b\\04");
-	assert_string_equal(s, "a\\9b\\04"); /* not a full escape: left alone */
-	free(s);
+	snprintf(s, sizeof(s), "%s", "a\\9b\\04");
+	assert_string_equal(vms_unescape_octal_inplace(s), "a\\9b\\04"); /* not a full escape */
 }
 
 static void test_sysfs_selection(void **state)
@@ -364,6 +364,26 @@ static void test_collect_fake_tree(void **state)
 	assert_string_equal(json_string_value(json_object_get(v, "path_controller")), "memory");
 	assert_true(json_is_true(json_object_get(v, "hybrid")));
 	assert_int_equal(json_array_size(json_object_get(v, "lines")), 4);
+	json_decref(info);
+
+	/* a named hierarchy without controllers (name=systemd) does not make the system v1 */
+	put_file(root, "proc/self/cgroup", "1:name=systemd:/init.scope\n0::/init.scope\n");
+	info = vms_sysinfo_collect_at(root, "/");
+	v = value_of(info, "cgroup");
+	assert_int_equal(json_integer_value(json_object_get(v, "version")), 2);
+	assert_string_equal(json_string_value(json_object_get(v, "path")), "/init.scope");
+	assert_true(json_is_null(json_object_get(v, "path_controller")));
+	assert_false(json_is_true(json_object_get(v, "hybrid")));
+	json_decref(info);
+
+	/* pure v1 without the memory controller: the first hierarchy's path */
+	put_file(root, "proc/self/cgroup", "2:name=systemd:/\n3:cpu:/c\n4:pids:/p\n");
+	info = vms_sysinfo_collect_at(root, "/");
+	v = value_of(info, "cgroup");
+	assert_int_equal(json_integer_value(json_object_get(v, "version")), 1);
+	assert_string_equal(json_string_value(json_object_get(v, "path")), "/c");
+	assert_true(json_is_null(json_object_get(v, "path_controller")));
+	assert_false(json_is_true(json_object_get(v, "hybrid")));
 	json_decref(info);
 
 	remove_tree(root);
