@@ -216,9 +216,14 @@ static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config
 	}
 	if (cfg->cpu_list) {
 		cpu_set_t set;
+		int e = vms_cpu_list_parse(cfg->cpu_list, &set);
 
-		if (!vms_cpu_list_parse(cfg->cpu_list, &set))
-			sched_setaffinity(0, sizeof(set), &set);
+		/* the result records the pinning: a run that is not pinned must not count */
+		if (e || sched_setaffinity(0, sizeof(set), &set)) {
+			vms_workload_fail(ctx, "cannot pin the workload to CPUs '%s': %s",
+			                  cfg->cpu_list, strerror(e ? -e : errno));
+			_exit(126);
+		}
 	}
 	/* faithful mode: 4 KiB pages, so fault counts mean what they meant in 2001 */
 	ctx->shared->thp_disabled = prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0;
@@ -420,12 +425,14 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	int ret = 0;
 	pid_t pid;
 
+	json_object_set_new(run, "index", json_integer((json_int_t)index + 1));
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {
-		free(vb);
-		free(va);
 		vms_error("cannot map shared memory: %s", strerror(errno));
-		return 1;
+		json_object_set_new(run, "status", json_string("failed"));
+		json_object_set_new(run, "reason", json_string("cannot map shared memory"));
+		ret = 1;
+		goto out_free;
 	}
 	memset(sh, 0, sizeof(*sh));
 	ctx->shared = sh;
@@ -433,7 +440,6 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	         ctx->w->name, (long)getpid(), index + 1);
 	snprintf(what, sizeof(what), "%s run %zu/%ld", ctx->w->name, index + 1, nruns);
 
-	json_object_set_new(run, "index", json_integer((json_int_t)index + 1));
 	json_object_set_new(run, "clean_state", json_string(clean_state(cfg->drop_caches)));
 	json_object_set_new(run, "start_state", start_state_json());
 	se.cg = cfg->cgroup;
@@ -520,11 +526,12 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		put_cgroup_metrics(metrics, index, json_object_get(run, "cgroup"));
 	}
 out:
-	free(cgb);
-	free(cga);
 	munmap(sh, sizeof(*sh));
 	ctx->shared = NULL;
 	free(se.s);
+out_free:
+	free(cgb);
+	free(cga);
 	free(vb);
 	free(va);
 	return ret;
