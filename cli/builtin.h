@@ -18,6 +18,7 @@ int cmd_report(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_cleanup(int argc, char **argv);
 
 /* The command table; NULL-name terminated. */
 extern const struct vms_command vms_commands[];

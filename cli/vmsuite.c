@@ -137,6 +137,13 @@ const struct vms_command vms_commands[] = {
      "Exit status (differs from the other commands): 0 no regression; 1 a primary metric "
      "regressed;\n"
      "2 not comparable, or an error (bad file, bad option).\n"},
+    {"cleanup", cmd_cleanup, "undo what a killed run left on the host (its memory cgroup)",
+     "usage: vmsuite cleanup\n\nReads the journal of host changes in /run/vmsuite "
+     "(docs/host-state.md) and undoes\nthose whose run is gone (killed with SIGKILL, a crash): "
+     "removes its memory cgroup,\nkilling what is left in it. Changes of running runs and "
+     "anything vmsuite did not make\nare left alone. `vmsuite run` does the same when it "
+     "starts.\n\nExit status: 0 nothing of a dead run left to undo; 128 something could not be "
+     "undone.\n"},
     {NULL, NULL, NULL, NULL},
 };
 
