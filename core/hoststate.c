@@ -36,9 +36,16 @@ const char *vms_host_kind_what(enum vms_host_kind kind)
 
 const char *vms_hoststate_default_dir(void)
 {
-	const char *env = getenv("VMSUITE_STATE_DIR");
+	static char user_dir[PATH_MAX / 2];
+	const char *env = getenv("VMSUITE_STATE_DIR"), *xdg = getenv("XDG_RUNTIME_DIR");
 
-	return env && *env ? env : VMS_HOSTSTATE_DIR;
+	if (env && *env)
+		return env;
+	/* a user with a delegated cgroup cannot write /run: its own runtime directory */
+	if (geteuid() != 0 && xdg && *xdg &&
+	    (size_t)snprintf(user_dir, sizeof(user_dir), "%s/vmsuite", xdg) < sizeof(user_dir))
+		return user_dir;
+	return VMS_HOSTSTATE_DIR;
 }
 
 /* ---- owners ---- */

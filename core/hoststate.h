@@ -58,7 +58,9 @@ struct vms_hoststate {
 #define VMS_HOSTSTATE_INIT { .lock_fd = -1 }
 /* clang-format on */
 
-/* The state directory: $VMSUITE_STATE_DIR when set and not empty, else VMS_HOSTSTATE_DIR. */
+/* The state directory: $VMSUITE_STATE_DIR when set and not empty; else, for root,
+ * VMS_HOSTSTATE_DIR; for other users (who may own a delegated cgroup but cannot write /run)
+ * $XDG_RUNTIME_DIR/vmsuite when that is set, else VMS_HOSTSTATE_DIR. Not thread-safe. */
 const char *vms_hoststate_default_dir(void);
 
 /* Prepares hs for dir (NULL = vms_hoststate_default_dir()): fills hs->self from /proc/self.

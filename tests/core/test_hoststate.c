@@ -62,6 +62,10 @@ static void test_default_dir(void **state)
 {
 	(void)state;
 	unsetenv("VMSUITE_STATE_DIR");
+	setenv("XDG_RUNTIME_DIR", "/run/user/1000", 1);
+	assert_string_equal(vms_hoststate_default_dir(),
+	                    geteuid() == 0 ? "/run/vmsuite" : "/run/user/1000/vmsuite");
+	unsetenv("XDG_RUNTIME_DIR");
 	assert_string_equal(vms_hoststate_default_dir(), "/run/vmsuite");
 	setenv("VMSUITE_STATE_DIR", "", 1);
 	assert_string_equal(vms_hoststate_default_dir(), "/run/vmsuite");
