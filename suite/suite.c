@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/result.h"
@@ -141,6 +142,17 @@ static int setup_cgroup(struct vms_suite *s)
 	return 0;
 }
 
+/* A run that changes nothing takes no lock, but still repairs what dead runs left (every undo
+ * is idempotent, see vmsuite cleanup) when there is a journal. */
+static void repair_unlocked(struct vms_suite *s)
+{
+	struct stat st;
+
+	if (vms_hoststate_init(&s->hs, s->cfg.state_dir) || stat(s->hs.dir, &st))
+		return;
+	vms_hoststate_repair(&s->hs, say_repair, NULL);
+}
+
 static void teardown(struct vms_suite *s)
 {
 	vms_probe_free(s->probe);
@@ -194,7 +206,9 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	}
 	if (m->note[0])
 		vms_note("%s", m->note);
-	if (m->use_cgroup && (ret = setup_cgroup(s)))
+	if (!m->use_cgroup)
+		repair_unlocked(s);
+	else if ((ret = setup_cgroup(s)))
 		goto out;
 	s->machine_json = vms_machine_json(m, m->use_cgroup ? &s->cg : NULL);
 	if (s->cfg.with_audio) {

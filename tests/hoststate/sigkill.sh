@@ -1,6 +1,7 @@
 # A run killed with SIGKILL leaves its memory cgroup and its journal record; `vmsuite cleanup`
-# removes both and says so, and a second cleanup finds nothing; a new `vmsuite run` repairs
-# what a killed run left before it starts, and says so too. Root only (else SKIP).
+# removes both and says so, and a second cleanup finds nothing; a new `vmsuite run` (also one on
+# the host profile) repairs what a killed run left before it starts, and says so too. Root only
+# (else SKIP).
 . "$(dirname "$0")/lib-host.sh"
 
 # kill_mid_run: starts a run, SIGKILLs it once its workload child runs; sets $victim
@@ -39,4 +40,11 @@ expect_exit 0 "run after a killed run" -- "$VMSUITE" run -w mtest01:bytes=8M -n 
 expect_in "$err" "repaired what a dead vmsuite left: removed the memory cgroup '$parent/vmsuite-$victim'" "run repairs first"
 [ ! -d "$parent/vmsuite-$victim" ] && ok || fail "the run left the stale cgroup"
 has_record "$victim" && fail "the run left the stale record" || ok
+
+# so does one on the host profile, which changes nothing and takes no lock
+kill_mid_run
+expect_exit 0 "host run after a killed run" -- "$VMSUITE" run --machine host -w mtest01:bytes=8M -n 1 -q -o host.json
+expect_in "$err" "repaired what a dead vmsuite left: removed the memory cgroup '$parent/vmsuite-$victim'" "host run repairs first"
+[ ! -d "$parent/vmsuite-$victim" ] && ok || fail "the host run left the stale cgroup"
+has_record "$victim" && fail "the host run left the stale record" || ok
 finish
