@@ -1,8 +1,6 @@
-/* The host-state journal and lock: every change vmsuite makes to the host (today the emulated
- * machine's memory cgroup) is recorded under /run/vmsuite before it is made and forgotten once
- * undone, so that what a run killed by SIGKILL left can be repaired later (by the next run, or
- * `vmsuite cleanup`); flock(2) on /run/vmsuite/lock keeps two host-changing runs apart.
- * Kernel paths: /proc/PID/stat (process start time), flock, cgroupfs rmdir. */
+/* The host-state journal (every host change recorded under /run/vmsuite before it is made, so
+ * what a SIGKILLed run left can be undone later) and the host lock (flock on /run/vmsuite/lock).
+ * Kernel paths: /proc/PID/stat (process start time), flock(2), cgroupfs rmdir. */
 #ifndef VMS_HOSTSTATE_H
 #define VMS_HOSTSTATE_H
 

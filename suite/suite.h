@@ -1,7 +1,6 @@
-/* The suite behind `vmsuite run`: owns the lifetime of everything set up around the runner and
- * undoes it on every exit path (normal end, error, SIGINT/SIGTERM/SIGHUP): the one signal
- * handling of the run, the host lock and the journal of host changes (core/hoststate.h), the
- * emulated machine's memory cgroup, the audio probe and the result file's checkpoints. */
+/* The suite behind `vmsuite run`: owns signal handling, host lock and journal, the emulated
+ * machine's memory cgroup, the audio probe and the result checkpoints around the runner, and
+ * undoes them on every exit path. Kernel paths: cgroupfs mkdir/rmdir, flock, sigaction. */
 #ifndef VMS_SUITE_H
 #define VMS_SUITE_H
 

@@ -1,7 +1,6 @@
-# A run killed with SIGKILL leaves its memory cgroup and its journal record; `vmsuite cleanup`
-# removes both and says so, and a second cleanup finds nothing; a new `vmsuite run` (also one on
-# the host profile) repairs what a killed run left before it starts, and says so too. Root only
-# (else SKIP).
+# A SIGKILLed run leaves its memory cgroup and journal record; `vmsuite cleanup` removes both
+# and says so, a second cleanup finds nothing; a new `vmsuite run` (also a host-profile one)
+# repairs such leftovers first and says so. Root only (else SKIP).
 . "$(dirname "$0")/lib-host.sh"
 
 # kill_mid_run: starts a run, SIGKILLs it once its workload child runs; sets $victim
