@@ -22,9 +22,10 @@ int cmd_report(int argc, char **argv);
 int cmd_sysinfo(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_cleanup(int argc, char **argv);
 
 extern const struct vms_cli_usage vms_run_usage, vms_list_usage, vms_report_usage,
-    vms_sysinfo_usage, vms_probe_usage, vms_compare_usage;
+    vms_sysinfo_usage, vms_probe_usage, vms_compare_usage, vms_cleanup_usage;
 
 /* The command table; NULL-name terminated. */
 extern const struct vms_command vms_commands[];

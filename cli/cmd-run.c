@@ -1,6 +1,6 @@
 /* `vmsuite run`: parses the plan, checks everything that can be checked before the first
- * workload starts (bad input exits 129/128 with nothing run), then hands over to the runner
- * and prints the 2001-style report. */
+ * workload starts (bad input exits 129/128 with nothing run), then hands over to the suite
+ * (suite/suite.h) and prints the 2001-style report. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,13 +14,12 @@
 #include "cli/builtin.h"
 #include "audio-probe/probe.h"
 #include "cli/options.h"
-#include "core/cgroup.h"
 #include "core/machine.h"
 #include "core/result.h"
 #include "core/util.h"
 #include "report/report.h"
+#include "suite/suite.h"
 #include "workloads/plan.h"
-#include "workloads/runner.h"
 #include "workloads/workload.h"
 
 struct run_args {
@@ -290,11 +289,10 @@ int cmd_run(int argc, char **argv)
 {
 	const struct vms_command *self = vms_command_find("run");
 	struct run_args a = {.drop_caches = 1, .baseline_s = 10};
-	struct vms_probe *probe = NULL;
-	struct vms_run_config cfg = {0};
-	struct vms_cgroup cg = VMS_CGROUP_INIT;
+	struct vms_suite_config sc = {0};
+	struct vms_suite suite;
 	struct vms_machine machine;
-	struct vms_run_item items[64];
+	struct vms_run_item items[64] = {0};
 	char why[1024], workdir[PATH_MAX];
 	char *output = NULL;
 	struct utsname uts;
@@ -336,66 +334,33 @@ int cmd_run(int argc, char **argv)
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
-	/* every workload's needs (tmpfs, free disk) before the first one starts */
-	for (i = 0; i < n; i++) {
-		struct vms_workload_ctx ctx = {
-		    .w = items[i].spec.w, .opts = items[i].spec.opts, .workdir = workdir};
 
-		if (ctx.w->prepare && ctx.w->prepare(&ctx, why, sizeof(why))) {
-			vms_error("%s: %s", ctx.w->name, why);
-			ret = VMS_EXIT_FATAL;
-			goto out;
-		}
-	}
-
-	if (machine.note[0])
-		vms_note("%s", machine.note);
-	cfg.items = items;
-	cfg.n_items = n;
-	cfg.workdir = workdir;
-	cfg.label = a.label;
-	cfg.output = output;
-	cfg.argc = argc + 1;
-	cfg.argv = argv - 1;
-	cfg.progress = !a.quiet && vms_stderr_is_tty();
-	cfg.drop_caches = a.drop_caches;
-	cfg.sample_hz = 10;
-	cfg.cpu_list = machine.cpu_list[0] ? machine.cpu_list : NULL;
-
-	vms_runner_install_signals();
-	if (machine.use_cgroup) {
-		if (vms_cgroup_create(&cg, &machine.cg, NULL, machine.mem_limit, machine.swap_limit,
-		                      NULL)) {
-			ret = VMS_EXIT_FATAL;
-			goto out;
-		}
-		cfg.cgroup = &cg;
-	}
-	cfg.machine = vms_machine_json(&machine, machine.use_cgroup ? &cg : NULL);
-	if (a.with_audio) {
-		/* the player shares the emulated machine's RAM and CPUs, as in 2001 */
-		a.probe.file = a.audio_file;
-		a.probe.join_procs = cfg.cgroup ? cg.procs : NULL;
-		a.probe.cpu_list = cfg.cpu_list;
-		if (vms_probe_start(&a.probe, &probe)) {
-			vms_cgroup_destroy(&cg, 1);
-			ret = VMS_EXIT_FATAL;
-			goto out;
-		}
-		cfg.probe = probe;
-		cfg.baseline_s = a.baseline_s;
-	}
-	ret = vms_runner_run(&cfg, &doc);
-	vms_probe_free(probe);
-	vms_cgroup_destroy(&cg, 1);
+	/* the suite owns everything from here: lock, cgroup, probe, signals, checkpoints */
+	sc.items = items;
+	sc.n_items = n;
+	sc.machine = &machine;
+	sc.workdir = workdir;
+	sc.label = a.label;
+	sc.output = output;
+	sc.argc = argc + 1;
+	sc.argv = argv - 1;
+	sc.progress = !a.quiet && vms_stderr_is_tty();
+	sc.drop_caches = a.drop_caches;
+	sc.sample_hz = 10;
+	sc.with_audio = a.with_audio;
+	sc.probe = a.probe;
+	sc.probe.file = a.audio_file;
+	sc.baseline_s = a.baseline_s;
+	vms_suite_init(&suite, &sc);
+	ret = vms_suite_run(&suite, &doc);
+	vms_suite_release(&suite);
 	if (doc && !a.quiet) {
 		vms_report_text(stdout, doc);
 		printf("\nResult: %s\n", output);
 	}
-	if (ret == VMS_EXIT_INTERRUPTED)
+	if (ret == VMS_EXIT_INTERRUPTED && doc)
 		vms_note("interrupted: the result so far is in '%s', marked incomplete", output);
 out:
-	json_decref(cfg.machine);
 	json_decref(doc);
 	for (i = 0; i < n; i++)
 		vms_workload_spec_release(&items[i].spec);

@@ -20,6 +20,8 @@ const struct vms_command vms_commands[] = {
      &vms_probe_usage},
     {"compare", cmd_compare, "compare result files: kernel A vs B, with statistics",
      &vms_compare_usage},
+    {"cleanup", cmd_cleanup, "undo what a killed run left on the host (its memory cgroup)",
+     &vms_cleanup_usage},
     {NULL, NULL, NULL, NULL},
 };
 

@@ -27,23 +27,10 @@
 #include "core/util.h"
 #include "core/version.h"
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
+/* The stop signal received so far (0 = none). */
+static int stop_signal(const struct vms_run_config *cfg)
 {
-	stop_signal = sig;
-}
-
-void vms_runner_install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	return cfg->stop ? (int)*cfg->stop : 0;
 }
 
 /* ---- the time series ---------------------------------------------------------------- */
@@ -217,9 +204,14 @@ static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config
 	}
 	if (cfg->cpu_list) {
 		cpu_set_t set;
+		int e = vms_cpu_list_parse(cfg->cpu_list, &set);
 
-		if (!vms_cpu_list_parse(cfg->cpu_list, &set))
-			sched_setaffinity(0, sizeof(set), &set);
+		/* the result records the pinning: a run that is not pinned must not count */
+		if (e || sched_setaffinity(0, sizeof(set), &set)) {
+			vms_workload_fail(ctx, "cannot pin the workload to CPUs '%s': %s",
+			                  cfg->cpu_list, strerror(e ? -e : errno));
+			_exit(126);
+		}
 	}
 	/* faithful mode: 4 KiB pages, so fault counts mean what they meant in 2001 */
 	ctx->shared->thp_disabled = prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0;
@@ -247,7 +239,7 @@ static void supervise(pid_t pid, struct series *se, double hz, struct run_outcom
 		int timeout;
 		pid_t r;
 
-		if (stop_signal && !termed) {
+		if (stop_signal(cfg) && !termed) {
 			kill(pid, SIGTERM);
 			termed = 1;
 			kill_at = now + 2;
@@ -279,9 +271,9 @@ static void supervise(pid_t pid, struct series *se, double hz, struct run_outcom
 		take_sample(se, now - o->t0);
 		if (cfg->progress && now - last_progress >= 0.5) {
 			fprintf(stderr, "\r\033[Kvmsuite: %s  %.1f s", what, now - o->t0);
-			if (cfg->probe)
+			if (cfg->audio)
 				fprintf(stderr, "  underruns so far: %ld",
-				        vms_probe_underruns(cfg->probe));
+				        cfg->audio->underruns(cfg->audio->ctx));
 			last_progress = now;
 		}
 	}
@@ -415,12 +407,14 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	int ret = 0;
 	pid_t pid;
 
+	json_object_set_new(run, "index", json_integer((json_int_t)index + 1));
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {
-		free(vb);
-		free(va);
 		vms_error("cannot map shared memory: %s", strerror(errno));
-		return 1;
+		json_object_set_new(run, "status", json_string("failed"));
+		json_object_set_new(run, "reason", json_string("cannot map shared memory"));
+		ret = 1;
+		goto out_free;
 	}
 	memset(sh, 0, sizeof(*sh));
 	ctx->shared = sh;
@@ -428,7 +422,6 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	         ctx->w->name, (long)getpid(), index + 1);
 	snprintf(what, sizeof(what), "%s run %zu/%ld", ctx->w->name, index + 1, nruns);
 
-	json_object_set_new(run, "index", json_integer((json_int_t)index + 1));
 	json_object_set_new(run, "clean_state", json_string(clean_state(cfg->drop_caches)));
 	json_object_set_new(run, "start_state", start_state_json());
 	se.cg = cfg->cgroup;
@@ -479,7 +472,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		if (o.interrupted) {
 			ret = 2;
 			snprintf(reason, sizeof(reason), "interrupted by %s",
-			         strsignal(stop_signal ? stop_signal : SIGINT));
+			         strsignal(stop_signal(cfg) ? stop_signal(cfg) : SIGINT));
 		} else if (sig) {
 			ret = 1;
 			snprintf(reason, sizeof(reason), "killed by signal %d (%s)%s", sig,
@@ -515,11 +508,12 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		put_cgroup_metrics(metrics, index, json_object_get(run, "cgroup"));
 	}
 out:
-	free(cgb);
-	free(cga);
 	munmap(sh, sizeof(*sh));
 	ctx->shared = NULL;
 	free(se.s);
+out_free:
+	free(cgb);
+	free(cga);
 	free(vb);
 	free(va);
 	return ret;
@@ -531,7 +525,7 @@ static json_t *protocol_json(const struct vms_run_config *cfg)
 {
 	json_t *p = json_pack("{s:s, s:b, s:f, s:b, s:b}", "workdir", cfg->workdir, "thp_disabled",
 	                      1, "sample_hz", cfg->sample_hz, "drop_caches",
-	                      cfg->drop_caches && geteuid() == 0, "with_audio", cfg->probe != NULL);
+	                      cfg->drop_caches && geteuid() == 0, "with_audio", cfg->audio != NULL);
 	json_t *plan = json_array();
 	size_t i;
 
@@ -560,13 +554,9 @@ static json_t *new_document(const struct vms_run_config *cfg)
 	return doc;
 }
 
-static int checkpoint(json_t *doc, const char *path)
+static int checkpoint(const struct vms_run_config *cfg, const json_t *doc)
 {
-	int ret = vms_json_write_file(doc, path);
-
-	if (ret)
-		vms_error("cannot write '%s': %s", path, strerror(-ret));
-	return ret;
+	return cfg->checkpoint ? cfg->checkpoint(cfg->checkpoint_ctx, doc) : 0;
 }
 
 /* The idle baseline: the probe plays alone for baseline_s before the first workload. */
@@ -575,7 +565,7 @@ static void audio_baseline(const struct vms_run_config *cfg, double *t0, double 
 	*t0 = vms_now_mono();
 	if (cfg->progress)
 		fprintf(stderr, "vmsuite: audio baseline, %.0f s idle\n", cfg->baseline_s);
-	vms_sleep(cfg->baseline_s, (volatile int *)&stop_signal);
+	vms_sleep(cfg->baseline_s, (volatile int *)cfg->stop);
 	*t1 = vms_now_mono();
 }
 
@@ -584,18 +574,18 @@ static void audio_windows(const struct vms_run_config *cfg, json_t *doc, double 
 {
 	json_t *baseline = json_object(), *wl;
 	size_t i;
+	const struct vms_audio_source *au = cfg->audio;
 
-	if (vms_probe_stop(cfg->probe))
+	if (au->stop(au->ctx))
 		vms_warn("the audio probe died during the suite; its records until then are kept");
 	json_object_set_new(baseline, "t_start", json_real(b0));
 	json_object_set_new(baseline, "t_end", json_real(b1));
 	json_object_set_new(baseline, "metrics", json_object());
-	json_object_set_new(
-	    baseline, "detail",
-	    vms_probe_window(cfg->probe, b0, b1, json_object_get(baseline, "metrics"), 0));
+	json_object_set_new(baseline, "detail",
+	                    au->window(au->ctx, b0, b1, json_object_get(baseline, "metrics"), 0));
 	json_object_set_new(
 	    doc, "audio",
-	    json_pack("{s:o, s:o}", "facts", vms_probe_facts(cfg->probe), "baseline", baseline));
+	    json_pack("{s:o, s:o}", "facts", au->facts(au->ctx), "baseline", baseline));
 	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
 		json_t *metrics = json_object_get(wl, "metrics"), *run;
 		size_t r;
@@ -606,8 +596,7 @@ static void audio_windows(const struct vms_run_config *cfg, json_t *doc, double 
 
 			if (!json_is_number(json_object_get(run, "t_end")))
 				continue;
-			json_object_set_new(run, "audio",
-			                    vms_probe_window(cfg->probe, t0, t1, metrics, r));
+			json_object_set_new(run, "audio", au->window(au->ctx, t0, t1, metrics, r));
 		}
 		vms_metrics_pad(metrics, json_array_size(json_object_get(wl, "runs")));
 	}
@@ -621,31 +610,19 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	size_t i;
 
 	*doc_out = doc;
-	if (checkpoint(doc, cfg->output))
+	if (checkpoint(cfg, doc))
 		return VMS_EXIT_FATAL;
-	if (cfg->probe)
+	if (cfg->audio)
 		audio_baseline(cfg, &b0, &b1);
-	interrupted = stop_signal != 0;
+	interrupted = stop_signal(cfg) != 0;
 	for (i = 0; i < cfg->n_items && !interrupted; i++) {
 		const struct vms_run_item *it = &cfg->items[i];
-		struct vms_workload_ctx ctx = {
-		    .w = it->spec.w, .opts = it->spec.opts, .workdir = cfg->workdir};
+		struct vms_workload_ctx ctx = {.w = it->spec.w,
+		                               .opts = it->spec.opts,
+		                               .workdir = it->workdir ? it->workdir : cfg->workdir};
 		json_t *wl, *metrics = json_object(), *runs = json_array();
 		long r;
 
-		if (ctx.w->prepare) {
-			char why[512];
-
-			/* checked before any run by the command; checked again here in case the
-			 * disk filled up meanwhile */
-			if (ctx.w->prepare(&ctx, why, sizeof(why))) {
-				vms_error("%s: %s", ctx.w->name, why);
-				json_decref(metrics);
-				json_decref(runs);
-				failed = 1;
-				continue;
-			}
-		}
 		wl = json_pack("{s:s, s:s, s:o, s:i, s:o, s:o}", "name", ctx.w->name, "summary",
 		               ctx.w->summary, "options", vms_workload_opts_json(ctx.w, ctx.opts),
 		               "runs_planned", (int)it->runs, "metrics", metrics, "runs", runs);
@@ -668,15 +645,15 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 			} else {
 				measured = 1;
 			}
-			if (stop_signal) {
+			if (stop_signal(cfg)) {
 				interrupted = 1;
 				break;
 			}
-			if (checkpoint(doc, cfg->output))
+			if (checkpoint(cfg, doc))
 				return VMS_EXIT_FATAL;
 		}
 	}
-	if (cfg->probe)
+	if (cfg->audio)
 		audio_windows(cfg, doc, b0, b1);
 	ret = interrupted ? VMS_EXIT_INTERRUPTED
 	      : failed    ? VMS_EXIT_FAILED
@@ -685,7 +662,17 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	if (failed && !measured && !interrupted)
 		ret = VMS_EXIT_FAILED;
 	vms_result_finish(doc, !interrupted, interrupted, ret);
-	if (checkpoint(doc, cfg->output))
+	if (checkpoint(cfg, doc))
 		return VMS_EXIT_FATAL;
+	return ret;
+}
+
+int vms_run_item_prepare(struct vms_run_item *it, const char *workdir, char *why, size_t len)
+{
+	struct vms_workload_ctx ctx = {.w = it->spec.w, .opts = it->spec.opts, .workdir = workdir};
+	int ret = ctx.w->prepare ? ctx.w->prepare(&ctx, why, len) : 0;
+
+	/* prepare may point ctx.workdir at the workload's own dir option (owned by the spec) */
+	it->workdir = ret ? NULL : ctx.workdir;
 	return ret;
 }

@@ -5,15 +5,32 @@
 #define VMS_RUNNER_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stddef.h>
 
-#include "audio-probe/probe.h"
 #include "core/cgroup.h"
 #include "workloads/workload.h"
 
 struct vms_run_item {
 	struct vms_workload_spec spec;
 	long runs;
+	const char *workdir; /* where its files go: set by vms_run_item_prepare() */
+};
+
+/* An audio source as the runner sees it (the suite adapts the audio probe to it, so that
+ * workloads/ does not depend on audio-probe/). Times are CLOCK_MONOTONIC seconds, as from
+ * vms_now_mono(). The source plays during the whole suite; the runner cuts it into windows. */
+struct vms_audio_source {
+	/* Stops playing, keeping the records. 0, or -1 when it had died early. */
+	int (*stop)(void *ctx);
+	/* Metrics of the window [t0, t1], put at sample index `run` of metrics; returns the
+	 * window's detail (a new object). */
+	json_t *(*window)(void *ctx, double t0, double t1, json_t *metrics, size_t run);
+	/* The facts of the source (file, device, geometry): a new object. */
+	json_t *(*facts)(void *ctx);
+	/* Underruns so far, for progress lines; cheap. */
+	long (*underruns)(void *ctx);
+	void *ctx;
 };
 
 struct vms_run_config {
@@ -21,8 +38,7 @@ struct vms_run_config {
 	size_t n_items;
 	const char *workdir; /* absolute path */
 	const char *label;
-	const char *output; /* result file path */
-	int argc;           /* the command line, recorded in the result */
+	int argc; /* the command line, recorded in the result */
 	char **argv;
 	int progress;    /* progress lines on stderr (a terminal) */
 	int drop_caches; /* sync + drop_caches between runs when root */
@@ -30,17 +46,27 @@ struct vms_run_config {
 	json_t *machine;           /* protocol.machine (owned by the caller), or NULL for "host" */
 	const char *cpu_list;      /* pin children to these CPUs ("0-1"), or NULL */
 	struct vms_cgroup *cgroup; /* the emulated machine's memory cgroup, or NULL */
-	struct vms_probe *probe;   /* a started audio probe, or NULL; the runner stops it */
-	double baseline_s;         /* idle audio baseline before the first workload */
+	const struct vms_audio_source *audio; /* playing during the suite, or NULL; the runner
+	                                       * stops it after the last run */
+	double baseline_s;                    /* idle audio baseline before the first workload */
+	/* Set (to the signal number) by whoever handles signals: the running child is
+	 * terminated and the suite ends, marked interrupted. NULL = never stops. */
+	const volatile sig_atomic_t *stop;
+	/* Saves the document so far: after the header, after every run and at the end. 0, or
+	 * -errno (reported by it), which ends the suite with 128. NULL = no checkpoints. */
+	int (*checkpoint)(void *ctx, const json_t *doc);
+	void *checkpoint_ctx;
 };
 
-/* Runs the plan. *doc_out gets the result document (caller decrefs), also written to
- * cfg->output. Returns an exit code: 0 all runs ok, 1 a run failed, 125 nothing could be
- * measured, 128 fatal (e.g. cannot write the result), 130 interrupted (result written,
- * marked incomplete). Errors are reported here. */
-int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out);
+/* Resolves the workload's computed defaults and checks what it needs (free disk, not tmpfs) in
+ * workdir (absolute), once, before anything runs; sets it->workdir (the workload's own dir
+ * option, else workdir). 0, or -errno with a one-line reason in why. */
+int vms_run_item_prepare(struct vms_run_item *it, const char *workdir, char *why, size_t len);
 
-/* Installs SIGINT/SIGTERM handlers that make the runner stop at the next check. */
-void vms_runner_install_signals(void);
+/* Runs the plan (every item prepared). *doc_out gets the result document (caller decrefs).
+ * Returns an exit code: 0 all runs ok, 1 a run failed, 125 nothing could be measured, 128
+ * fatal (a checkpoint failed), 130 interrupted (marked incomplete). Errors are reported
+ * here. */
+int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out);
 
 #endif

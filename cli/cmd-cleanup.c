@@ -1,0 +1,111 @@
+/* `vmsuite cleanup`: repairs what dead runs left on the host: reads the host-state journal
+ * (core/hoststate.h), undoes the changes whose owner is gone (today: removes their memory
+ * cgroups, killing what is left in them), says what it did, and leaves live runs alone. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/builtin.h"
+#include "core/hoststate.h"
+#include "core/util.h"
+
+struct tally {
+	int undone, live, failed, refused;
+};
+
+static void say(const struct vms_host_entry *e, enum vms_host_outcome outcome, int err, void *arg)
+{
+	const char *what = vms_host_kind_what(e->kind);
+	struct tally *t = arg;
+
+	switch (outcome) {
+	case VMS_HOST_UNDONE:
+		printf("removed the %s '%s' left by pid %ld ('%s'), which is gone\n", what, e->path,
+		       e->owner.pid, e->owner.command);
+		t->undone++;
+		break;
+	case VMS_HOST_GONE:
+		printf("forgot the %s '%s' of pid %ld, which is gone: it was already removed\n",
+		       what, e->path, e->owner.pid);
+		t->undone++;
+		break;
+	case VMS_HOST_LIVE:
+		printf("left alone: the %s '%s' of the running pid %ld ('%s')\n", what, e->path,
+		       e->owner.pid, e->owner.command);
+		t->live++;
+		break;
+	case VMS_HOST_FAILED:
+		vms_error("cannot undo the %s '%s' left by pid %ld: %s (the record '%s' is kept)",
+		          what, e->path, e->owner.pid, strerror(-err), e->record);
+		t->failed++;
+		break;
+	case VMS_HOST_REFUSED:
+		vms_warn("left alone: the journal record '%s' names '%s', which vmsuite does not "
+		         "make",
+		         e->record, e->path);
+		t->refused++;
+		break;
+	}
+}
+
+static const struct vms_cli_option cleanup_options[] = {
+    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
+};
+
+const struct vms_cli_usage vms_cleanup_usage = {
+    .operands = NULL,
+    .about = "Reads the journal of host changes in /run/vmsuite (docs/host-state.md) and\n"
+             "undoes those whose run is gone (killed with SIGKILL, a crash): removes its\n"
+             "memory cgroup, killing what is left in it. Changes of running runs and anything\n"
+             "vmsuite did not make are left alone. `vmsuite run` does the same when it starts.\n",
+    .options = cleanup_options,
+    .more = "Exit status: 0 nothing of a dead run left to undo; 128 something could not be "
+            "undone.\n",
+};
+
+/* `cleanup` takes no operand (a vms_cli_handler). */
+static int cleanup_option(void *ctx, const struct vms_cli_option *opt, const char *val, char *err,
+                          size_t errlen)
+{
+	(void)ctx, (void)opt;
+	snprintf(err, errlen, "unexpected argument '%s'", val);
+	return -EINVAL;
+}
+
+int cmd_cleanup(int argc, char **argv)
+{
+	const struct vms_command *self = vms_command_find("cleanup");
+	struct vms_hoststate hs = VMS_HOSTSTATE_INIT;
+	struct vms_host_owner holder;
+	struct tally t = {0};
+	struct stat st;
+	int ret;
+
+	if ((ret = vms_cli_parse(self, argc, argv, cleanup_option, NULL)))
+		return ret;
+	if (vms_hoststate_init(&hs, NULL))
+		return vms_error_ret(VMS_EXIT_FATAL, "state directory '%s' too long",
+		                     vms_hoststate_default_dir());
+	if (stat(hs.dir, &st)) {
+		if (errno != ENOENT)
+			return vms_error_ret(VMS_EXIT_FATAL, "cannot read '%s': %s", hs.dir,
+			                     strerror(errno));
+		printf("nothing to clean up: vmsuite has changed nothing on this host ('%s' does "
+		       "not exist)\n",
+		       hs.dir);
+		return VMS_EXIT_OK;
+	}
+	/* no lock needed: only changes of dead owners are touched, and each undo is idempotent */
+	if (vms_hoststate_repair(&hs, say, &t) < 0 && !t.failed)
+		return VMS_EXIT_FATAL; /* the journal itself could not be read (reported) */
+	if (!vms_hoststate_holder(&hs, &holder))
+		printf("a vmsuite run holds the host lock: pid %ld ('%s')\n", holder.pid,
+		       holder.command);
+	if (!t.undone && !t.live && !t.failed && !t.refused)
+		printf("nothing to clean up: the journal in '%s' is empty\n", hs.dir);
+	else if (!t.failed)
+		printf("%d change%s of dead runs undone, %d of running ones left alone\n", t.undone,
+		       t.undone == 1 ? "" : "s", t.live);
+	return t.failed ? VMS_EXIT_FATAL : VMS_EXIT_OK;
+}

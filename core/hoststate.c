@@ -1,0 +1,480 @@
+/* The host-state journal (one JSON record per change under <state dir>/journal, written before
+ * the change and removed after its undo) and the exclusive lock (flock on <state dir>/lock).
+ * Kernel paths: /proc/PID/stat and cmdline, flock(2), cgroupfs rmdir via core/cgroup.c. */
+#include "core/hoststate.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/cgroup.h"
+#include "core/util.h"
+
+#define RECORD_FORMAT "vmsuite.hoststate/1"
+
+static int undo_cgroup(const struct vms_host_entry *e);
+
+/* The kinds: the name in a record, what messages call it, the undo. */
+static const struct {
+	const char *name, *what;
+	int (*undo)(const struct vms_host_entry *e);
+} kinds[VMS_HOST_KIND_NR] = {
+    [VMS_HOST_CGROUP] = {"cgroup", "memory cgroup", undo_cgroup},
+};
+
+const char *vms_host_kind_what(enum vms_host_kind kind)
+{
+	return (unsigned)kind < VMS_HOST_KIND_NR ? kinds[kind].what : "unknown change";
+}
+
+const char *vms_hoststate_default_dir(void)
+{
+	static char user_dir[PATH_MAX / 2];
+	const char *env = getenv("VMSUITE_STATE_DIR"), *xdg = getenv("XDG_RUNTIME_DIR");
+
+	if (env && *env)
+		return env;
+	/* a user with a delegated cgroup cannot write /run: its own runtime directory */
+	if (geteuid() != 0 && xdg && *xdg &&
+	    (size_t)snprintf(user_dir, sizeof(user_dir), "%s/vmsuite", xdg) < sizeof(user_dir))
+		return user_dir;
+	return VMS_HOSTSTATE_DIR;
+}
+
+/* ---- owners ---- */
+
+/* Field 22 of /proc/PID/stat: the start time in clock ticks after boot. */
+static int read_start_time(pid_t pid, unsigned long long *out)
+{
+	char path[64], *text, *p;
+	int field, ret = -EINVAL;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	text = vms_read_text(path);
+	if (!text)
+		return -errno;
+	/* the command (field 2) may hold spaces and parentheses: count from its last ')' */
+	p = strrchr(text, ')');
+	for (field = 2; p && field < 22; field++) {
+		p = strchr(p + 1, ' ');
+		if (p)
+			while (p[1] == ' ')
+				p++;
+	}
+	if (p) {
+		char *end;
+
+		errno = 0;
+		*out = strtoull(p + 1, &end, 10);
+		if (!errno && end != p + 1)
+			ret = 0;
+	}
+	free(text);
+	return ret;
+}
+
+int vms_host_owner_read(struct vms_host_owner *o, pid_t pid)
+{
+	char path[64];
+	int fd, ret;
+	ssize_t n;
+
+	memset(o, 0, sizeof(*o));
+	o->pid = (long)pid;
+	ret = read_start_time(pid, &o->start_time);
+	if (ret)
+		return ret;
+	vms_read_line("/proc/sys/kernel/random/boot_id", o->boot_id, sizeof(o->boot_id));
+	snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, o->command, sizeof(o->command) - 1);
+		close(fd);
+		while (n > 0 && o->command[n - 1] == '\0')
+			n--;
+		for (ssize_t i = 0; i < n; i++)
+			if (o->command[i] == '\0' || o->command[i] == '\n')
+				o->command[i] = ' ';
+		o->command[n > 0 ? n : 0] = '\0';
+	}
+	return 0;
+}
+
+int vms_host_owner_alive(const struct vms_host_owner *o)
+{
+	char boot_id[40] = "";
+	unsigned long long start;
+	int ret;
+
+	if (o->pid <= 0)
+		return 0;
+	if (o->boot_id[0] &&
+	    !vms_read_line("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id)) &&
+	    strcmp(boot_id, o->boot_id))
+		return 0; /* made before a reboot */
+	ret = read_start_time((pid_t)o->pid, &start);
+	if (ret == -ENOENT || ret == -ESRCH)
+		return 0;
+	if (ret)
+		return 1; /* cannot tell: never take a possibly live run for a dead one */
+	return start == o->start_time;
+}
+
+static json_t *owner_json(const struct vms_host_owner *o)
+{
+	return json_pack("{s:I, s:I, s:s, s:s}", "pid", (json_int_t)o->pid, "start_time",
+	                 (json_int_t)o->start_time, "boot_id", o->boot_id, "command", o->command);
+}
+
+static int owner_parse(const json_t *j, struct vms_host_owner *o)
+{
+	json_int_t pid, start;
+	const char *boot = "", *cmd = "";
+
+	memset(o, 0, sizeof(*o));
+	if (json_unpack((json_t *)j, "{s:I, s:I, s?s, s?s}", "pid", &pid, "start_time", &start,
+	                "boot_id", &boot, "command", &cmd) ||
+	    pid <= 0 || start < 0)
+		return -EINVAL;
+	o->pid = (long)pid;
+	o->start_time = (unsigned long long)start;
+	snprintf(o->boot_id, sizeof(o->boot_id), "%s", boot);
+	snprintf(o->command, sizeof(o->command), "%s", cmd);
+	return 0;
+}
+
+/* ---- the state directory ---- */
+
+int vms_hoststate_init(struct vms_hoststate *hs, const char *dir)
+{
+	memset(hs, 0, sizeof(*hs));
+	hs->lock_fd = -1;
+	if (!dir)
+		dir = vms_hoststate_default_dir();
+	if ((size_t)snprintf(hs->dir, sizeof(hs->dir), "%s", dir) >= sizeof(hs->dir))
+		return -ENAMETOOLONG;
+	if (vms_host_owner_read(&hs->self, getpid()))
+		hs->self.pid = (long)getpid(); /* no /proc: liveness then cannot be told */
+	return 0;
+}
+
+void vms_hoststate_release(struct vms_hoststate *hs)
+{
+	if (hs->lock_fd < 0)
+		return;
+	/* nobody holds it now: the next waiter must not name this process */
+	if (ftruncate(hs->lock_fd, 0)) {
+		/* a stale holder names a dead process, which readers recognise */
+	}
+	close(hs->lock_fd);
+	hs->lock_fd = -1;
+}
+
+static int make_dir(const char *path)
+{
+	if (!mkdir(path, 0755) || errno == EEXIST)
+		return 0;
+	return vms_error_ret(-errno, "cannot create '%s': %s", path, strerror(errno));
+}
+
+static void lock_path(const struct vms_hoststate *hs, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/lock", hs->dir);
+}
+
+static void journal_path(const struct vms_hoststate *hs, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/journal", hs->dir);
+}
+
+int vms_hoststate_holder(const struct vms_hoststate *hs, struct vms_host_owner *o)
+{
+	char path[PATH_MAX];
+	json_t *j;
+	int ret;
+
+	lock_path(hs, path, sizeof(path));
+	j = json_load_file(path, 0, NULL);
+	if (!j)
+		return access(path, F_OK) ? -errno : -ENOENT;
+	ret = owner_parse(json_object_get(j, "holder"), o);
+	json_decref(j);
+	if (ret)
+		return -ENOENT;
+	return vms_host_owner_alive(o) ? 0 : -ENOENT;
+}
+
+static void describe_holder(const struct vms_hoststate *hs, char *buf, size_t len)
+{
+	struct vms_host_owner o;
+
+	if (vms_hoststate_holder(hs, &o))
+		snprintf(buf, len, "another process");
+	else
+		snprintf(buf, len, "pid %ld ('%s')", o.pid, o.command);
+}
+
+int vms_hoststate_lock(struct vms_hoststate *hs, int wait, const volatile sig_atomic_t *stop)
+{
+	char path[PATH_MAX], who[512];
+	json_t *j;
+	char *text;
+	int fd, told = 0, e;
+
+	if (hs->lock_fd >= 0)
+		return 0;
+	if ((e = make_dir(hs->dir)))
+		return e;
+	lock_path(hs, path, sizeof(path));
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		e = -errno;
+		return vms_error_ret(e, "cannot open the host lock '%s': %s", path, strerror(-e));
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			e = -errno;
+			vms_error("cannot lock '%s': %s", path, strerror(-e));
+			goto out_close;
+		}
+		if (!told) {
+			describe_holder(hs, who, sizeof(who));
+			if (!wait) {
+				e = -EWOULDBLOCK;
+				vms_error(
+				    "another vmsuite run changes the host: the host lock '%s' is "
+				    "held by %s",
+				    path, who);
+				goto out_close;
+			}
+			vms_note("waiting for the host lock '%s' held by %s (Ctrl-C gives up)",
+			         path, who);
+			told = 1;
+		}
+		if (stop && *stop) {
+			e = -EINTR;
+			goto out_close;
+		}
+		vms_sleep(0.1, (volatile int *)stop);
+	}
+	/* who holds it, for the messages of those who wait */
+	j = json_pack("{s:s, s:o}", "format", RECORD_FORMAT, "holder", owner_json(&hs->self));
+	text = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	if (!ftruncate(fd, 0) && text && pwrite(fd, text, strlen(text), 0) < 0)
+		vms_warn("cannot name the holder in '%s': %s", path, strerror(errno));
+	free(text);
+	hs->lock_fd = fd;
+	return 0;
+
+out_close:
+	close(fd);
+	return e;
+}
+
+/* ---- the journal ---- */
+
+int vms_hoststate_record(struct vms_hoststate *hs, struct vms_host_entry *e)
+{
+	char dir[sizeof(hs->dir) + 16];
+	json_t *j;
+	char *text;
+	int ret;
+
+	journal_path(hs, dir, sizeof(dir));
+	if ((ret = make_dir(hs->dir)) || (ret = make_dir(dir)))
+		return ret;
+	e->owner = hs->self;
+	e->seq = ++hs->seq;
+	snprintf(e->record, sizeof(e->record), "%s/%ld-%llu-%lu.json", dir, hs->self.pid,
+	         hs->self.start_time, e->seq);
+	j = json_pack("{s:s, s:s, s:s, s:i, s:s, s:I, s:o, s:s}", "format", RECORD_FORMAT, "kind",
+	              kinds[e->kind].name, "path", e->path, "cgroup_version", e->cgroup_version,
+	              "original", e->original, "seq", (json_int_t)e->seq, "owner",
+	              owner_json(&e->owner), "what", kinds[e->kind].what);
+	text = json_dumps(j, JSON_INDENT(2));
+	json_decref(j);
+	ret = text ? vms_write_atomic(e->record, text, strlen(text)) : -ENOMEM;
+	free(text);
+	if (ret)
+		vms_error("cannot record the %s '%s' in '%s': %s", kinds[e->kind].what, e->path,
+		          e->record, strerror(-ret));
+	return ret;
+}
+
+int vms_hoststate_forget(struct vms_hoststate *hs, const struct vms_host_entry *e)
+{
+	int ret;
+
+	(void)hs;
+	if (!unlink(e->record) || errno == ENOENT)
+		return 0;
+	ret = -errno;
+	vms_error("cannot remove the journal record '%s': %s", e->record, strerror(-ret));
+	return ret;
+}
+
+static int entry_parse(const char *file, struct vms_host_entry *e)
+{
+	json_t *j = json_load_file(file, 0, NULL);
+	const char *format = "", *kind = "", *path = "", *original = "";
+	json_t *owner = NULL;
+	json_int_t seq = 0;
+	int version = 0, ret = -EINVAL;
+	unsigned k;
+
+	memset(e, 0, sizeof(*e));
+	if (!j)
+		return -EINVAL;
+	if (json_unpack(j, "{s:s, s:s, s:s, s?i, s?s, s?I, s:o}", "format", &format, "kind", &kind,
+	                "path", &path, "cgroup_version", &version, "original", &original, "seq",
+	                &seq, "owner", &owner) ||
+	    strcmp(format, RECORD_FORMAT) || !*path || path[0] != '/')
+		goto out;
+	for (k = 0; k < VMS_HOST_KIND_NR && strcmp(kinds[k].name, kind); k++)
+		;
+	if (k == VMS_HOST_KIND_NR || owner_parse(owner, &e->owner))
+		goto out;
+	e->kind = (enum vms_host_kind)k;
+	e->cgroup_version = version;
+	e->seq = seq > 0 ? (unsigned long)seq : 0;
+	snprintf(e->path, sizeof(e->path), "%s", path);
+	snprintf(e->original, sizeof(e->original), "%s", original);
+	snprintf(e->record, sizeof(e->record), "%s", file);
+	ret = 0;
+out:
+	json_decref(j);
+	return ret;
+}
+
+/* Owners together, each owner's newest change first (undone in reverse order of making). */
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct vms_host_entry *a = pa, *b = pb;
+
+	if (a->owner.pid != b->owner.pid)
+		return a->owner.pid < b->owner.pid ? -1 : 1;
+	if (a->owner.start_time != b->owner.start_time)
+		return a->owner.start_time < b->owner.start_time ? -1 : 1;
+	return a->seq > b->seq ? -1 : a->seq < b->seq;
+}
+
+int vms_hoststate_list(const struct vms_hoststate *hs, struct vms_host_entry **out, size_t *n)
+{
+	char dir[PATH_MAX];
+	struct dirent *d;
+	size_t cap = 0;
+	DIR *dh;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	journal_path(hs, dir, sizeof(dir));
+	dh = opendir(dir);
+	if (!dh) {
+		if (errno == ENOENT)
+			return 0;
+		ret = -errno;
+		return vms_error_ret(ret, "cannot read the journal '%s': %s", dir, strerror(-ret));
+	}
+	while ((d = readdir(dh))) {
+		size_t len = strlen(d->d_name);
+		char file[PATH_MAX];
+
+		/* records end in .json; vms_write_atomic's temporaries do not */
+		if (len < 6 || strcmp(d->d_name + len - 5, ".json") ||
+		    (size_t)snprintf(file, sizeof(file), "%s/%s", dir, d->d_name) >= sizeof(file))
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 8;
+			*out = vms_xrealloc(*out, cap * sizeof(**out));
+		}
+		if (entry_parse(file, &(*out)[*n])) {
+			vms_warn("ignoring the journal record '%s': not a vmsuite record", file);
+			continue;
+		}
+		(*n)++;
+	}
+	closedir(dh);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), entry_cmp);
+	return 0;
+}
+
+/* ---- undo ---- */
+
+static int undo_cgroup(const struct vms_host_entry *e)
+{
+	struct vms_cgroup cg = VMS_CGROUP_INIT;
+	const char *base = strrchr(e->path, '/');
+	struct stat st;
+	char *slash;
+
+	if (!base || strncmp(base + 1, "vmsuite-", 8))
+		return 2; /* vmsuite names every cgroup it makes vmsuite-* */
+	if (lstat(e->path, &st))
+		return errno == ENOENT ? 1 : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return 2;
+	cg.version = e->cgroup_version == 2 ? VMS_CGROUP_V2 : VMS_CGROUP_V1;
+	cg.created = 1;
+	snprintf(cg.dir, sizeof(cg.dir), "%s", e->path);
+	snprintf(cg.parent, sizeof(cg.parent), "%s", e->path);
+	slash = strrchr(cg.parent, '/');
+	*(slash == cg.parent ? slash + 1 : slash) = '\0';
+	/* its tasks are vmsuite's own orphans (a workload child, the probe): killed */
+	return vms_cgroup_destroy(&cg, 1);
+}
+
+int vms_host_entry_undo(const struct vms_host_entry *e)
+{
+	if ((unsigned)e->kind >= VMS_HOST_KIND_NR)
+		return -EINVAL;
+	return kinds[e->kind].undo(e);
+}
+
+int vms_hoststate_repair(struct vms_hoststate *hs, vms_host_report_fn report, void *arg)
+{
+	struct vms_host_entry *es;
+	size_t n, i;
+	int ret, done = 0, first_err = 0;
+
+	if ((ret = vms_hoststate_list(hs, &es, &n)))
+		return ret;
+	for (i = 0; i < n; i++) {
+		enum vms_host_outcome outcome;
+		int r = 0;
+
+		if (vms_host_owner_alive(&es[i].owner)) {
+			outcome = VMS_HOST_LIVE;
+		} else {
+			int undone = vms_host_entry_undo(&es[i]);
+
+			if (undone == 2) {
+				outcome = VMS_HOST_REFUSED;
+			} else {
+				r = undone < 0 ? undone : vms_hoststate_forget(hs, &es[i]);
+				outcome = r             ? VMS_HOST_FAILED
+				          : undone == 1 ? VMS_HOST_GONE
+				                        : VMS_HOST_UNDONE;
+				if (!r)
+					done++;
+				else if (!first_err)
+					first_err = r;
+			}
+		}
+		if (report)
+			report(&es[i], outcome, r < 0 ? r : 0, arg);
+	}
+	free(es);
+	return first_err ? first_err : done;
+}

@@ -1,0 +1,137 @@
+/* The host-state journal (every host change recorded under /run/vmsuite before it is made, so
+ * what a SIGKILLed run left can be undone later) and the host lock (flock on /run/vmsuite/lock).
+ * Kernel paths: /proc/PID/stat (process start time), flock(2), cgroupfs rmdir. */
+#ifndef VMS_HOSTSTATE_H
+#define VMS_HOSTSTATE_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The default state directory; the environment variable VMSUITE_STATE_DIR overrides it (tests
+ * use a temporary directory so that they need not touch /run). */
+#define VMS_HOSTSTATE_DIR "/run/vmsuite"
+
+/* What a journal entry changed. Adding a kind: a value here, a row in the kind table of
+ * core/hoststate.c (its name in the record, what to call it in messages, how to undo it, and
+ * the check that the path is one vmsuite makes), a line in docs/host-state.md. Planned: a swap
+ * file (swapoff + unlink), a sysctl (write `original` back), a generic file written back. */
+enum vms_host_kind {
+	VMS_HOST_CGROUP, /* a memory cgroup directory vmsuite created; undo: kill its tasks, rmdir
+	                  */
+	VMS_HOST_KIND_NR
+};
+
+/* Who made a change: a process is the same one only if its pid, its start time (field 22 of
+ * /proc/PID/stat, clock ticks since boot) and the boot id all match, so a reused pid is never
+ * taken for the run that made the change. */
+struct vms_host_owner {
+	long pid;
+	unsigned long long start_time;
+	char boot_id[40];  /* /proc/sys/kernel/random/boot_id, "" when unreadable */
+	char command[256]; /* the command line, for messages */
+};
+
+/* One journal entry. Plain data. */
+struct vms_host_entry {
+	enum vms_host_kind kind;
+	char path[PATH_MAX]; /* what was changed: the cgroup directory, sysctl file, swap file */
+	int cgroup_version;  /* VMS_HOST_CGROUP: 1 or 2 */
+	char original[256];  /* for kinds that write a value back (sysctl, file): the old value */
+	unsigned long seq;   /* order of changes within one owner: undone newest first */
+	struct vms_host_owner owner;
+	char record[PATH_MAX]; /* the journal file that holds this entry (set by record/list) */
+};
+
+/* The journal and lock of one process. Zero it or use VMS_HOSTSTATE_INIT. */
+struct vms_hoststate {
+	char dir[PATH_MAX / 2]; /* state directory (room left for the file names below it) */
+	int lock_fd;            /* open lock file while the lock is held, else -1 */
+	struct vms_host_owner self;
+	unsigned long seq;
+};
+
+/* clang-format off */
+#define VMS_HOSTSTATE_INIT { .lock_fd = -1 }
+/* clang-format on */
+
+/* The state directory: $VMSUITE_STATE_DIR when set and not empty; else, for root,
+ * VMS_HOSTSTATE_DIR; for other users (who may own a delegated cgroup but cannot write /run)
+ * $XDG_RUNTIME_DIR/vmsuite when that is set, else VMS_HOSTSTATE_DIR. Not thread-safe. */
+const char *vms_hoststate_default_dir(void);
+
+/* Prepares hs for dir (NULL = vms_hoststate_default_dir()): fills hs->self from /proc/self.
+ * Creates nothing and reports nothing; 0, or -ENAMETOOLONG. */
+int vms_hoststate_init(struct vms_hoststate *hs, const char *dir);
+
+/* Releases the lock if held (hs stays usable). Never fails. */
+void vms_hoststate_release(struct vms_hoststate *hs);
+
+/* Fills *o for process pid (its start time, the boot id, its command line). 0, or -errno
+ * (-ENOENT: no such process). Reports nothing. */
+int vms_host_owner_read(struct vms_host_owner *o, pid_t pid);
+
+/* 1 when the process o describes is still running, 0 when it is gone (no such pid, another
+ * start time, another boot). When that cannot be told (e.g. /proc unreadable) it counts as
+ * alive: nothing of a possibly live run is ever undone. */
+int vms_host_owner_alive(const struct vms_host_owner *o);
+
+/* Takes the exclusive lock <dir>/lock, creating dir (mode 0755) as needed. When another live
+ * process holds it: with wait, says once "waiting for the host lock held by pid N (COMMAND)" and
+ * polls until it is free or *stop (may be NULL) becomes non-zero; without wait, fails. The
+ * holder is written into the lock file for those messages. A flock lock belongs to the open
+ * file, which fork(2) shares: children forked while it is held keep it until they exit (the
+ * runner's and the probe's die with vmsuite, PR_SET_PDEATHSIG). Returns 0 (held until
+ * vms_hoststate_release()), -EINTR when *stop was set while waiting (nothing reported),
+ * -EWOULDBLOCK without wait (reported: who holds it), other -errno (reported). */
+int vms_hoststate_lock(struct vms_hoststate *hs, int wait, const volatile sig_atomic_t *stop);
+
+/* Reads who holds the lock now into *o. 0 when a live process holds it, -ENOENT when nobody
+ * does (or the lock file names a dead process), other -errno. Takes no lock; reports nothing. */
+int vms_hoststate_holder(const struct vms_hoststate *hs, struct vms_host_owner *o);
+
+/* Writes e (kind, path and kind fields set by the caller) as a new record, atomically, owned by
+ * hs->self; call it BEFORE making the change. Sets e->owner, e->seq and e->record. Creates the
+ * journal directory as needed. 0, or -errno (reported: the change must then not be made). */
+int vms_hoststate_record(struct vms_hoststate *hs, struct vms_host_entry *e);
+
+/* Removes e's record; call it AFTER the change was undone. 0 (also when already gone), or
+ * -errno (reported). */
+int vms_hoststate_forget(struct vms_hoststate *hs, const struct vms_host_entry *e);
+
+/* Reads every record into a new array *out of *n entries (caller frees; NULL when none),
+ * sorted by owner and newest change first. Records that cannot be parsed are skipped with a
+ * warning and never touched. 0 (also when the directory does not exist), or -errno
+ * (reported). */
+int vms_hoststate_list(const struct vms_hoststate *hs, struct vms_host_entry **out, size_t *n);
+
+/* Undoes the change e describes (whoever made it; the caller checks the owner). Returns 0
+ * undone, 1 nothing to undo (already gone), 2 refused, nothing touched (the path is not one
+ * vmsuite makes: a cgroup not named vmsuite-*), or -errno (a cgroup that cannot be removed
+ * is also warned about, by vms_cgroup_destroy()). */
+int vms_host_entry_undo(const struct vms_host_entry *e);
+
+/* "memory cgroup", ...: what an entry of this kind is called in messages. */
+const char *vms_host_kind_what(enum vms_host_kind kind);
+
+/* What repair did with one entry. */
+enum vms_host_outcome {
+	VMS_HOST_UNDONE,  /* undone, record removed */
+	VMS_HOST_GONE,    /* nothing was left to undo; record removed */
+	VMS_HOST_LIVE,    /* its owner runs: left alone */
+	VMS_HOST_FAILED,  /* undo failed (err): record kept for the next attempt */
+	VMS_HOST_REFUSED, /* names nothing vmsuite makes: left alone, record kept */
+};
+
+/* Called once per entry by vms_hoststate_repair(); err is the -errno of a failure. */
+typedef void (*vms_host_report_fn)(const struct vms_host_entry *e, enum vms_host_outcome outcome,
+                                   int err, void *arg);
+
+/* Undoes, newest first, every entry whose owner is dead (vms_host_owner_alive()), and removes
+ * its record; entries of live owners (this process included) are left alone. report (may be
+ * NULL) hears about every entry. Returns the number of entries undone or found gone, or the
+ * -errno of the first failure (every entry is still attempted). Reports nothing itself. */
+int vms_hoststate_repair(struct vms_hoststate *hs, vms_host_report_fn report, void *arg);
+
+#endif

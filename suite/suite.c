@@ -1,0 +1,257 @@
+/* The suite: sets up the emulated machine (host lock, journal record, memory cgroup), the audio
+ * probe and the signal handling around the runner, and undoes them on every exit path.
+ * Kernel paths: cgroupfs mkdir/rmdir, flock, sigaction. */
+#include "suite/suite.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/result.h"
+#include "core/util.h"
+
+/* One suite per process: signals are process-wide. */
+static volatile sig_atomic_t suite_stop;
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_stop(int sig)
+{
+	suite_stop = sig;
+}
+
+int vms_suite_stop_signal(void)
+{
+	return (int)suite_stop;
+}
+
+/* No SA_RESTART: a blocking call returns EINTR and the loops around it look at the flag. */
+static void install_signals(struct vms_suite *s)
+{
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < VMS_ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, &s->old_sa[i]);
+	s->signals_installed = 1;
+}
+
+static void restore_signals(struct vms_suite *s)
+{
+	size_t i;
+
+	if (!s->signals_installed)
+		return;
+	for (i = 0; i < VMS_ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &s->old_sa[i], NULL);
+	s->signals_installed = 0;
+}
+
+/* ---- the probe as an audio source ---- */
+
+static int audio_stop(void *ctx)
+{
+	return vms_probe_stop(ctx);
+}
+
+static json_t *audio_window(void *ctx, double t0, double t1, json_t *metrics, size_t run)
+{
+	return vms_probe_window(ctx, t0, t1, metrics, run);
+}
+
+static json_t *audio_facts(void *ctx)
+{
+	return vms_probe_facts(ctx);
+}
+
+static long audio_underruns(void *ctx)
+{
+	return vms_probe_underruns(ctx);
+}
+
+/* ---- host changes ---- */
+
+static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome outcome, int err,
+                       void *arg)
+{
+	const char *what = vms_host_kind_what(e->kind);
+
+	(void)arg;
+	switch (outcome) {
+	case VMS_HOST_UNDONE:
+		vms_note("repaired what a dead vmsuite left: removed the %s '%s' of pid %ld ('%s')",
+		         what, e->path, e->owner.pid, e->owner.command);
+		break;
+	case VMS_HOST_GONE:
+		vms_note("repaired the journal: the %s '%s' of the dead pid %ld was already gone",
+		         what, e->path, e->owner.pid);
+		break;
+	case VMS_HOST_FAILED:
+		vms_warn("cannot undo the %s '%s' a dead vmsuite left: %s (see 'vmsuite cleanup')",
+		         what, e->path, strerror(-err));
+		break;
+	case VMS_HOST_REFUSED:
+		vms_warn("the journal record '%s' names '%s', which vmsuite does not make: left "
+		         "alone",
+		         e->record, e->path);
+		break;
+	case VMS_HOST_LIVE: break;
+	}
+}
+
+/* Lock, repair, record, create. Returns an exit code (0 = the cgroup exists). */
+static int setup_cgroup(struct vms_suite *s)
+{
+	const struct vms_machine *m = s->cfg.machine;
+	char name[64];
+	int ret;
+
+	ret = vms_hoststate_init(&s->hs, s->cfg.state_dir);
+	if (ret) {
+		vms_error("state directory '%s' too long", s->cfg.state_dir);
+		return VMS_EXIT_FATAL;
+	}
+	ret = vms_hoststate_lock(&s->hs, 1, &suite_stop);
+	if (ret == -EINTR) {
+		vms_note("interrupted while waiting for the host lock; nothing was changed");
+		return VMS_EXIT_INTERRUPTED;
+	}
+	if (ret)
+		return VMS_EXIT_FATAL;
+	vms_hoststate_repair(&s->hs, say_repair, NULL);
+
+	snprintf(name, sizeof(name), "vmsuite-%ld", (long)getpid());
+	s->cg_entry.kind = VMS_HOST_CGROUP;
+	s->cg_entry.cgroup_version = m->cg.version == VMS_CGROUP_V2 ? 2 : 1;
+	if ((size_t)snprintf(s->cg_entry.path, sizeof(s->cg_entry.path), "%s/%s", m->cg.self_dir,
+	                     name) >= sizeof(s->cg_entry.path)) {
+		vms_error("cgroup path under '%s' too long", m->cg.self_dir);
+		return VMS_EXIT_FATAL;
+	}
+	/* in the journal before it exists: a SIGKILL from here on leaves a record */
+	if (vms_hoststate_record(&s->hs, &s->cg_entry))
+		return VMS_EXIT_FATAL;
+	s->cg_recorded = 1;
+	if (vms_cgroup_create(&s->cg, &m->cg, name, m->mem_limit, m->swap_limit, NULL))
+		return VMS_EXIT_FATAL;
+	return 0;
+}
+
+/* A run that changes nothing takes no lock, but still repairs what dead runs left (every undo
+ * is idempotent, see vmsuite cleanup) when there is a journal. */
+static void repair_unlocked(struct vms_suite *s)
+{
+	struct stat st;
+
+	if (vms_hoststate_init(&s->hs, s->cfg.state_dir) || stat(s->hs.dir, &st))
+		return;
+	vms_hoststate_repair(&s->hs, say_repair, NULL);
+}
+
+static void teardown(struct vms_suite *s)
+{
+	vms_probe_free(s->probe);
+	s->probe = NULL;
+	/* the record goes only once the cgroup is gone: else `vmsuite cleanup` retries */
+	if (vms_cgroup_destroy(&s->cg, 1))
+		s->cg.created = 0; /* warned; tried once, the record stays */
+	else if (s->cg_recorded && !vms_hoststate_forget(&s->hs, &s->cg_entry))
+		s->cg_recorded = 0;
+	vms_hoststate_release(&s->hs);
+}
+
+/* ---- the suite ---- */
+
+void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg)
+{
+	memset(s, 0, sizeof(*s));
+	s->cfg = *cfg;
+	s->cg = (struct vms_cgroup)VMS_CGROUP_INIT;
+	s->hs = (struct vms_hoststate)VMS_HOSTSTATE_INIT;
+}
+
+static int checkpoint(void *ctx, const json_t *doc)
+{
+	const char *path = ctx;
+	int ret = vms_json_write_file(doc, path);
+
+	if (ret)
+		vms_error("cannot write '%s': %s", path, strerror(-ret));
+	return ret;
+}
+
+int vms_suite_run(struct vms_suite *s, json_t **doc)
+{
+	const struct vms_machine *m = s->cfg.machine;
+	struct vms_run_config rc = {0};
+	char why[1024];
+	size_t i;
+	int ret;
+
+	*doc = NULL;
+	suite_stop = 0;
+	install_signals(s);
+	/* every workload's needs (free disk, not tmpfs) before anything starts or changes */
+	for (i = 0; i < s->cfg.n_items; i++) {
+		if (vms_run_item_prepare(&s->cfg.items[i], s->cfg.workdir, why, sizeof(why))) {
+			vms_error("%s: %s", s->cfg.items[i].spec.w->name, why);
+			ret = VMS_EXIT_FATAL;
+			goto out;
+		}
+	}
+	if (m->note[0])
+		vms_note("%s", m->note);
+	if (!m->use_cgroup)
+		repair_unlocked(s);
+	else if ((ret = setup_cgroup(s)))
+		goto out;
+	s->machine_json = vms_machine_json(m, m->use_cgroup ? &s->cg : NULL);
+	if (s->cfg.with_audio) {
+		/* the player shares the emulated machine's RAM and CPUs, as in 2001 */
+		s->cfg.probe.join_procs = m->use_cgroup ? s->cg.procs : NULL;
+		s->cfg.probe.cpu_list = m->cpu_list[0] ? m->cpu_list : NULL;
+		if (vms_probe_start(&s->cfg.probe, &s->probe)) {
+			ret = VMS_EXIT_FATAL;
+			goto out;
+		}
+		s->audio = (struct vms_audio_source){.stop = audio_stop,
+		                                     .window = audio_window,
+		                                     .facts = audio_facts,
+		                                     .underruns = audio_underruns,
+		                                     .ctx = s->probe};
+		rc.audio = &s->audio;
+		rc.baseline_s = s->cfg.baseline_s;
+	}
+	rc.items = s->cfg.items;
+	rc.n_items = s->cfg.n_items;
+	rc.workdir = s->cfg.workdir;
+	rc.label = s->cfg.label;
+	rc.argc = s->cfg.argc;
+	rc.argv = s->cfg.argv;
+	rc.progress = s->cfg.progress;
+	rc.drop_caches = s->cfg.drop_caches;
+	rc.sample_hz = s->cfg.sample_hz;
+	rc.machine = s->machine_json;
+	rc.cpu_list = m->cpu_list[0] ? m->cpu_list : NULL;
+	rc.cgroup = m->use_cgroup ? &s->cg : NULL;
+	rc.stop = &suite_stop;
+	rc.checkpoint = checkpoint;
+	rc.checkpoint_ctx = (void *)s->cfg.output;
+	ret = vms_runner_run(&rc, doc);
+out:
+	teardown(s);
+	return ret;
+}
+
+void vms_suite_release(struct vms_suite *s)
+{
+	teardown(s);
+	json_decref(s->machine_json);
+	s->machine_json = NULL;
+	restore_signals(s);
+}

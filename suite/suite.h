@@ -1,0 +1,69 @@
+/* The suite behind `vmsuite run`: owns signal handling, host lock and journal, the emulated
+ * machine's memory cgroup, the audio probe and the result checkpoints around the runner, and
+ * undoes them on every exit path. Kernel paths: cgroupfs mkdir/rmdir, flock, sigaction. */
+#ifndef VMS_SUITE_H
+#define VMS_SUITE_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <stddef.h>
+
+#include "audio-probe/probe.h"
+#include "core/cgroup.h"
+#include "core/hoststate.h"
+#include "core/machine.h"
+#include "workloads/runner.h"
+
+/* What the command parsed and resolved. Everything pointed to must outlive the suite. */
+struct vms_suite_config {
+	struct vms_run_item *items; /* specs parsed, sizes applied; prepared by the suite */
+	size_t n_items;
+	const struct vms_machine *machine; /* resolved (vms_machine_resolve) */
+	const char *workdir;               /* absolute */
+	const char *label;
+	const char *output; /* result file, checked writable */
+	int argc;           /* the command line, recorded in the result */
+	char **argv;
+	int progress;
+	int drop_caches;
+	double sample_hz;
+	int with_audio;              /* start the probe with `probe` (file etc. set) */
+	struct vms_probe_opts probe; /* join_procs and cpu_list are set by the suite */
+	double baseline_s;           /* idle audio baseline */
+	const char *state_dir;       /* NULL = vms_hoststate_default_dir() */
+};
+
+struct vms_suite {
+	struct vms_suite_config cfg;
+	struct vms_hoststate hs;
+	struct vms_cgroup cg;
+	struct vms_host_entry cg_entry; /* the journal record of cg */
+	int cg_recorded;                /* cg_entry is in the journal */
+	struct vms_probe *probe;
+	struct vms_audio_source audio; /* the probe as the runner sees it */
+	json_t *machine_json;
+	struct sigaction old_sa[3]; /* the handlers before vms_suite_run() */
+	int signals_installed;
+};
+
+/* Prepares s for cfg (copied; what it points to is not). Allocates nothing; never fails. */
+void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
+
+/* Runs the suite: installs the signal handlers, prepares every workload (a failure ends here
+ * with nothing changed), and when the machine needs a memory cgroup takes the host lock
+ * (waiting, with a message naming the holder, while another run holds it), repairs what dead
+ * runs left, records the cgroup in the journal and creates it (without a cgroup: only repairs,
+ * without the lock); starts the probe; runs the plan,
+ * checkpointing the result to cfg->output; then undoes all of it. *doc gets the result document
+ * (caller decrefs; NULL when nothing ran). Returns an exit code: those of vms_runner_run(); 128
+ * when the set-up failed (reported); 130 when interrupted (also while waiting for the lock). */
+int vms_suite_run(struct vms_suite *s, json_t **doc);
+
+/* Undoes whatever is still set up (probe, cgroup and its record, lock, signal handlers).
+ * Idempotent; safe after a failed or interrupted vms_suite_run(). */
+void vms_suite_release(struct vms_suite *s);
+
+/* The signal that stopped the suite, or 0. */
+int vms_suite_stop_signal(void);
+
+#endif

@@ -1,0 +1,371 @@
+/* Unit tests of core/hoststate.c in a temporary state directory: owners told apart by start
+ * time, records written and forgotten, repair of dead owners' entries only (newest first), the
+ * exclusive lock (refusal, waiting, the holder named), and the /run/vmsuite default. */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/hoststate.h"
+#include "core/util.h"
+
+static char tmp[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmp, sizeof(tmp), "/tmp/vms-hoststate-XXXXXX");
+	return mkdtemp(tmp) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	return system(cmd);
+}
+
+/* A child that sleeps until killed; its comm holds spaces and parentheses, as a hostile
+ * /proc/PID/stat field 2 can. */
+static pid_t sleeper(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_NAME, "a) b (c) d", 0, 0, 0);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static void test_default_dir(void **state)
+{
+	(void)state;
+	unsetenv("VMSUITE_STATE_DIR");
+	setenv("XDG_RUNTIME_DIR", "/run/user/1000", 1);
+	assert_string_equal(vms_hoststate_default_dir(),
+	                    geteuid() == 0 ? "/run/vmsuite" : "/run/user/1000/vmsuite");
+	unsetenv("XDG_RUNTIME_DIR");
+	assert_string_equal(vms_hoststate_default_dir(), "/run/vmsuite");
+	setenv("VMSUITE_STATE_DIR", "", 1);
+	assert_string_equal(vms_hoststate_default_dir(), "/run/vmsuite");
+	setenv("VMSUITE_STATE_DIR", "/tmp/elsewhere", 1);
+	assert_string_equal(vms_hoststate_default_dir(), "/tmp/elsewhere");
+	unsetenv("VMSUITE_STATE_DIR");
+}
+
+static void test_owner_alive(void **state)
+{
+	struct vms_host_owner self, o, renamed;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(vms_host_owner_read(&self, getpid()), 0);
+	assert_true(self.start_time > 0);
+	assert_true(vms_host_owner_alive(&self));
+	assert_non_null(strstr(self.command, "test_hoststate"));
+
+	pid = sleeper();
+	assert_true(pid > 0);
+	assert_int_equal(vms_host_owner_read(&o, pid), 0);
+	assert_true(vms_host_owner_alive(&o));
+	/* the child's new name must not shift the fields: the same start time after renaming */
+	usleep(100000);
+	assert_int_equal(vms_host_owner_read(&renamed, pid), 0);
+	assert_true(renamed.start_time == o.start_time);
+	assert_true(o.start_time >= self.start_time);
+	/* field 22 it is: the child started moments ago, in clock ticks since boot */
+	{
+		char *up = vms_read_text("/proc/uptime");
+		double since_boot = strtod(up, NULL);
+		double started = (double)renamed.start_time / (double)sysconf(_SC_CLK_TCK);
+
+		free(up);
+		assert_true(started <= since_boot + 1 && started > since_boot - 60);
+	}
+	reap(pid);
+	assert_false(vms_host_owner_alive(&o));
+	assert_int_equal(vms_host_owner_read(&o, pid), -ENOENT);
+
+	/* the same pid with another start time, or from another boot, is another process */
+	o = self;
+	o.start_time++;
+	assert_false(vms_host_owner_alive(&o));
+	o = self;
+	snprintf(o.boot_id, sizeof(o.boot_id), "00000000-0000-0000-0000-000000000000");
+	assert_false(vms_host_owner_alive(&o));
+	o.pid = 0;
+	assert_false(vms_host_owner_alive(&o));
+}
+
+static void test_record_list_forget(void **state)
+{
+	struct vms_hoststate hs;
+	struct vms_host_entry e = {0}, *es;
+	char *text;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(vms_hoststate_init(&hs, tmp), 0);
+	assert_int_equal(hs.self.pid, (long)getpid());
+	assert_int_equal(vms_hoststate_list(&hs, &es, &n), 0); /* no journal yet */
+	assert_int_equal(n, 0);
+
+	e.kind = VMS_HOST_CGROUP;
+	e.cgroup_version = 2;
+	snprintf(e.path, sizeof(e.path), "%s/vmsuite-1", tmp);
+	assert_int_equal(vms_hoststate_record(&hs, &e), 0);
+	assert_int_equal(access(e.record, F_OK), 0);
+	assert_true(e.owner.pid == (long)getpid());
+	text = vms_read_text(e.record);
+	assert_non_null(strstr(text, "\"kind\": \"cgroup\""));
+	assert_non_null(strstr(text, "\"start_time\""));
+	free(text);
+
+	assert_int_equal(vms_hoststate_list(&hs, &es, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(es[0].kind, VMS_HOST_CGROUP);
+	assert_int_equal(es[0].cgroup_version, 2);
+	assert_string_equal(es[0].path, e.path);
+	assert_string_equal(es[0].record, e.record);
+	assert_true(es[0].owner.start_time == hs.self.start_time);
+	free(es);
+
+	/* something that is not a record is skipped and left where it is */
+	{
+		char junk[256];
+
+		snprintf(junk, sizeof(junk), "%s/journal/junk.json", tmp);
+		assert_int_equal(vms_write_atomic(junk, "{\"kind\": 1}", 11), 0);
+		assert_int_equal(vms_hoststate_list(&hs, &es, &n), 0);
+		assert_int_equal(n, 1);
+		free(es);
+		assert_int_equal(access(junk, F_OK), 0);
+		unlink(junk);
+	}
+
+	assert_int_equal(vms_hoststate_forget(&hs, &e), 0);
+	assert_int_equal(access(e.record, F_OK), -1);
+	assert_int_equal(vms_hoststate_forget(&hs, &e), 0); /* already gone: fine */
+	assert_int_equal(vms_hoststate_list(&hs, &es, &n), 0);
+	assert_int_equal(n, 0);
+}
+
+struct seen {
+	int n;
+	enum vms_host_outcome outcome[8];
+	char path[8][PATH_MAX];
+};
+
+static void note(const struct vms_host_entry *e, enum vms_host_outcome outcome, int err, void *arg)
+{
+	struct seen *s = arg;
+
+	(void)err;
+	if (s->n < 8) {
+		s->outcome[s->n] = outcome;
+		snprintf(s->path[s->n], sizeof(s->path[0]), "%s", e->path);
+	}
+	s->n++;
+}
+
+static void add(struct vms_hoststate *hs, const char *name, int make_dir)
+{
+	struct vms_host_entry e = {0};
+
+	e.kind = VMS_HOST_CGROUP;
+	e.cgroup_version = 1;
+	snprintf(e.path, sizeof(e.path), "%s/%s", tmp, name);
+	if (make_dir)
+		assert_int_equal(mkdir(e.path, 0755), 0);
+	assert_int_equal(vms_hoststate_record(hs, &e), 0);
+}
+
+static int dir_exists(const char *name)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", tmp, name);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static void test_repair(void **state)
+{
+	struct vms_hoststate mine, dead;
+	struct vms_host_entry *es;
+	struct seen seen = {0};
+	pid_t pid;
+	size_t n;
+	int i;
+
+	(void)state;
+	assert_int_equal(vms_hoststate_init(&mine, tmp), 0);
+	add(&mine, "vmsuite-live", 1);
+
+	/* a run that is gone: its changes are recorded under its own identity */
+	pid = sleeper();
+	assert_int_equal(vms_hoststate_init(&dead, tmp), 0);
+	assert_int_equal(vms_host_owner_read(&dead.self, pid), 0);
+	add(&dead, "vmsuite-old", 1);  /* seq 1: undone last */
+	add(&dead, "vmsuite-gone", 0); /* seq 2: already removed by someone */
+	add(&dead, "not-ours", 1);     /* seq 3: a name vmsuite never makes */
+	reap(pid);
+
+	assert_int_equal(vms_hoststate_repair(&mine, note, &seen), 2);
+	assert_int_equal(seen.n, 4);
+	assert_false(dir_exists("vmsuite-old"));
+	assert_true(dir_exists("vmsuite-live"));
+	assert_true(dir_exists("not-ours"));
+	for (i = 0; i < seen.n; i++) {
+		const char *base = strrchr(seen.path[i], '/') + 1;
+
+		if (!strcmp(base, "vmsuite-live"))
+			assert_int_equal(seen.outcome[i], VMS_HOST_LIVE);
+		else if (!strcmp(base, "vmsuite-old"))
+			assert_int_equal(seen.outcome[i], VMS_HOST_UNDONE);
+		else if (!strcmp(base, "vmsuite-gone"))
+			assert_int_equal(seen.outcome[i], VMS_HOST_GONE);
+		else
+			assert_int_equal(seen.outcome[i], VMS_HOST_REFUSED);
+	}
+	/* one owner's changes are undone newest first */
+	{
+		int gone = -1, old = -1;
+
+		for (i = 0; i < seen.n; i++) {
+			if (strstr(seen.path[i], "vmsuite-gone"))
+				gone = i;
+			if (strstr(seen.path[i], "vmsuite-old"))
+				old = i;
+		}
+		assert_true(gone >= 0 && old > gone);
+	}
+	/* left: the live entry and the refused one */
+	assert_int_equal(vms_hoststate_list(&mine, &es, &n), 0);
+	assert_int_equal(n, 2);
+	free(es);
+	/* a second repair changes nothing */
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(vms_hoststate_repair(&mine, note, &seen), 0);
+	assert_int_equal(seen.n, 2);
+}
+
+/* In a child: tries the lock; exits 0 when taken, 1 when refused, 2 when interrupted. The
+ * parent's descriptor is closed first: a flock lock belongs to the open file, which a fork
+ * shares, so a child holding it keeps the lock (vmsuite's own children die with it). */
+static void try_lock_child(int wait, int parent_fd)
+{
+	static volatile sig_atomic_t stop;
+	struct vms_hoststate hs;
+	int r;
+
+	close(parent_fd);
+	vms_hoststate_init(&hs, tmp);
+	r = vms_hoststate_lock(&hs, wait, &stop);
+	_exit(r == 0 ? 0 : r == -EWOULDBLOCK ? 1 : r == -EINTR ? 2 : 3);
+}
+
+static void test_lock(void **state)
+{
+	struct vms_hoststate hs;
+	struct vms_host_owner holder;
+	pid_t pid;
+	int status, i;
+
+	(void)state;
+	assert_int_equal(vms_hoststate_init(&hs, tmp), 0);
+	assert_int_equal(vms_hoststate_holder(&hs, &holder), -ENOENT); /* no lock file */
+	assert_int_equal(vms_hoststate_lock(&hs, 0, NULL), 0);
+	assert_int_equal(vms_hoststate_lock(&hs, 0, NULL), 0); /* held already: fine */
+	assert_int_equal(vms_hoststate_holder(&hs, &holder), 0);
+	assert_int_equal(holder.pid, (long)getpid());
+
+	/* another process: refused without waiting */
+	pid = fork();
+	if (pid == 0)
+		try_lock_child(0, hs.lock_fd);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 1);
+
+	/* waiting: still waiting a while later, and takes it once it is released */
+	pid = fork();
+	if (pid == 0)
+		try_lock_child(1, hs.lock_fd);
+	for (i = 0; i < 5; i++) {
+		usleep(100000);
+		assert_int_equal(waitpid(pid, &status, WNOHANG), 0);
+	}
+	vms_hoststate_release(&hs);
+	assert_int_equal(vms_hoststate_holder(&hs, &holder), -ENOENT);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	/* it died holding it: the lock is free, and the dead holder is not named */
+	assert_int_equal(vms_hoststate_holder(&hs, &holder), -ENOENT);
+	assert_int_equal(vms_hoststate_lock(&hs, 0, NULL), 0);
+	vms_hoststate_release(&hs);
+}
+
+/* A stop signal while waiting gives up with -EINTR. */
+static volatile sig_atomic_t stop_flag;
+
+static void on_alarm(int sig)
+{
+	stop_flag = sig;
+}
+
+static void test_lock_interrupted(void **state)
+{
+	struct vms_hoststate hs, other;
+	struct sigaction sa;
+
+	(void)state;
+	assert_int_equal(vms_hoststate_init(&hs, tmp), 0);
+	assert_int_equal(vms_hoststate_init(&other, tmp), 0);
+	assert_int_equal(vms_hoststate_lock(&hs, 0, NULL), 0);
+	/* flock locks belong to the open file: a second open in this process conflicts too */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(1);
+	assert_int_equal(vms_hoststate_lock(&other, 1, &stop_flag), -EINTR);
+	assert_int_equal(stop_flag, SIGALRM);
+	assert_int_equal(other.lock_fd, -1);
+	vms_hoststate_release(&hs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_default_dir),
+	    cmocka_unit_test(test_owner_alive),
+	    cmocka_unit_test_setup_teardown(test_record_list_forget, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_repair, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_lock_interrupted, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,49 @@
+# A SIGKILLed run leaves its memory cgroup and journal record; `vmsuite cleanup` removes both
+# and says so, a second cleanup finds nothing; a new `vmsuite run` (also a host-profile one)
+# repairs such leftovers first and says so. Root only (else SKIP).
+. "$(dirname "$0")/lib-host.sh"
+
+# kill_mid_run: starts a run, SIGKILLs it once its workload child runs; sets $victim
+kill_mid_run() {
+  "$VMSUITE" run -w mmap001:bytes=1G -n 5 -o k.json >k.out 2>k.err &
+  victim=$!
+  started+=("$victim")
+  wait_for 60 has_child "$victim" || fail "the run never started a workload: $(cat k.err)"
+  has_record "$victim" && ok || fail "no journal record while the run runs"
+  kill -KILL "$victim"
+  wait "$victim" 2>/dev/null
+  [ -d "$parent/vmsuite-$victim" ] && ok || fail "no stale cgroup after SIGKILL"
+  has_record "$victim" && ok || fail "the record went with the SIGKILL"
+  grep -q "\"path\": \"$parent/vmsuite-$victim\"" "$state/journal/$victim-"*.json \
+    && ok || fail "the record does not name the cgroup: $(cat "$state/journal/$victim-"*.json)"
+}
+
+kill_mid_run
+expect_exit 0 "cleanup" -- "$VMSUITE" cleanup
+expect_in "$out" "removed the memory cgroup '$parent/vmsuite-$victim' left by pid $victim ('" "cleanup says what it did"
+expect_in "$out" "vmsuite run -w mmap001:bytes=1G" "cleanup names the dead run's command"
+[ ! -d "$parent/vmsuite-$victim" ] && ok || fail "the stale cgroup is still there"
+has_record "$victim" && fail "the record is still there" || ok
+# the journal holds nothing of a dead owner now: everything left belongs to a live run
+for rec in "$state"/journal/*.json; do
+  [ -e "$rec" ] || continue
+  owner=$(json_get "$rec" 'd["owner"]["pid"]')
+  kill -0 "$owner" 2>/dev/null && ok || fail "record of dead pid $owner left: $rec"
+done
+expect_exit 0 "cleanup again" -- "$VMSUITE" cleanup
+[ -z "$(printf '%s\n' "$out" | grep '^removed')" ] && ok || fail "second cleanup removed: $out"
+
+# the next run repairs first, and says so
+kill_mid_run
+expect_exit 0 "run after a killed run" -- "$VMSUITE" run -w mtest01:bytes=8M -n 1 -q -o after.json
+expect_in "$err" "repaired what a dead vmsuite left: removed the memory cgroup '$parent/vmsuite-$victim'" "run repairs first"
+[ ! -d "$parent/vmsuite-$victim" ] && ok || fail "the run left the stale cgroup"
+has_record "$victim" && fail "the run left the stale record" || ok
+
+# so does one on the host profile, which changes nothing and takes no lock
+kill_mid_run
+expect_exit 0 "host run after a killed run" -- "$VMSUITE" run --machine host -w mtest01:bytes=8M -n 1 -q -o host.json
+expect_in "$err" "repaired what a dead vmsuite left: removed the memory cgroup '$parent/vmsuite-$victim'" "host run repairs first"
+[ ! -d "$parent/vmsuite-$victim" ] && ok || fail "the host run left the stale cgroup"
+has_record "$victim" && fail "the host run left the stale record" || ok
+finish

@@ -1,0 +1,285 @@
+/* Unit tests of the runner (workloads/runner.c) with real workloads of a few MiB on the host (no
+ * root, no cgroup): the document's structure, the checkpoints, a child that cannot be pinned,
+ * a stop before the first run, and an audio source seen only through struct vms_audio_source. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/result.h"
+#include "core/util.h"
+#include "workloads/runner.h"
+
+static char workdir[64];
+
+static int setup(void **state)
+{
+	(void)state;
+	/* a disk directory (mmap001 refuses tmpfs): below the build tree */
+	snprintf(workdir, sizeof(workdir), "vms-runner-XXXXXX");
+	if (!mkdtemp(workdir))
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return rmdir(workdir); /* fails if a workload file was left behind */
+}
+
+struct plan {
+	struct vms_run_item items[2];
+	size_t n;
+	char abs[4096];
+};
+
+static void plan_add(struct plan *p, const char *spec, long runs)
+{
+	char why[256];
+
+	assert_int_equal(vms_workload_spec_parse(spec, &p->items[p->n].spec, why, sizeof(why)), 0);
+	p->items[p->n].runs = runs;
+	assert_int_equal(vms_run_item_prepare(&p->items[p->n], p->abs, why, sizeof(why)), 0);
+	p->n++;
+}
+
+static void plan_release(struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		vms_workload_spec_release(&p->items[i].spec);
+}
+
+static void config(struct vms_run_config *cfg, struct plan *p)
+{
+	static char *argv[] = {"vmsuite", "run", NULL};
+
+	assert_non_null(realpath(workdir, p->abs));
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->items = p->items;
+	cfg->workdir = p->abs;
+	cfg->label = "unit";
+	cfg->argc = 2;
+	cfg->argv = argv;
+	cfg->sample_hz = 10;
+}
+
+struct saves {
+	int n;
+	char path[4200];
+};
+
+static int save(void *ctx, const json_t *doc)
+{
+	struct saves *s = ctx;
+
+	s->n++;
+	return vms_json_write_file(doc, s->path);
+}
+
+static json_t *runs_of(json_t *doc, size_t w)
+{
+	return json_object_get(json_array_get(json_object_get(doc, "workloads"), w), "runs");
+}
+
+static const char *status_of(json_t *doc, size_t w, size_t r)
+{
+	return json_string_value(json_object_get(json_array_get(runs_of(doc, w), r), "status"));
+}
+
+static void test_plan(void **state)
+{
+	struct vms_run_config cfg;
+	struct saves saves = {0};
+	struct plan p = {0};
+	json_t *doc, *file, *m;
+	size_t w, r;
+
+	(void)state;
+	config(&cfg, &p);
+	plan_add(&p, "mmap001:bytes=2M", 2);
+	plan_add(&p, "mtest01:bytes=1M", 1);
+	cfg.n_items = p.n;
+	cfg.checkpoint = save;
+	cfg.checkpoint_ctx = &saves;
+	snprintf(saves.path, sizeof(saves.path), "%s/../runner-test.json", p.abs);
+
+	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_OK);
+	assert_string_equal(json_string_value(json_object_get(doc, "format")), "vmsuite.result/1");
+	assert_true(json_is_true(json_object_get(doc, "complete")));
+	assert_true(json_is_false(json_object_get(doc, "interrupted")));
+	assert_int_equal(json_array_size(json_object_get(doc, "workloads")), 2);
+	assert_int_equal(json_array_size(runs_of(doc, 0)), 2);
+	assert_int_equal(json_array_size(runs_of(doc, 1)), 1);
+	for (w = 0; w < 2; w++)
+		for (r = 0; r < json_array_size(runs_of(doc, w)); r++) {
+			json_t *run = json_array_get(runs_of(doc, w), r);
+
+			assert_string_equal(status_of(doc, w, r), "ok");
+			assert_non_null(json_object_get(run, "series"));
+			assert_non_null(json_object_get(run, "rusage"));
+			assert_null(json_object_get(run, "cgroup")); /* host: no cgroup figures */
+		}
+	m = json_object_get(json_array_get(json_object_get(doc, "workloads"), 0), "metrics");
+	assert_int_equal(
+	    json_array_size(json_object_get(json_object_get(m, "elapsed_s"), "samples")), 2);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs_of(doc, 0), 0),
+	                                                    "bytes_allocated")),
+	                 2 << 20);
+	assert_true(json_is_false(
+	    json_object_get(json_object_get(doc, "protocol"), "with_audio"))); /* no source */
+	/* checkpoints: the header, after each of the 3 runs, the end (the whole document) */
+	assert_int_equal(saves.n, 5);
+	file = json_load_file(saves.path, 0, NULL);
+	assert_non_null(file);
+	assert_true(json_is_true(json_object_get(file, "complete")));
+	assert_int_equal(json_array_size(runs_of(file, 0)), 2);
+	assert_int_equal(json_array_size(runs_of(file, 1)), 1);
+	json_decref(file);
+	unlink(saves.path);
+	json_decref(doc);
+	plan_release(&p);
+}
+
+static void test_pin_failure(void **state)
+{
+	struct vms_run_config cfg;
+	struct plan p = {0};
+	const char *reason;
+	json_t *doc;
+
+	(void)state;
+	config(&cfg, &p);
+	plan_add(&p, "mtest01:bytes=1M", 1);
+	cfg.n_items = p.n;
+	cfg.cpu_list = "1000"; /* a CPU this machine does not have */
+	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_FAILED);
+	assert_string_equal(status_of(doc, 0, 0), "failed");
+	reason = json_string_value(json_object_get(json_array_get(runs_of(doc, 0), 0), "reason"));
+	assert_non_null(reason);
+	assert_non_null(strstr(reason, "cannot pin the workload to CPUs '1000'"));
+	json_decref(doc);
+	plan_release(&p);
+}
+
+static void test_stopped(void **state)
+{
+	static volatile sig_atomic_t stop = SIGTERM;
+	struct vms_run_config cfg;
+	struct plan p = {0};
+	json_t *doc;
+
+	(void)state;
+	config(&cfg, &p);
+	plan_add(&p, "mtest01:bytes=1M", 3);
+	cfg.n_items = p.n;
+	cfg.stop = &stop;
+	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_INTERRUPTED);
+	assert_true(json_is_true(json_object_get(doc, "interrupted")));
+	assert_true(json_is_false(json_object_get(doc, "complete")));
+	assert_int_equal(json_array_size(json_object_get(doc, "workloads")), 0);
+	json_decref(doc);
+	plan_release(&p);
+}
+
+/* A fake audio source: counts the calls. */
+struct fake_audio {
+	int stops, windows, facts;
+};
+
+static int fa_stop(void *ctx)
+{
+	((struct fake_audio *)ctx)->stops++;
+	return 0;
+}
+
+static json_t *fa_window(void *ctx, double t0, double t1, json_t *metrics, size_t run)
+{
+	(void)metrics, (void)run;
+	((struct fake_audio *)ctx)->windows++;
+	return json_pack("{s:f}", "window_s", t1 - t0);
+}
+
+static json_t *fa_facts(void *ctx)
+{
+	((struct fake_audio *)ctx)->facts++;
+	return json_pack("{s:s}", "device", "fake");
+}
+
+static long fa_underruns(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+static void test_audio_source(void **state)
+{
+	struct fake_audio fa = {0};
+	struct vms_audio_source src = {fa_stop, fa_window, fa_facts, fa_underruns, &fa};
+	struct vms_run_config cfg;
+	struct plan p = {0};
+	json_t *doc, *audio, *run;
+
+	(void)state;
+	config(&cfg, &p);
+	plan_add(&p, "mtest01:bytes=1M", 2);
+	cfg.n_items = p.n;
+	cfg.audio = &src;
+	cfg.baseline_s = 0.05;
+	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_OK);
+	assert_int_equal(fa.stops, 1);
+	assert_int_equal(fa.facts, 1);
+	assert_int_equal(fa.windows, 3); /* the baseline and one per run */
+	audio = json_object_get(doc, "audio");
+	assert_string_equal(
+	    json_string_value(json_object_get(json_object_get(audio, "facts"), "device")), "fake");
+	assert_non_null(json_object_get(json_object_get(audio, "baseline"), "detail"));
+	run = json_array_get(runs_of(doc, 0), 1);
+	assert_non_null(json_object_get(json_object_get(run, "audio"), "window_s"));
+	assert_true(json_is_true(json_object_get(json_object_get(doc, "protocol"), "with_audio")));
+	json_decref(doc);
+	plan_release(&p);
+}
+
+static void test_prepare(void **state)
+{
+	struct vms_run_item it = {0};
+	char why[256], spec[128];
+
+	(void)state;
+	/* the workload's own dir option wins over the suite's work directory */
+	snprintf(spec, sizeof(spec), "mmap001:bytes=1M:dir=%s", workdir);
+	assert_int_equal(vms_workload_spec_parse(spec, &it.spec, why, sizeof(why)), 0);
+	assert_int_equal(vms_run_item_prepare(&it, "/", why, sizeof(why)), 0);
+	assert_string_equal(it.workdir, workdir);
+	vms_workload_spec_release(&it.spec);
+	/* a directory that does not exist: refused with a reason */
+	assert_int_equal(vms_workload_spec_parse("mmap001:bytes=1M", &it.spec, why, sizeof(why)),
+	                 0);
+	assert_true(vms_run_item_prepare(&it, "/nonexistent-vmsuite-dir", why, sizeof(why)) < 0);
+	assert_null(it.workdir);
+	assert_non_null(strstr(why, "/nonexistent-vmsuite-dir"));
+	vms_workload_spec_release(&it.spec);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_plan, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pin_failure, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_stopped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_audio_source, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_prepare, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
