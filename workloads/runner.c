@@ -569,6 +569,15 @@ static void audio_baseline(const struct vms_run_config *cfg, double *t0, double 
 	*t1 = vms_now_mono();
 }
 
+/* "primary" is a property of a workload and a metric: clears it where the workload says. */
+static void apply_primary(const struct vms_workload *w, json_t *metrics)
+{
+	const char *const *m;
+
+	for (m = w && w->not_primary ? w->not_primary : NULL; m && *m; m++)
+		vms_metric_set_primary(metrics, *m, 0);
+}
+
 /* Stops the probe and cuts its records into the baseline and one window per run. */
 static void audio_windows(const struct vms_run_config *cfg, json_t *doc, double b0, double b1)
 {
@@ -599,6 +608,8 @@ static void audio_windows(const struct vms_run_config *cfg, json_t *doc, double 
 			json_object_set_new(run, "audio", au->window(au->ctx, t0, t1, metrics, r));
 		}
 		vms_metrics_pad(metrics, json_array_size(json_object_get(wl, "runs")));
+		if (i < cfg->n_items)
+			apply_primary(cfg->items[i].spec.w, metrics);
 	}
 }
 
@@ -634,6 +645,7 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 			json_array_append_new(runs, run);
 			st = run_once(cfg, &ctx, metrics, run, (size_t)r, it->runs);
 			vms_metrics_pad(metrics, (size_t)r + 1);
+			apply_primary(ctx.w, metrics);
 			if (st == 2) {
 				interrupted = 1;
 				break;

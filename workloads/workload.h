@@ -75,6 +75,10 @@ struct vms_workload {
 	unsigned needs; /* enum vms_need */
 	long default_runs;
 	const char *faithful_to; /* the 2001 command it reproduces */
+	/* Catalogue metrics (core/metric.c) that are primary by default but not results of this
+	 * workload, e.g. the elapsed time of a fixed-duration load; NULL-terminated, NULL = none.
+	 * The runner records them as not primary, so compare's verdict ignores them. */
+	const char *const *not_primary;
 	/* Parent side, when the plan is made (NULL = nothing to size): fills the options that
 	 * neither the user nor the machine profile set (opts[i].set == 0) from the machine's
 	 * facts, marking them set. 0, with what it adjusted for the user in note ("" = nothing);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/metric.h"
 #include "core/result.h"
 #include "core/util.h"
 #include "workloads/runner.h"
@@ -250,6 +251,63 @@ static void test_audio_source(void **state)
 	plan_release(&p);
 }
 
+static int quick_run(struct vms_workload_ctx *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+static json_t *underrun_window(void *ctx, double t0, double t1, json_t *metrics, size_t run)
+{
+	(void)ctx, (void)t0, (void)t1;
+	vms_metric_record(metrics, "underruns", run, 0);
+	vms_metric_record(metrics, "sound_rating", run, 10);
+	return json_object();
+}
+
+/* A fixed-duration load: its elapsed time and underruns are not results, its system time and
+ * sound rating are; the other workload keeps the catalogue's defaults. */
+static void test_primary_per_workload(void **state)
+{
+	static const char *const not_primary[] = {"elapsed_s", "underruns", NULL};
+	static const struct vms_workload fixed = {.name = "fixed",
+	                                          .summary = "s",
+	                                          .stresses = "s",
+	                                          .default_runs = 1,
+	                                          .faithful_to = "-",
+	                                          .not_primary = not_primary,
+	                                          .run = quick_run};
+	struct fake_audio fa = {0};
+	struct vms_audio_source src = {fa_stop, underrun_window, fa_facts, fa_underruns, &fa};
+	struct vms_run_config cfg;
+	struct plan p = {0};
+	json_t *doc, *m;
+	size_t w;
+
+	(void)state;
+	config(&cfg, &p);
+	p.items[0].spec.w = &fixed;
+	p.items[0].runs = 2;
+	p.n = 1;
+	plan_add(&p, "mtest01:bytes=1M", 1);
+	cfg.n_items = p.n;
+	cfg.audio = &src;
+	cfg.baseline_s = 0.05;
+	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_OK);
+	for (w = 0; w < 2; w++) {
+		m = json_object_get(json_array_get(json_object_get(doc, "workloads"), w),
+		                    "metrics");
+#define PRIMARY(name) json_is_true(json_object_get(json_object_get(m, name), "primary"))
+		assert_int_equal(PRIMARY("elapsed_s"), w == 1);
+		assert_int_equal(PRIMARY("underruns"), w == 1);
+		assert_true(PRIMARY("sys_s"));
+		assert_true(PRIMARY("sound_rating"));
+#undef PRIMARY
+	}
+	json_decref(doc);
+	plan_release(&p);
+}
+
 static void test_prepare(void **state)
 {
 	struct vms_run_item it = {0};
@@ -278,6 +336,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_pin_failure, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_stopped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_audio_source, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_primary_per_workload, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prepare, setup, teardown),
 	};
 
