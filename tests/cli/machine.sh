@@ -39,7 +39,10 @@ expect_in "$out" "Memory cgroup per run: peak" "report has the cgroup line"
 expect_exit 0 "host, small file" -- "$VMSUITE" run --machine host -w mmap001:bytes=16M -n 1 -o h.json
 [ "$(json_get h.json 'd["protocol"]["machine"]["profile"]')" = host ] && ok || fail "host profile"
 [ "$(json_get h.json 'd["workloads"][0]["runs"][0].get("cgroup")')" = None ] && ok || fail "no cgroup figures on host"
-[ "$(json_get h.json 'd["workloads"][0]["metrics"]["pgscan"]["samples"][0]')" = 0.0 ] && ok || fail "no global reclaim for 16 MiB"
+# pgscan is system-wide: other processes on a busy machine reclaim too, so only its presence
+# and sanity are checked here (the cgroup's own reclaim figures are checked above)
+[ "$(json_get h.json 'all(v >= 0 and v == int(v) for v in d["workloads"][0]["metrics"]["pgscan"]["samples"])')" = True ] &&
+  ok || fail "pgscan recorded as a non-negative count: $(json_get h.json 'd["workloads"][0]["metrics"].get("pgscan")')"
 
 # mtest01 percent=80 sizes itself from the emulated machine, not from the host's 24 GiB
 expect_exit 0 "mtest01 in 128M" -- "$VMSUITE" run --machine hron2001 --mem-limit 128M -w mtest01:percent=80 -n 1 -o m.json
