@@ -19,6 +19,7 @@
 #include "core/cgroup.h"
 #include "core/util.h"
 #include "tests/cgroup/fake_cgroupfs.h"
+#include "tests/vms_test.h"
 
 #define MIB   (UINT64_C(1) << 20)
 #define GIB   (UINT64_C(1) << 30)
@@ -210,7 +211,7 @@ static void test_detect_unprivileged(void **state)
 	int status;
 
 	if (geteuid() != 0)
-		skip();
+		vms_test_skip("needs root to drop to the nobody user");
 	fake_hybrid_v1(f, SELF, 24 * GIB, 0);
 	assert_int_equal(chmod(f->root, 0755), 0);
 	pid = fork();
@@ -828,7 +829,7 @@ static void test_facts_json(void **state)
 	assert_int_equal(vms_cgroup_destroy(&cg, 0), 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_detect_hybrid_v1, fake_setup, fake_teardown),
@@ -868,5 +869,5 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_facts_json, fake_setup, fake_teardown),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return vms_test_run(tests, NULL, NULL, argc, argv);
 }

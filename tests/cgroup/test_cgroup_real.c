@@ -23,6 +23,7 @@
 
 #include "core/cgroup.h"
 #include "core/util.h"
+#include "tests/vms_test.h"
 
 #define MIB          (UINT64_C(1) << 20)
 #define LIMIT        (64 * MIB)
@@ -42,14 +43,10 @@ static int group_setup(void **state)
 /* Skips the test unless a memory cgroup can really be created here. */
 static void need_cgroup(void)
 {
-	if (geteuid() != 0) {
-		print_message("skipped: needs root\n");
-		skip();
-	}
-	if (!info.writable) {
-		print_message("skipped: %s\n", info.why);
-		skip();
-	}
+	if (geteuid() != 0)
+		vms_test_skip("needs root");
+	if (!info.writable)
+		vms_test_skip("%s", info.why);
 }
 
 static int teardown(void **state)
@@ -104,8 +101,7 @@ static const char *scratch(void)
 	if (!d)
 		d = ".";
 	if (statfs(d, &sf) == 0 && (unsigned long)sf.f_type == TMPFS_MAGIC_) {
-		print_message("skipped: '%s' is tmpfs\n", d);
-		skip();
+		vms_test_skip("'%s' is tmpfs", d);
 	}
 	return d;
 }
@@ -378,10 +374,8 @@ static void test_real_cgroup2_mount(void **state)
 	FILE *fp;
 
 	(void)state;
-	if (geteuid() != 0) {
-		print_message("skipped: needs root to mount cgroup2\n");
-		skip();
-	}
+	if (geteuid() != 0)
+		vms_test_skip("needs root to mount cgroup2");
 	snprintf(root, sizeof(root), "%s/vms-cg2-XXXXXX", tmp ? tmp : "/tmp");
 	assert_non_null(mkdtemp(root));
 	snprintf(mnt, sizeof(mnt), "%s/sys/fs/cgroup", root);
@@ -389,11 +383,12 @@ static void test_real_cgroup2_mount(void **state)
 	assert_int_equal(system(path), 0);
 	free(path);
 	if (mount("none", mnt, "cgroup2", 0, NULL)) {
-		print_message("skipped: cannot mount cgroup2: %s\n", strerror(errno));
+		int e = errno;
+
 		path = vms_xasprintf("rm -rf '%s'", root);
 		assert_int_equal(system(path), 0);
 		free(path);
-		skip();
+		vms_test_skip("cannot mount cgroup2: %s", strerror(e));
 	}
 	path = vms_xasprintf("%s/proc/self/cgroup", root);
 	fp = fopen(path, "w");
@@ -443,7 +438,7 @@ static void test_real_cgroup2_mount(void **state)
 	free(path);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(test_real_file_mapping_under_limit, teardown),
@@ -453,5 +448,5 @@ int main(void)
 	    cmocka_unit_test_teardown(test_real_cgroup2_mount, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, NULL);
+	return vms_test_run(tests, group_setup, NULL, argc, argv);
 }

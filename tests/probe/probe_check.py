@@ -171,8 +171,8 @@ def stalls():
 
 def runqueue():
     if os.geteuid() != 0 or subprocess.run(["chrt", "-f", "10", "true"]).returncode != 0:
-        print("skip: cannot use SCHED_FIFO here (needs root or CAP_SYS_NICE)")
-        return
+        print("SKIP: cannot use SCHED_FIFO here (needs root or CAP_SYS_NICE)")
+        sys.exit(77)  # ctest's skip status (SKIP_RETURN_CODE 77)
 
     def act(pid):
         # a bounded busy loop at real-time priority on CPU 0, where the probe is pinned
