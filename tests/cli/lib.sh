@@ -55,3 +55,19 @@ skip_rest() {
   echo "$checks passed before the skip"
   exit 77
 }
+
+# save_actual GOLDEN ACTUAL: keeps ACTUAL as build/golden-actual/GOLDEN (GOLDEN relative to
+# the source tree) for scripts/update-goldens.sh. Tests never write the golden files.
+save_actual() {
+  mkdir -p "$(dirname "$VMS_BINARY_DIR/golden-actual/$1")"
+  cp "$2" "$VMS_BINARY_DIR/golden-actual/$1"
+}
+
+# expect_golden GOLDEN ACTUAL DESCRIPTION: ACTUAL must equal the golden file byte for byte.
+expect_golden() {
+  save_actual "$1" "$2"
+  if cmp -s "$2" "$VMS_SOURCE_DIR/$1"; then ok; else
+    fail "$3: differs from $1 (scripts/update-goldens.sh rewrites it after a deliberate change):"
+    diff -u "$VMS_SOURCE_DIR/$1" "$2" >&2
+  fi
+}

@@ -6,14 +6,10 @@
 
 data=$VMS_SOURCE_DIR/tests/data
 expect_exit 0 "report golden" -- "$VMSUITE" report "$data/golden-result.json"
-if [ "$out" = "$(cat "$data/golden-report.txt")" ]; then ok; else
-  fail "text report differs from golden:"; diff <(echo "$out") "$data/golden-report.txt" >&2
-fi
+expect_golden tests/data/golden-report.txt "$VMS_TEST_TMP/out" "text report"
 # the same with audio: the idle baseline in the header, the Sound lines after the spread
 expect_exit 0 "report golden with sound" -- "$VMSUITE" report "$data/golden-result-sound.json"
-if [ "$out" = "$(cat "$data/golden-report-sound.txt")" ]; then ok; else
-  fail "text report with sound differs from golden:"; diff <(echo "$out") "$data/golden-report-sound.txt" >&2
-fi
+expect_golden tests/data/golden-report-sound.txt "$VMS_TEST_TMP/out" "text report with sound"
 expect_exit 0 "report -o" -- "$VMSUITE" report "$data/golden-result.json" -o rep.txt
 cmp -s rep.txt "$data/golden-report.txt" && ok || fail "report -o differs"
 expect_exit 0 "report json" -- "$VMSUITE" report "$data/golden-result.json" --format json
