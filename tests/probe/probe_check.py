@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """End-to-end checks of `vmsuite probe` on the virtual clock device: runs the real binary,
 injects stalls (SIGSTOP/SIGCONT of the probe process, timed with CLOCK_MONOTONIC) or a
-SCHED_FIFO CPU hog, and compares the result file with the injected truth and with the
-plugin's own underrun log. usage: probe_check.py clean|stall|stalls|runqueue"""
+SCHED_FIFO CPU hog, or has the device suspend once, and compares the result file with the
+injected truth and with the plugin's own log. usage:
+probe_check.py clean|stall|stalls|runqueue|suspend"""
 import json, os, signal, subprocess, sys, time
 
 VMSUITE = os.environ["VMSUITE"]
@@ -32,13 +33,13 @@ def probe_child(pid, timeout=20.0):
     raise SystemExit("no probe process appeared")
 
 
-def run_probe(name, seconds, extra=(), actions=None, settle=1.5):
+def run_probe(name, seconds, extra=(), actions=None, settle=1.5, env_extra=None):
     out = os.path.join(TMP, name + ".json")
     log = os.path.join(TMP, name + ".vclock.log")
     for f in (out, log):
         if os.path.exists(f):
             os.unlink(f)
-    env = dict(os.environ, VMSUITE_VCLOCK_LOG=log)
+    env = dict(os.environ, VMSUITE_VCLOCK_LOG=log, **(env_extra or {}))
     cmd = [VMSUITE, "probe", "--seconds", str(seconds), "--device", "virtual", "-o", out]
     cmd += list(extra)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
@@ -57,10 +58,16 @@ def run_probe(name, seconds, extra=(), actions=None, settle=1.5):
     if os.path.exists(log):
         with open(log) as f:
             for line in f:
-                w = line.split()  # underrun N dry T resume T gap_ms G
-                if w[5] != "-":
+                w = line.split()  # underrun N dry T resume T gap_ms G (or suspend N at T ...)
+                if w[0] == "underrun" and w[5] != "-":
                     plugin.append((float(w[3]), float(w[5])))
     return doc, stdout, truth, plugin
+
+
+def plugin_suspends(name):
+    """The plugin's suspend lines: suspend N at T resume T|- gap_ms G|-."""
+    with open(os.path.join(TMP, name + ".vclock.log")) as f:
+        return [line.split() for line in f if line.startswith("suspend ")]
 
 
 def metrics(doc):
@@ -196,7 +203,42 @@ def runqueue():
     check("runqueue" in out, "the Sound block names the cause")
 
 
-{"clean": clean, "stall": stall_one, "stalls": stalls, "runqueue": runqueue}[sys.argv[1]]()
+def suspend():
+    """The device suspends once 1.5 s into playing (the plugin's suspend_at_ms): the probe
+    sees -ESTRPIPE, records the gap as a suspend, recovers and plays on."""
+    doc, out, _, plugin = run_probe("suspend", 5, env_extra={"VMSUITE_VCLOCK_SUSPEND_AT_MS": "1500"})
+    m, gaps = metrics(doc), gap_list(doc)
+    susp = plugin_suspends("suspend")
+    check(len(susp) == 1, f"the plugin suspended once (log: {susp})")
+    marked = [g for g in gaps if g.get("suspend")]
+    check(len(marked) == 1, f"exactly one gap recorded as a suspend (gaps: {gaps})")
+    check(all(not g.get("suspend") for g in gaps if g not in marked), "other gaps are not suspends")
+    # a loaded machine may add underruns of its own; the suspend is one of them
+    check(m["underruns"] >= 1 and m["underruns"] == len(gaps),
+          f"the suspend counts as an underrun ({m['underruns']} underruns, {len(gaps)} gaps)")
+    if len(susp) == 1 and marked:
+        at, resume = float(susp[0][3]), susp[0][5]
+        g = marked[0]
+        # the probe sees it at the wake that suspended the device, or at most one period later
+        check(-0.005 <= g["t_mono"] - at <= 0.025 + 0.005,
+              f"the suspend gap starts at the suspend ({(g['t_mono'] - at) * 1000:.2f} ms after)")
+        check(1.4 <= g["start_s"] <= 1.6 + 0.1, f"1.5 s into playing (start_s {g['start_s']})")
+        check(resume != "-", "the plugin was started again after the suspend")
+        if resume != "-":
+            check(abs(g["duration_ms"] - (float(resume) - at) * 1000) <= 5.0,
+                  f"gap {g['duration_ms']:.2f} ms agrees with the plugin's "
+                  f"{(float(resume) - at) * 1000:.2f} ms")
+    # playing went on: a 5 s window with the suspend at 1.5 s plays well over 3 s after it
+    # unless the machine starves the probe for seconds
+    check(m["played_s"] >= 4.5 and m["window_s"] >= 4.9,
+          f"played {m['played_s']} of {m['window_s']} s: playback continued after the suspend")
+    check(abs(m["played_s"] - (m["window_s"] - m["gap_total_ms"] / 1000)) < 0.002,
+          "played = window - silence")
+    check("Sound (idle baseline): " in out, "Sound line printed")
+
+
+{"clean": clean, "stall": stall_one, "stalls": stalls, "runqueue": runqueue,
+ "suspend": suspend}[sys.argv[1]]()
 if failures:
     print(f"{len(failures)} check(s) failed")
     sys.exit(1)
