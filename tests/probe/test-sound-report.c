@@ -59,7 +59,7 @@ static void check(const char *name, int baseline)
 	want = vms_read_text(gold);
 	if (!want)
 		fail_msg("cannot read %s", gold);
-	if (strcmp(buf, want))
+	else if (strcmp(buf, want))
 		fail_msg("%s differs:\n--- got\n%s--- want\n%s", name, buf, want);
 	free(want);
 	free(buf);
