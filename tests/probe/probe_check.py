@@ -119,16 +119,17 @@ def agree(gaps, plugin, tol_ms=5.0):
 
 
 def expect_gap(g, t_stop, t_cont, period_ms=25.0, buffer_ms=100.0, slack_ms=30.0):
-    """Silence = stall minus the audio that was buffered when the probe stopped. The probe
-    refills to a full buffer at every period wake, so that is between buffer-period and
-    buffer; resume follows SIGCONT (plus scheduling on a loaded machine)."""
+    """Silence = stall minus the audio that was buffered when the probe stopped: at most a
+    full buffer (usually between buffer-period and buffer, less when a loaded machine made the
+    probe late to refill before the stop); resume follows SIGCONT (plus scheduling)."""
     stall_ms = (t_cont - t_stop) * 1000
-    lo, hi = stall_ms - buffer_ms - slack_ms / 3, stall_ms - (buffer_ms - period_ms) + slack_ms
+    lo, hi = stall_ms - buffer_ms - slack_ms / 3, stall_ms + slack_ms
     buffered = (g["t_mono"] - t_stop) * 1000
     check(lo <= g["duration_ms"] <= hi,
           f"gap {g['duration_ms']:.1f} ms for a {stall_ms:.1f} ms stall (want {lo:.0f}..{hi:.0f})")
-    check(buffer_ms - period_ms - 5 <= buffered <= buffer_ms + 5,
-          f"buffered audio at the stop {buffered:.1f} ms is within one period of the buffer")
+    check(-5 <= buffered <= buffer_ms + 5,
+          f"buffered audio at the stop {buffered:.1f} ms is within the buffer "
+          f"(usually {buffer_ms - period_ms:.0f}..{buffer_ms:.0f})")
 
 
 def stall_one():
@@ -168,10 +169,10 @@ def stalls():
         for g, tr in zip(gaps, truth[1:]):
             expect_gap(g, *tr)
         want_total = sum((c - s) * 1000 for s, c in truth[1:])
-        check(want_total - 300 - 10 <= m["gap_total_ms"] <= want_total - 225 + 90,
+        check(want_total - 300 - 10 <= m["gap_total_ms"] <= want_total + 90,
               f"total gap {m['gap_total_ms']:.1f} ms vs {want_total:.1f} ms stalled")
         want_long = (truth[3][1] - truth[3][0]) * 1000
-        check(want_long - 110 <= m["gap_longest_ms"] <= want_long - 75 + 30,
+        check(want_long - 110 <= m["gap_longest_ms"] <= want_long + 30,
               f"longest gap {m['gap_longest_ms']:.1f} ms vs the {want_long:.1f} ms stall")
     agree(gaps, plugin)
 
