@@ -1,7 +1,7 @@
 # Golden-file tests of the text and markdown reports (labels, order, precision, spread, failed
 # runs), the JSON summary re-parses with the same means, and a metric missing from the file
 # renders as "n/a" in text, markdown and HTML, never as 0.
-# Set VMS_UPDATE_GOLDEN=1 to rewrite tests/data/golden-report-sound.md after a deliberate change.
+# scripts/update-goldens.sh rewrites the golden files after a deliberate change.
 . "$(dirname "$0")/lib.sh"
 
 data=$VMS_SOURCE_DIR/tests/data
@@ -19,10 +19,7 @@ printf '%s' "$out" > sum.json
 
 # markdown: the same figures as a table and a list, Sound lines in a fenced block
 expect_exit 0 "report markdown" -- "$VMSUITE" report "$data/golden-result-sound.json" --format markdown
-if [ "${VMS_UPDATE_GOLDEN:-}" = 1 ]; then printf '%s\n' "$out" > "$data/golden-report-sound.md"; fi
-if [ "$out" = "$(cat "$data/golden-report-sound.md")" ]; then ok; else
-  fail "markdown report differs from golden:"; diff <(echo "$out") "$data/golden-report-sound.md" >&2
-fi
+expect_golden tests/data/golden-report-sound.md "$VMS_TEST_TMP/out" "markdown report"
 # every number of the text report is in the markdown one
 "$VMSUITE" report "$data/golden-result-sound.json" > sound.txt
 "$VMSUITE" report "$data/golden-result-sound.json" --format markdown > sound.md
