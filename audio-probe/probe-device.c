@@ -141,6 +141,7 @@ int vms_pcm_open(snd_pcm_t **pcm, const char *dev, const char *vclock_log, char 
 	if (!strcmp(dev, "virtual")) {
 		char conf[2 * PATH_MAX + 256] = "pcm_type.vmsclock { lib \"";
 		char *path = vms_vclock_plugin_path();
+		const char *suspend_at = getenv("VMSUITE_VCLOCK_SUSPEND_AT_MS");
 		snd_config_t *lconf = NULL;
 
 		if (access(path, R_OK) < 0) {
@@ -159,6 +160,11 @@ int vms_pcm_open(snd_pcm_t **pcm, const char *dev, const char *vclock_log, char 
 			quote(conf, sizeof(conf), vclock_log);
 			snprintf(conf + strlen(conf), sizeof(conf) - strlen(conf), "\"");
 		}
+		/* tests: VMSUITE_VCLOCK_SUSPEND_AT_MS=N injects one suspend N ms into playing */
+		if (suspend_at && *suspend_at && strlen(suspend_at) < 10 &&
+		    strspn(suspend_at, "0123456789") == strlen(suspend_at))
+			snprintf(conf + strlen(conf), sizeof(conf) - strlen(conf),
+			         " suspend_at_ms %s", suspend_at);
 		snprintf(conf + strlen(conf), sizeof(conf) - strlen(conf), " }\n");
 		ret = snd_config_load_string(&lconf, conf, 0);
 		if (ret == 0) {

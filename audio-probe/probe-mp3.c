@@ -88,7 +88,7 @@ int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, c
 	size_t bytes, out_bytes = 0;
 	off_t num;
 	long rate, enc_dummy;
-	int fd, ch, enc, ret;
+	int fd, ch, enc, ret = MPG123_ERR; /* mpg123_init() failing sets no ret */
 
 	memset(m, 0, sizeof(*m));
 	memset(f, 0, sizeof(*f));
@@ -114,7 +114,6 @@ int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, c
 		goto fail_fd;
 	}
 	close(fd);
-	fd = -1;
 	p = m->map;
 	sha256_hex(m->map, m->len, f->sha256);
 	if (m->len >= 12 && !memcmp(p, "RIFF", 4) && !memcmp(p + 8, "WAVE", 4)) {

@@ -81,6 +81,13 @@ int vms_probe_opt_set(struct vms_probe_opts *o, const char *name, const char *va
 		         name);
 		return -EINVAL;
 	}
+	if (!value) { /* the flags */
+		if (!strcmp(name, "rt"))
+			o->rt = 1;
+		else
+			o->mlock = 1;
+		return 0;
+	}
 	if (!strcmp(name, "period"))
 		return set_ms(name, value, VMS_PROBE_PERIOD_MIN_MS, VMS_PROBE_PERIOD_MS,
 		              VMS_PROBE_PERIOD_MAX_MS, &o->period_ms, err, errlen);
@@ -102,10 +109,6 @@ int vms_probe_opt_set(struct vms_probe_opts *o, const char *name, const char *va
 			return -EINVAL;
 		}
 		o->cpu_list = value;
-	} else if (!strcmp(name, "rt")) {
-		o->rt = 1;
-	} else {
-		o->mlock = 1;
 	}
 	return 0;
 }

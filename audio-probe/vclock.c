@@ -1,7 +1,9 @@
 /* The virtual clock device: an alsa-lib ioplug PCM that consumes frames in real time by
  * CLOCK_MONOTONIC, uses a periodic timerfd as its period interrupt and poll descriptor, and
  * reports an underrun (-EPIPE) when everything written has been played. Kernel paths:
- * timerfd (hrtimer), poll, clock_gettime. Optional `log "/path"` records each underrun. */
+ * timerfd (hrtimer), poll, clock_gettime. Optional `log "/path"` records each underrun (and
+ * suspend); optional `suspend_at_ms N` suspends the stream once, N ms after it first started,
+ * as a system suspend would (the next write fails with -ESTRPIPE; resume or prepare recovers). */
 #include <alsa/asoundlib.h>
 #include <alsa/pcm_external.h>
 #include <errno.h>
@@ -22,11 +24,16 @@ struct vclock {
 	int log_fd;
 	uint64_t written;  /* frames given to us since prepare */
 	uint64_t consumed; /* frames played since prepare */
+	uint64_t base;     /* frames played before the last start (since prepare or resume) */
 	uint64_t boundary; /* the wrap point of the pointer (BOUNDARY_WA) */
 	uint64_t period_ns;
 	struct timespec t_start;
 	double dry_at; /* monotonic seconds the ring ran dry; 0 = none pending */
 	unsigned long underruns;
+	long suspend_at_ms;  /* suspend this long after the first start; < 0 = never */
+	double t_first;      /* monotonic seconds of the first start; 0 = not started yet */
+	double suspended_at; /* monotonic seconds of the suspend; 0 = none pending */
+	unsigned long suspends;
 };
 
 static double ts_sec(const struct timespec *ts)
@@ -51,6 +58,24 @@ static void log_underrun(struct vclock *vc, double resume)
 		return;
 }
 
+static void log_suspend(struct vclock *vc, double resume)
+{
+	char line[160];
+	int n;
+
+	if (vc->log_fd < 0)
+		return;
+	if (resume > 0)
+		n = snprintf(line, sizeof(line), "suspend %lu at %.6f resume %.6f gap_ms %.3f\n",
+		             vc->suspends, vc->suspended_at, resume,
+		             (resume - vc->suspended_at) * 1e3);
+	else
+		n = snprintf(line, sizeof(line), "suspend %lu at %.6f resume - gap_ms -\n",
+		             vc->suspends, vc->suspended_at);
+	if (n > 0 && write(vc->log_fd, line, (size_t)n) < 0)
+		return;
+}
+
 static int arm(struct vclock *vc, const struct timespec *first, int abs)
 {
 	struct itimerspec its;
@@ -70,9 +95,15 @@ static int vclock_start(snd_pcm_ioplug_t *io)
 	uint64_t ns;
 
 	clock_gettime(CLOCK_MONOTONIC, &vc->t_start);
+	if (vc->t_first <= 0)
+		vc->t_first = ts_sec(&vc->t_start);
 	if (vc->dry_at > 0) {
 		log_underrun(vc, ts_sec(&vc->t_start));
 		vc->dry_at = 0;
+	}
+	if (vc->suspended_at > 0) {
+		log_suspend(vc, ts_sec(&vc->t_start));
+		vc->suspended_at = 0;
 	}
 	ns = (uint64_t)vc->t_start.tv_nsec + vc->period_ns;
 	first.tv_sec = vc->t_start.tv_sec + (time_t)(ns / 1000000000u);
@@ -99,12 +130,25 @@ static snd_pcm_sframes_t vclock_pointer(snd_pcm_ioplug_t *io)
 		uint64_t frames;
 
 		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (io->state == SND_PCM_STATE_RUNNING && vc->suspend_at_ms >= 0 &&
+		    (ts_sec(&now) - vc->t_first) * 1e3 >= (double)vc->suspend_at_ms) {
+			/* a system suspend: the device stops and loses what it held. A negative
+			 * pointer would read as an xrun (-EPIPE) to ioplug, so the state says it,
+			 * and alsa-lib's state check fails the next write with -ESTRPIPE */
+			vc->suspend_at_ms = -1;
+			vc->suspends++;
+			vc->suspended_at = ts_sec(&now);
+			vc->consumed = vc->written;
+			snd_pcm_ioplug_set_state(io, SND_PCM_STATE_SUSPENDED);
+			return (snd_pcm_sframes_t)(vc->consumed % vc->boundary);
+		}
 		elapsed = ts_sec(&now) - ts_sec(&vc->t_start);
-		frames = elapsed > 0 ? (uint64_t)(elapsed * io->rate) : 0;
+		frames = vc->base + (elapsed > 0 ? (uint64_t)(elapsed * io->rate) : 0);
 		if (frames >= vc->written) {
 			vc->consumed = vc->written;
 			if (io->state == SND_PCM_STATE_RUNNING) {
-				vc->dry_at = ts_sec(&vc->t_start) + (double)vc->written / io->rate;
+				vc->dry_at = ts_sec(&vc->t_start) +
+				             (double)(vc->written - vc->base) / io->rate;
 				vc->underruns++;
 				snd_pcm_ioplug_set_state(io, SND_PCM_STATE_XRUN);
 				return -EPIPE;
@@ -134,7 +178,21 @@ static int vclock_prepare(snd_pcm_ioplug_t *io)
 
 	vc->written = 0;
 	vc->consumed = 0;
+	vc->base = 0;
 	return arm(vc, &soon, 0);
+}
+
+/* Back from a suspend: prepared again (not running), playing on from where it stopped once
+ * the application starts it. */
+static int vclock_resume(snd_pcm_ioplug_t *io)
+{
+	struct vclock *vc = io->private_data;
+
+	if (io->state != SND_PCM_STATE_SUSPENDED)
+		return 0;
+	vc->base = vc->consumed;
+	snd_pcm_ioplug_set_state(io, SND_PCM_STATE_PREPARED);
+	return 0;
 }
 
 static int vclock_hw_params(snd_pcm_ioplug_t *io, snd_pcm_hw_params_t *params)
@@ -170,7 +228,7 @@ static int vclock_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigne
 	}
 	if (pfd->revents & (POLLERR | POLLNVAL))
 		r |= POLLERR;
-	if (io->state == SND_PCM_STATE_XRUN)
+	if (io->state == SND_PCM_STATE_XRUN || io->state == SND_PCM_STATE_SUSPENDED)
 		r |= POLLOUT | POLLERR;
 	*revents = r;
 	return 0;
@@ -182,6 +240,8 @@ static int vclock_close(snd_pcm_ioplug_t *io)
 
 	if (vc->dry_at > 0)
 		log_underrun(vc, 0);
+	if (vc->suspended_at > 0)
+		log_suspend(vc, 0);
 	close(vc->tfd);
 	if (vc->log_fd >= 0)
 		close(vc->log_fd);
@@ -195,6 +255,7 @@ static const snd_pcm_ioplug_callback_t vclock_callback = {
     .pointer = vclock_pointer,
     .transfer = vclock_transfer,
     .prepare = vclock_prepare,
+    .resume = vclock_resume,
     .hw_params = vclock_hw_params,
     .poll_revents = vclock_poll_revents,
     .close = vclock_close,
@@ -226,6 +287,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vmsclock)
 {
 	snd_config_iterator_t i, next;
 	const char *log_path = NULL;
+	long suspend_at_ms = -1;
 	struct vclock *vc;
 	int err;
 
@@ -246,6 +308,13 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vmsclock)
 			}
 			continue;
 		}
+		if (!strcmp(id, "suspend_at_ms")) {
+			if (snd_config_get_integer(n, &suspend_at_ms) < 0 || suspend_at_ms < 0) {
+				SNDERR("vmsclock: suspend_at_ms must be a number of milliseconds");
+				return -EINVAL;
+			}
+			continue;
+		}
 		SNDERR("vmsclock: unknown field %s", id);
 		return -EINVAL;
 	}
@@ -258,6 +327,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vmsclock)
 	if (!vc)
 		return -ENOMEM;
 	vc->log_fd = -1;
+	vc->suspend_at_ms = suspend_at_ms;
 	vc->boundary = LONG_MAX;
 	vc->period_ns = 25000000;
 	vc->tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);

@@ -698,7 +698,7 @@ static uint64_t kv_or_na(const char *text, const char *key)
 int vms_cgroup_stats_read(const struct vms_cgroup *cg, struct vms_cgroup_stats *s)
 {
 	char buf[16384], path[PATH_MAX];
-	uint64_t v;
+	uint64_t v = 0;
 	ssize_t n;
 
 	s->t = vms_now_mono();

@@ -373,7 +373,7 @@ ssize_t vms_read_small(const char *path, char *buf, size_t len)
 
 int vms_read_u64(const char *path, uint64_t *out)
 {
-	char buf[64];
+	char buf[64] = ""; /* zeroed: the analyzer cannot see that errno is set on failure */
 	ssize_t n = vms_read_small(path, buf, sizeof(buf));
 
 	if (n < 0)

@@ -897,7 +897,7 @@ static void md_workload(const struct vms_compare *c, const struct vms_cmp_worklo
 	for (k = 1; k < c->n_files; k++)
 		fprintf(f, "---:|---:|---:|---|---:|---|");
 	fputc('\n', f);
-	for (j = 0; j < 2 * w->n_metrics; j++) {
+	for (j = 0; w->n_metrics && j < 2 * w->n_metrics; j++) {
 		/* the system metrics first, then the sound ones, as in the text table */
 		const struct vms_cmp_metric *m = &w->metrics[j % w->n_metrics];
 		char *name;

@@ -3,7 +3,8 @@
 # the MP3 on the virtual clock device, against the decode-only cost of the same file in the
 # same run (libmpg123 decoding to nowhere), as a ratio (target <= 1.10), and its max RSS. It
 # also prints the bare cost of waking once per period (poll on a timerfd, nothing else), which
-# any player with that period pays, and the ratio without it; for two geometries.
+# any player with that period pays, and the ratio without it; for two geometries. Last, how
+# long a short probe takes to start and stop beyond what it plays.
 # usage: scripts/bench-probe.sh [BUILD_DIR] [MP3] [SECONDS]
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,3 +45,17 @@ print(f"  probe max RSS              {m['probe_maxrss_kib']:7.0f} KiB")
 print(f"  wake lateness p50/p99/max  {m['wake_p50_ms']:.2f} / {m['wake_p99_ms']:.2f} / {m['wake_max_ms']:.2f} ms")
 PY
 done
+
+# start-to-exit overhead of a short `vmsuite probe` (fork, open, decode check, stop and reap):
+# what the unit tests no longer bound with a wall-clock limit
+python3 - "$vmsuite" "$mp3" <<'PY'
+import subprocess, sys, time
+walls = []
+for _ in range(3):
+    t = time.monotonic()
+    subprocess.run([sys.argv[1], "probe", sys.argv[2], "--seconds", "1", "--device", "virtual"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    walls.append(time.monotonic() - t - 1.0)
+print(f"\nprobe start + stop overhead (1 s play, 3 runs): "
+      f"{' / '.join(f'{w:.3f}' for w in walls)} s beyond the second played")
+PY

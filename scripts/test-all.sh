@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's second command (and what CI runs): install what is missing, then build and run
-# every test twice — a warnings-as-errors release build and an ASan+UBSan build.
+# every test twice — a warnings-as-errors release build (with clang-tidy, zero findings) and an
+# ASan+UBSan build.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh"

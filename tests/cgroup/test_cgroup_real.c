@@ -23,6 +23,7 @@
 
 #include "core/cgroup.h"
 #include "core/util.h"
+#include "tests/vms_test.h"
 
 #define MIB          (UINT64_C(1) << 20)
 #define LIMIT        (64 * MIB)
@@ -42,14 +43,10 @@ static int group_setup(void **state)
 /* Skips the test unless a memory cgroup can really be created here. */
 static void need_cgroup(void)
 {
-	if (geteuid() != 0) {
-		print_message("skipped: needs root\n");
-		skip();
-	}
-	if (!info.writable) {
-		print_message("skipped: %s\n", info.why);
-		skip();
-	}
+	if (geteuid() != 0)
+		vms_test_skip("needs root");
+	if (!info.writable)
+		vms_test_skip("%s", info.why);
 }
 
 static int teardown(void **state)
@@ -104,8 +101,7 @@ static const char *scratch(void)
 	if (!d)
 		d = ".";
 	if (statfs(d, &sf) == 0 && (unsigned long)sf.f_type == TMPFS_MAGIC_) {
-		print_message("skipped: '%s' is tmpfs\n", d);
-		skip();
+		vms_test_skip("'%s' is tmpfs", d);
 	}
 	return d;
 }
@@ -368,32 +364,61 @@ static void test_real_self_meminfo(void **state)
 	gone();
 }
 
+/* The cgroup2 mount test's tree: unmounted and removed by undo_mount(), from the test or, when
+ * an assertion ends it early, from its teardown. "" = nothing to undo. */
+static char mount_root[256], mount_dir[320];
+
+static int undo_mount(void)
+{
+	int ret = 0;
+
+	if (mount_dir[0] && umount2(mount_dir, MNT_DETACH))
+		ret = -1;
+	mount_dir[0] = '\0';
+	if (mount_root[0]) {
+		char *rm = vms_xasprintf("rm -rf '%s'", mount_root);
+
+		if (system(rm))
+			ret = -1;
+		free(rm);
+	}
+	mount_root[0] = '\0';
+	return ret;
+}
+
+static int teardown_mount(void **state)
+{
+	int ret = undo_mount();
+
+	return teardown(state) ? -1 : ret;
+}
+
 /* Mounts a real cgroup2 at <tmp>/sys/fs/cgroup and points a fake /proc at it, so detection
  * and (when the kernel gives cgroup2 the memory controller) a real child run through v2. */
 static void test_real_cgroup2_mount(void **state)
 {
 	struct vms_cgroup_info v2;
-	char root[256], mnt[320], buf[512], *path;
+	char *root = mount_root, *mnt = mount_dir, buf[512], *path;
 	const char *tmp = getenv("TMPDIR");
 	FILE *fp;
 
 	(void)state;
-	if (geteuid() != 0) {
-		print_message("skipped: needs root to mount cgroup2\n");
-		skip();
+	if (geteuid() != 0)
+		vms_test_skip("needs root to mount cgroup2");
+	snprintf(root, sizeof(mount_root), "%s/vms-cg2-XXXXXX", tmp ? tmp : "/tmp");
+	if (!mkdtemp(root)) {
+		root[0] = '\0';
+		fail_msg("mkdtemp: %s", strerror(errno));
 	}
-	snprintf(root, sizeof(root), "%s/vms-cg2-XXXXXX", tmp ? tmp : "/tmp");
-	assert_non_null(mkdtemp(root));
-	snprintf(mnt, sizeof(mnt), "%s/sys/fs/cgroup", root);
-	path = vms_xasprintf("mkdir -p '%s' '%s/proc/self'", mnt, root);
+	path = vms_xasprintf("mkdir -p '%s/sys/fs/cgroup' '%s/proc/self'", root, root);
 	assert_int_equal(system(path), 0);
 	free(path);
+	snprintf(mnt, sizeof(mount_dir), "%s/sys/fs/cgroup", root);
 	if (mount("none", mnt, "cgroup2", 0, NULL)) {
-		print_message("skipped: cannot mount cgroup2: %s\n", strerror(errno));
-		path = vms_xasprintf("rm -rf '%s'", root);
-		assert_int_equal(system(path), 0);
-		free(path);
-		skip();
+		int e = errno;
+
+		mnt[0] = '\0'; /* nothing mounted; teardown removes the directory */
+		vms_test_skip("cannot mount cgroup2: %s", strerror(e));
 	}
 	path = vms_xasprintf("%s/proc/self/cgroup", root);
 	fp = fopen(path, "w");
@@ -437,21 +462,18 @@ static void test_real_cgroup2_mount(void **state)
 			print_message("v2 not writable here: %s\n", v2.why);
 		}
 	}
-	assert_int_equal(umount2(mnt, MNT_DETACH), 0);
-	path = vms_xasprintf("rm -rf '%s'", root);
-	assert_int_equal(system(path), 0);
-	free(path);
+	assert_int_equal(undo_mount(), 0);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_teardown(test_real_file_mapping_under_limit, teardown),
 	    cmocka_unit_test_teardown(test_real_anon_oom_kill, teardown),
 	    cmocka_unit_test_teardown(test_real_destroy_with_tasks, teardown),
 	    cmocka_unit_test_teardown(test_real_self_meminfo, teardown),
-	    cmocka_unit_test_teardown(test_real_cgroup2_mount, teardown),
+	    cmocka_unit_test_teardown(test_real_cgroup2_mount, teardown_mount),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, NULL);
+	return vms_test_run(tests, group_setup, NULL, argc, argv);
 }

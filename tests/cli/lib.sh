@@ -46,3 +46,28 @@ finish() {
   [ "$failures" -eq 0 ]
   exit $?
 }
+
+# skip_rest REASON: this machine cannot run the rest of the test. Fails if a check so far
+# failed; otherwise exits 77, which ctest reports as skipped (not passed).
+skip_rest() {
+  echo "SKIP: $*"
+  if [ "$failures" -ne 0 ]; then finish; fi
+  echo "$checks passed before the skip"
+  exit 77
+}
+
+# save_actual GOLDEN ACTUAL: keeps ACTUAL as build/golden-actual/GOLDEN (GOLDEN relative to
+# the source tree) for scripts/update-goldens.sh. Tests never write the golden files.
+save_actual() {
+  mkdir -p "$(dirname "$VMS_BINARY_DIR/golden-actual/$1")"
+  cp "$2" "$VMS_BINARY_DIR/golden-actual/$1"
+}
+
+# expect_golden GOLDEN ACTUAL DESCRIPTION: ACTUAL must equal the golden file byte for byte.
+expect_golden() {
+  save_actual "$1" "$2"
+  if cmp -s "$2" "$VMS_SOURCE_DIR/$1"; then ok; else
+    fail "$3: differs from $1 (scripts/update-goldens.sh rewrites it after a deliberate change):"
+    diff -u "$VMS_SOURCE_DIR/$1" "$2" >&2
+  fi
+}

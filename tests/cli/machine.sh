@@ -13,12 +13,10 @@ cg_parent() {
   fi
 }
 parent=$(cg_parent)
-before=$(ls -d "$parent"/vmsuite-* 2>/dev/null | wc -l)
 
 if [ "$(id -u)" -ne 0 ]; then
   expect_exit 128 "hron2001 without root" -- "$VMSUITE" run --machine hron2001 -w mtest01:bytes=1M -n 1 -o x.json
-  echo "not root: only the refusal is checked"
-  finish
+  skip_rest "not root: only the refusal was checked; the emulated machine needs root"
 fi
 
 expect_exit 0 "4x the limit" -- "$VMSUITE" run --machine hron2001 --mem-limit 64M -w mmap001:bytes=256M -n 2 -o p.json
@@ -39,7 +37,10 @@ expect_in "$out" "Memory cgroup per run: peak" "report has the cgroup line"
 expect_exit 0 "host, small file" -- "$VMSUITE" run --machine host -w mmap001:bytes=16M -n 1 -o h.json
 [ "$(json_get h.json 'd["protocol"]["machine"]["profile"]')" = host ] && ok || fail "host profile"
 [ "$(json_get h.json 'd["workloads"][0]["runs"][0].get("cgroup")')" = None ] && ok || fail "no cgroup figures on host"
-[ "$(json_get h.json 'd["workloads"][0]["metrics"]["pgscan"]["samples"][0]')" = 0.0 ] && ok || fail "no global reclaim for 16 MiB"
+# pgscan is system-wide: other processes on a busy machine reclaim too, so only its presence
+# and sanity are checked here (the cgroup's own reclaim figures are checked above)
+[ "$(json_get h.json 'all(v >= 0 and v == int(v) for v in d["workloads"][0]["metrics"]["pgscan"]["samples"])')" = True ] &&
+  ok || fail "pgscan recorded as a non-negative count: $(json_get h.json 'd["workloads"][0]["metrics"].get("pgscan")')"
 
 # mtest01 percent=80 sizes itself from the emulated machine, not from the host's 24 GiB
 expect_exit 0 "mtest01 in 128M" -- "$VMSUITE" run --machine hron2001 --mem-limit 128M -w mtest01:percent=80 -n 1 -o m.json
@@ -72,7 +73,13 @@ else
   echo "note: cannot run the binary as nobody here; the non-root path is covered by test_machine"
 fi
 
-after=$(ls -d "$parent"/vmsuite-* 2>/dev/null | wc -l)
-[ "$after" -le "$before" ] && ok || fail "cgroups left behind: $(ls -d "$parent"/vmsuite-*)"
+# left behind = a vmsuite-<pid> cgroup whose vmsuite is gone (other tests running at the same
+# time have theirs while they run)
+left=""
+for d in "$parent"/vmsuite-*; do
+  [ -d "$d" ] || continue
+  if ! kill -0 "${d##*/vmsuite-}" 2>/dev/null && [ -d "$d" ]; then left="$left $d"; fi
+done
+[ -z "$left" ] && ok || fail "cgroups left behind:$left"
 [ -z "$(ls -A | grep '^\.vmsuite-')" ] && ok || fail "files left behind"
 finish

@@ -1,19 +1,15 @@
 # Golden-file tests of the text and markdown reports (labels, order, precision, spread, failed
 # runs), the JSON summary re-parses with the same means, and a metric missing from the file
 # renders as "n/a" in text, markdown and HTML, never as 0.
-# Set VMS_UPDATE_GOLDEN=1 to rewrite tests/data/golden-report-sound.md after a deliberate change.
+# scripts/update-goldens.sh rewrites the golden files after a deliberate change.
 . "$(dirname "$0")/lib.sh"
 
 data=$VMS_SOURCE_DIR/tests/data
 expect_exit 0 "report golden" -- "$VMSUITE" report "$data/golden-result.json"
-if [ "$out" = "$(cat "$data/golden-report.txt")" ]; then ok; else
-  fail "text report differs from golden:"; diff <(echo "$out") "$data/golden-report.txt" >&2
-fi
+expect_golden tests/data/golden-report.txt "$VMS_TEST_TMP/out" "text report"
 # the same with audio: the idle baseline in the header, the Sound lines after the spread
 expect_exit 0 "report golden with sound" -- "$VMSUITE" report "$data/golden-result-sound.json"
-if [ "$out" = "$(cat "$data/golden-report-sound.txt")" ]; then ok; else
-  fail "text report with sound differs from golden:"; diff <(echo "$out") "$data/golden-report-sound.txt" >&2
-fi
+expect_golden tests/data/golden-report-sound.txt "$VMS_TEST_TMP/out" "text report with sound"
 expect_exit 0 "report -o" -- "$VMSUITE" report "$data/golden-result.json" -o rep.txt
 cmp -s rep.txt "$data/golden-report.txt" && ok || fail "report -o differs"
 expect_exit 0 "report json" -- "$VMSUITE" report "$data/golden-result.json" --format json
@@ -23,10 +19,7 @@ printf '%s' "$out" > sum.json
 
 # markdown: the same figures as a table and a list, Sound lines in a fenced block
 expect_exit 0 "report markdown" -- "$VMSUITE" report "$data/golden-result-sound.json" --format markdown
-if [ "${VMS_UPDATE_GOLDEN:-}" = 1 ]; then printf '%s\n' "$out" > "$data/golden-report-sound.md"; fi
-if [ "$out" = "$(cat "$data/golden-report-sound.md")" ]; then ok; else
-  fail "markdown report differs from golden:"; diff <(echo "$out") "$data/golden-report-sound.md" >&2
-fi
+expect_golden tests/data/golden-report-sound.md "$VMS_TEST_TMP/out" "markdown report"
 # every number of the text report is in the markdown one
 "$VMSUITE" report "$data/golden-result-sound.json" > sound.txt
 "$VMSUITE" report "$data/golden-result-sound.json" --format markdown > sound.md

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end tests of `vmsuite compare` on synthetic result files (tests/compare/gen.c): golden
 # text and markdown, JSON that re-parses, exit codes, environment classes and bad input.
-# VMS_UPDATE_GOLDEN=1 rewrites the golden files instead of comparing.
+# scripts/update-goldens.sh rewrites the golden files after a deliberate change.
 set -euo pipefail
-: "${VMSUITE:?}" "${VMS_SOURCE_DIR:?}" "${VMS_TEST_TMP:?}" "${VMS_GEN_RESULT:?}"
+: "${VMSUITE:?}" "${VMS_SOURCE_DIR:?}" "${VMS_BINARY_DIR:?}" "${VMS_TEST_TMP:?}" "${VMS_GEN_RESULT:?}"
 golden=$VMS_SOURCE_DIR/tests/compare/golden
 export LC_ALL=C.UTF-8
 rm -rf "$VMS_TEST_TMP"
@@ -24,10 +24,10 @@ expect_rc() {
 	fi
 }
 
-check_golden() { # NAME FILE
-	if [ "${VMS_UPDATE_GOLDEN:-0}" = 1 ]; then
-		cp "$2" "$golden/$1"; echo "updated $1"
-	elif diff -u "$golden/$1" "$2"; then
+check_golden() { # NAME FILE; the output is kept in build/golden-actual for update-goldens.sh
+	mkdir -p "$VMS_BINARY_DIR/golden-actual/tests/compare/golden"
+	cp "$2" "$VMS_BINARY_DIR/golden-actual/tests/compare/golden/$1"
+	if diff -u "$golden/$1" "$2"; then
 		ok "golden $1"
 	else
 		fail "output differs from golden $1"

@@ -2,7 +2,7 @@
 # timeline per run, one gap band per gap, the text report's lines and numbers on the page),
 # golden outlines of every chart, and bad input (no series, no audio, a missing column, odd
 # values, markup in strings) rendered with notes that say what is missing.
-# Set VMS_UPDATE_GOLDEN=1 to rewrite tests/html/golden/*.outline after a deliberate change.
+# scripts/update-goldens.sh rewrites tests/html/golden/*.outline after a deliberate change.
 . "$VMS_SOURCE_DIR/tests/cli/lib.sh"
 
 here=$VMS_SOURCE_DIR/tests/html
@@ -20,10 +20,7 @@ for name in full noaudio plain; do
   "$VMSUITE" report $name.json > $name.txt
   if python3 "$here/check-html.py" $name.html $name.json $name.txt > $name.outline 2> $name.check; then ok
   else fail "$name: structure: $(cat $name.check)"; fi
-  if [ "${VMS_UPDATE_GOLDEN:-}" = 1 ]; then cp $name.outline "$here/golden/$name.outline"; fi
-  if cmp -s $name.outline "$here/golden/$name.outline"; then ok; else
-    fail "$name: outline differs from golden:"; diff $name.outline "$here/golden/$name.outline" >&2
-  fi
+  expect_golden tests/html/golden/$name.outline $name.outline "$name: outline"
 done
 
 # with audio: every gap drawn once, the causes legend, baseline and latency views

@@ -68,6 +68,8 @@ static int setup(void **state)
 
 	if (!doc || !m) {
 		fprintf(stderr, "test document: %s\n", err.text);
+		json_decref(doc);
+		free(m);
 		return -1;
 	}
 	vms_report_model_init(m, doc);

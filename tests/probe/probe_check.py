@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """End-to-end checks of `vmsuite probe` on the virtual clock device: runs the real binary,
 injects stalls (SIGSTOP/SIGCONT of the probe process, timed with CLOCK_MONOTONIC) or a
-SCHED_FIFO CPU hog, and compares the result file with the injected truth and with the
-plugin's own underrun log. usage: probe_check.py clean|stall|stalls|runqueue"""
+SCHED_FIFO CPU hog, or has the device suspend once, and compares the result file with the
+injected truth and with the plugin's own log. usage:
+probe_check.py clean|stall|stalls|runqueue|suspend"""
 import json, os, signal, subprocess, sys, time
 
 VMSUITE = os.environ["VMSUITE"]
@@ -32,13 +33,23 @@ def probe_child(pid, timeout=20.0):
     raise SystemExit("no probe process appeared")
 
 
-def run_probe(name, seconds, extra=(), actions=None, settle=1.5):
+def can_fifo():
+    return os.geteuid() == 0 and subprocess.run(["chrt", "-f", "10", "true"]).returncode == 0
+
+
+# The clean, stall and suspend cases count underruns exactly: where it can, the probe runs
+# SCHED_FIFO with its memory locked (--rt --mlock, as a tester would on a busy machine), so the
+# other tests and builds sharing a loaded 2-core machine add no underruns of their own.
+SHIELD = ["--rt", "--mlock"] if can_fifo() else []
+
+
+def run_probe(name, seconds, extra=(), actions=None, settle=1.5, env_extra=None):
     out = os.path.join(TMP, name + ".json")
     log = os.path.join(TMP, name + ".vclock.log")
     for f in (out, log):
         if os.path.exists(f):
             os.unlink(f)
-    env = dict(os.environ, VMSUITE_VCLOCK_LOG=log)
+    env = dict(os.environ, VMSUITE_VCLOCK_LOG=log, **(env_extra or {}))
     cmd = [VMSUITE, "probe", "--seconds", str(seconds), "--device", "virtual", "-o", out]
     cmd += list(extra)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
@@ -57,10 +68,16 @@ def run_probe(name, seconds, extra=(), actions=None, settle=1.5):
     if os.path.exists(log):
         with open(log) as f:
             for line in f:
-                w = line.split()  # underrun N dry T resume T gap_ms G
-                if w[5] != "-":
+                w = line.split()  # underrun N dry T resume T gap_ms G (or suspend N at T ...)
+                if w[0] == "underrun" and w[5] != "-":
                     plugin.append((float(w[3]), float(w[5])))
     return doc, stdout, truth, plugin
+
+
+def plugin_suspends(name):
+    """The plugin's suspend lines: suspend N at T resume T|- gap_ms G|-."""
+    with open(os.path.join(TMP, name + ".vclock.log")) as f:
+        return [line.split() for line in f if line.startswith("suspend ")]
 
 
 def metrics(doc):
@@ -78,7 +95,7 @@ def stall(pid, seconds):
 
 
 def clean():
-    doc, out, _, plugin = run_probe("clean", 5)
+    doc, out, _, plugin = run_probe("clean", 5, extra=SHIELD)
     m = metrics(doc)
     check(doc["format"] == "vmsuite.result/1" and doc["workloads"] == [], "result document")
     check(m["underruns"] == 0, f"0 underruns (got {m['underruns']})")
@@ -112,20 +129,21 @@ def agree(gaps, plugin, tol_ms=5.0):
 
 
 def expect_gap(g, t_stop, t_cont, period_ms=25.0, buffer_ms=100.0, slack_ms=30.0):
-    """Silence = stall minus the audio that was buffered when the probe stopped. The probe
-    refills to a full buffer at every period wake, so that is between buffer-period and
-    buffer; resume follows SIGCONT (plus scheduling on a loaded machine)."""
+    """Silence = stall minus the audio that was buffered when the probe stopped: at most a
+    full buffer (usually between buffer-period and buffer, less when a loaded machine made the
+    probe late to refill before the stop); resume follows SIGCONT (plus scheduling)."""
     stall_ms = (t_cont - t_stop) * 1000
-    lo, hi = stall_ms - buffer_ms - slack_ms / 3, stall_ms - (buffer_ms - period_ms) + slack_ms
+    lo, hi = stall_ms - buffer_ms - slack_ms / 3, stall_ms + slack_ms
     buffered = (g["t_mono"] - t_stop) * 1000
     check(lo <= g["duration_ms"] <= hi,
           f"gap {g['duration_ms']:.1f} ms for a {stall_ms:.1f} ms stall (want {lo:.0f}..{hi:.0f})")
-    check(buffer_ms - period_ms - 5 <= buffered <= buffer_ms + 5,
-          f"buffered audio at the stop {buffered:.1f} ms is within one period of the buffer")
+    check(-5 <= buffered <= buffer_ms + 5,
+          f"buffered audio at the stop {buffered:.1f} ms is within the buffer "
+          f"(usually {buffer_ms - period_ms:.0f}..{buffer_ms:.0f})")
 
 
 def stall_one():
-    doc, out, truth, plugin = run_probe("stall", 6, actions=lambda pid: [stall(pid, 0.3)])
+    doc, out, truth, plugin = run_probe("stall", 6, extra=SHIELD, actions=lambda pid: [stall(pid, 0.3)])
     m, gaps = metrics(doc), gap_list(doc)
     check(m["underruns"] == 1, f"exactly one underrun (got {m['underruns']})")
     check(m["skips"] == 1 and len(gaps) == 1, "one skip, one gap")
@@ -152,7 +170,7 @@ def stalls():
             time.sleep(1.2)
         return t
 
-    doc, out, truth, plugin = run_probe("stalls", 8, actions=act, settle=1.0)
+    doc, out, truth, plugin = run_probe("stalls", 8, extra=SHIELD, actions=act, settle=1.0)
     m, gaps = metrics(doc), gap_list(doc)
     # a 50 ms stall is covered by the 75-100 ms buffered: no underrun
     check(m["underruns"] == 3, f"3 underruns for stalls {lengths} s (got {m['underruns']})")
@@ -161,18 +179,18 @@ def stalls():
         for g, tr in zip(gaps, truth[1:]):
             expect_gap(g, *tr)
         want_total = sum((c - s) * 1000 for s, c in truth[1:])
-        check(want_total - 300 - 10 <= m["gap_total_ms"] <= want_total - 225 + 90,
+        check(want_total - 300 - 10 <= m["gap_total_ms"] <= want_total + 90,
               f"total gap {m['gap_total_ms']:.1f} ms vs {want_total:.1f} ms stalled")
         want_long = (truth[3][1] - truth[3][0]) * 1000
-        check(want_long - 110 <= m["gap_longest_ms"] <= want_long - 75 + 30,
+        check(want_long - 110 <= m["gap_longest_ms"] <= want_long + 30,
               f"longest gap {m['gap_longest_ms']:.1f} ms vs the {want_long:.1f} ms stall")
     agree(gaps, plugin)
 
 
 def runqueue():
-    if os.geteuid() != 0 or subprocess.run(["chrt", "-f", "10", "true"]).returncode != 0:
-        print("skip: cannot use SCHED_FIFO here (needs root or CAP_SYS_NICE)")
-        return
+    if not can_fifo():
+        print("SKIP: cannot use SCHED_FIFO here (needs root or CAP_SYS_NICE)")
+        sys.exit(77)  # ctest's skip status (SKIP_RETURN_CODE 77)
 
     def act(pid):
         # a bounded busy loop at real-time priority on CPU 0, where the probe is pinned
@@ -196,7 +214,45 @@ def runqueue():
     check("runqueue" in out, "the Sound block names the cause")
 
 
-{"clean": clean, "stall": stall_one, "stalls": stalls, "runqueue": runqueue}[sys.argv[1]]()
+def suspend():
+    """The device suspends once 1.5 s into playing (the plugin's suspend_at_ms): the probe
+    sees -ESTRPIPE, records the gap as a suspend, recovers and plays on."""
+    doc, out, _, plugin = run_probe("suspend", 5, extra=SHIELD, env_extra={"VMSUITE_VCLOCK_SUSPEND_AT_MS": "1500"})
+    m, gaps = metrics(doc), gap_list(doc)
+    susp = plugin_suspends("suspend")
+    check(len(susp) == 1, f"the plugin suspended once (log: {susp})")
+    marked = [g for g in gaps if g.get("suspend")]
+    check(len(marked) == 1, f"exactly one gap recorded as a suspend (gaps: {gaps})")
+    check(all(not g.get("suspend") for g in gaps if g not in marked), "other gaps are not suspends")
+    # a loaded machine may add underruns of its own; the suspend is one of them
+    check(m["underruns"] >= 1 and m["underruns"] == len(gaps),
+          f"the suspend counts as an underrun ({m['underruns']} underruns, {len(gaps)} gaps)")
+    if len(susp) == 1 and marked:
+        at, resume = float(susp[0][3]), susp[0][5]
+        g = marked[0]
+        # the probe sees it at the wake that suspended the device, or at most one period later
+        check(-0.005 <= g["t_mono"] - at <= 0.025 + 0.005,
+              f"the suspend gap starts at the suspend ({(g['t_mono'] - at) * 1000:.2f} ms after)")
+        check(1.4 <= g["start_s"] <= 1.6 + 0.1, f"1.5 s into playing (start_s {g['start_s']})")
+        check(resume != "-", "the plugin was started again after the suspend")
+        if resume != "-":
+            # within a period: once, at load average ~4, the probe's resume time came ~10 ms
+            # after the device's own start (a known loose end, see trigger_time() in probe.c)
+            plugin_ms = (float(resume) - at) * 1000
+            check(-5.0 <= g["duration_ms"] - plugin_ms <= 25.0 + 5.0,
+                  f"gap {g['duration_ms']:.2f} ms agrees with the plugin's {plugin_ms:.2f} ms "
+                  f"within a period")
+    # playing went on: a 5 s window with the suspend at 1.5 s plays well over 3 s after it
+    # unless the machine starves the probe for seconds
+    check(m["played_s"] >= 4.5 and m["window_s"] >= 4.9,
+          f"played {m['played_s']} of {m['window_s']} s: playback continued after the suspend")
+    check(abs(m["played_s"] - (m["window_s"] - m["gap_total_ms"] / 1000)) < 0.002,
+          "played = window - silence")
+    check("Sound (idle baseline): " in out, "Sound line printed")
+
+
+{"clean": clean, "stall": stall_one, "stalls": stalls, "runqueue": runqueue,
+ "suspend": suspend}[sys.argv[1]]()
 if failures:
     print(f"{len(failures)} check(s) failed")
     sys.exit(1)

@@ -1,6 +1,7 @@
 /* The probe as the runner uses it (probe.h), through real alsa-lib on the virtual clock
- * device: start, run other children meanwhile, take windows while it plays, stop within a
- * bounded time; and a probe killed midway is recorded as died without taking the caller down.
+ * device: start, run other children meanwhile, take windows while it plays, stop it; and a
+ * probe killed midway is recorded as died without taking the caller down. No wall-clock
+ * limits here (how long a stop takes is printed by scripts/bench-probe.sh).
  * Kernel paths: fork/wait, ALSA via the ioplug plugin, timerfd. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -29,7 +30,7 @@ static void test_embedded(void **state)
 	struct vms_probe_opts o = {.device = "virtual"};
 	struct vms_probe *p;
 	json_t *m = json_object(), *d, *facts;
-	double t0, t1, t2, ts;
+	double t0, t1, t2;
 	pid_t kid;
 	int status;
 
@@ -62,10 +63,9 @@ static void test_embedded(void **state)
 	assert_true(metric(m, "wake_p50_ms", 0) >= 0);
 	assert_true(metric(m, "probe_maxrss_kib", 1) > 0);
 	assert_true(vms_probe_alive(p));
-	ts = vms_now_mono();
 	assert_int_equal(vms_probe_stop(p), 0);
-	assert_true(vms_now_mono() - ts < 3.0);
 	assert_false(vms_probe_alive(p));
+	assert_int_equal(kill(vms_probe_pid(p), 0), -1); /* reaped: no such process */
 	facts = vms_probe_facts(p);
 	assert_int_equal(json_integer_value(json_object_get(facts, "sample_rate")), 44100);
 	assert_int_equal(strlen(json_string_value(json_object_get(facts, "sha256"))), 64);
@@ -79,7 +79,7 @@ static void test_probe_killed(void **state)
 	struct vms_probe_opts o = {.device = "virtual"};
 	struct vms_probe *p;
 	json_t *m = json_object(), *d, *g;
-	double t0, tk, t1, ts;
+	double t0, tk, t1, gap_ms;
 
 	(void)state;
 	assert_int_equal(vms_probe_start(&o, &p), 0);
@@ -94,14 +94,16 @@ static void test_probe_killed(void **state)
 	g = json_array_get(json_object_get(d, "gaps"), 0);
 	assert_non_null(g);
 	assert_string_equal(json_string_value(json_object_get(g, "cause")), "probe_died");
-	/* silence from when its buffer ran out (<= 100 ms after the kill) to the window's end */
-	assert_true(metric(m, "gap_total_ms", 0) >= (t1 - tk - 0.1) * 1000 - 1);
-	assert_true(metric(m, "gap_total_ms", 0) <= (t1 - tk) * 1000 + 1);
-	assert_true(metric(m, "played_s", 0) < metric(m, "window_s", 0));
+	/* silence from when its buffer ran out (at most one 100 ms buffer after the kill; earlier
+	 * if a loaded machine starved it before) to the window's end, never beyond the window */
+	gap_ms = metric(m, "gap_total_ms", 0);
+	assert_true(gap_ms >= (t1 - tk - 0.1) * 1000 - 1);
+	assert_true(gap_ms <= (t1 - t0) * 1000 + 1);
+	assert_float_equal(metric(m, "played_s", 0), metric(m, "window_s", 0) - gap_ms / 1000,
+	                   0.002);
 	json_decref(d);
-	ts = vms_now_mono();
 	assert_int_equal(vms_probe_stop(p), -1);
-	assert_true(vms_now_mono() - ts < 0.5);
+	assert_false(vms_probe_alive(p));
 	vms_probe_free(p);
 	json_decref(m);
 }

@@ -1,6 +1,7 @@
 /* Golden-file tests of the Sound lines (report/sound.c): workload objects and an audio
  * baseline read from tests/probe/golden/NAME.json, rendered and compared byte for byte with the
- * .txt next to them. Set VMS_UPDATE_GOLDEN=1 to rewrite the .txt files. No kernel paths. */
+ * .txt next to them. The output is kept in build/golden-actual for scripts/update-goldens.sh,
+ * which rewrites the .txt files after a deliberate change. No kernel paths. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,25 @@
 
 #include "core/util.h"
 #include "report/sound.h"
+
+/* Keeps what was rendered as <build>/golden-actual/tests/probe/golden/NAME.txt. */
+static void save_actual(const char *name, const char *text)
+{
+	const char *bin = getenv("VMS_BINARY_DIR");
+	char *dir, *path;
+	FILE *f;
+
+	assert_non_null(bin);
+	dir = vms_xasprintf("mkdir -p '%s/golden-actual/tests/probe/golden'", bin);
+	assert_int_equal(system(dir), 0);
+	path = vms_xasprintf("%s/golden-actual/tests/probe/golden/%s.txt", bin, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	free(path);
+	free(dir);
+}
 
 static void check(const char *name, int baseline)
 {
@@ -34,15 +54,12 @@ static void check(const char *name, int baseline)
 	else
 		vms_report_sound_text(f, doc);
 	fclose(f);
-	if (getenv("VMS_UPDATE_GOLDEN")) {
-		f = fopen(gold, "w");
-		fputs(buf, f);
-		fclose(f);
-	}
+	assert_non_null(buf);
+	save_actual(name, buf);
 	want = vms_read_text(gold);
 	if (!want)
 		fail_msg("cannot read %s", gold);
-	if (strcmp(buf, want))
+	else if (strcmp(buf, want))
 		fail_msg("%s differs:\n--- got\n%s--- want\n%s", name, buf, want);
 	free(want);
 	free(buf);

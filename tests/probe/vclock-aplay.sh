@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The virtual clock device as any ALSA program sees it: aplay, given a generated ALSA config
-# naming the plugin by its absolute path, plays a 3 s WAV in about 3 s, other formats, rates
-# and channel counts too, and a stalled player produces one underrun in the plugin's log.
+# naming the plugin by its absolute path, plays a 3 s WAV in no less than 3 s (the device
+# consumes in real time; how much longer a loaded machine makes it is not checked), other
+# formats, rates and channel counts too, a stalled player produces one underrun in the plugin's
+# log, and a device that suspends (suspend_at_ms) is resumed by aplay and plays on.
 set -euo pipefail
 plugin=$VMS_BINARY_DIR/audio-probe/libasound_module_pcm_vmsclock.so
 rm -rf "$VMS_TEST_TMP" && mkdir -p "$VMS_TEST_TMP" && cd "$VMS_TEST_TMP"
@@ -11,6 +13,8 @@ command -v aplay >/dev/null || fail "aplay missing (alsa-utils)"
 cat > asound.conf <<CONF
 pcm_type.vmsclock { lib "$plugin" }
 pcm.vclock { type vmsclock log "$VMS_TEST_TMP/underruns.log" }
+pcm.vsuspend { type vmsclock log "$VMS_TEST_TMP/suspend.log" suspend_at_ms 500 }
+pcm.vbadsuspend { type vmsclock suspend_at_ms "soon" }
 CONF
 export ALSA_CONFIG_PATH=$VMS_TEST_TMP/asound.conf
 python3 - <<'PY'
@@ -20,11 +24,15 @@ with wave.open("three.wav", "wb") as w:
     w.writeframes(b"".join(struct.pack("<hh", int(9000 * math.sin(i / 20)), 0) for i in range(3 * 44100)))
 PY
 
+# the clean play counts underruns exactly: where possible aplay runs SCHED_FIFO, so a loaded
+# machine adds none of its own
+fifo=()
+if [ "$(id -u)" = 0 ] && chrt -f 10 true 2>/dev/null; then fifo=(chrt -f 10); fi
 elapsed() { python3 -c 'import sys,time; t=time.monotonic(); import subprocess; r=subprocess.run(sys.argv[1:]); print(f"{time.monotonic()-t:.3f}" if r.returncode == 0 else "fail")' "$@"; }
-t=$(elapsed aplay -q -D vclock three.wav)
+t=$(elapsed "${fifo[@]}" aplay -q -D vclock three.wav)
 echo "3 s WAV played in $t s"
 [ "$t" != fail ] || fail "aplay failed"
-python3 -c "import sys; sys.exit(not 2.8 <= $t <= 6.0)" || fail "3 s WAV took $t s (want 2.8..6)"
+python3 -c "import sys; sys.exit(not 2.8 <= $t)" || fail "3 s WAV took $t s: faster than real time"
 [ ! -s underruns.log ] || fail "underruns on a clean play: $(cat underruns.log)"
 
 for spec in "S32_LE 6 192000" "FLOAT_LE 1 8000" "S16_LE 8 48000"; do
@@ -32,7 +40,7 @@ for spec in "S32_LE 6 192000" "FLOAT_LE 1 8000" "S16_LE 8 48000"; do
 	t=$(elapsed aplay -q -D vclock -t raw -f "$1" -c "$2" -r "$3" -d 1 /dev/zero)
 	echo "1 s of $1 x$2 at $3 Hz in $t s"
 	[ "$t" != fail ] || fail "aplay refused $spec"
-	python3 -c "import sys; sys.exit(not 0.9 <= $t <= 4.0)" || fail "$spec: 1 s took $t s"
+	python3 -c "import sys; sys.exit(not 0.9 <= $t)" || fail "$spec: 1 s took $t s: faster than real time"
 done
 
 # beyond the plugin's limits: 400 kHz is granted as its maximum 192 kHz, 9 channels refused
@@ -48,7 +56,15 @@ sleep 1
 kill -STOP $pid; sleep 0.4; kill -CONT $pid
 wait $pid || true
 cat underruns.log
-[ "$(grep -c '^underrun ' underruns.log)" = 1 ] || fail "want exactly one logged underrun"
-gap=$(awk '{print $8}' underruns.log)
-python3 -c "import sys; sys.exit(not 250 <= $gap <= 420)" || fail "logged gap $gap ms for a 400 ms stall with a 100 ms buffer"
+# (a loaded machine may add short underruns of its own: the stall's is the one of 250..420 ms)
+[ "$(grep -c '^underrun ' underruns.log)" -ge 1 ] || fail "want a logged underrun"
+[ "$(awk '$1 == "underrun" && $8 >= 250 && $8 <= 420' underruns.log | wc -l)" = 1 ] ||
+	fail "want one logged gap of 250..420 ms for a 400 ms stall with a 100 ms buffer"
+# a suspend 0.5 s in: aplay sees -ESTRPIPE, resumes the device and plays to the end
+aplay -D vsuspend three.wav > suspend.out 2>&1 || fail "aplay failed after a suspend: $(cat suspend.out)"
+cat suspend.log
+grep -q "Suspended. Trying resume. Done." suspend.out || fail "aplay did not see a suspend: $(cat suspend.out)"
+[ "$(grep -c '^suspend 1 at [0-9.]* resume [0-9.]* gap_ms' suspend.log)" = 1 ] && [ "$(wc -l < suspend.log)" = 1 ] ||
+	fail "want exactly one logged suspend, resumed"
+if aplay -q -D vbadsuspend -d 1 three.wav 2>bad.err; then fail "suspend_at_ms \"soon\" accepted"; fi
 echo "ok"

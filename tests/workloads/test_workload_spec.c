@@ -70,18 +70,36 @@ static void test_spec_bad(void **state)
 
 static void test_mtest01_target(void **state)
 {
-	/* 512 MiB RAM, 1 GiB swap, 100 MiB in use: D = 80% of 1.5 GiB, C = 100 MiB */
+	/* Expected targets worked out by hand, not with the formula under test. */
+	/* 512 MiB RAM + 1 GiB swap = 1610612736 bytes; 80% of it = 1288490188.8, rounded down;
+	 * in use: 1536 MiB - (412 MiB + 1 GiB) free = 100 MiB = 104857600;
+	 * target = 1288490188 - 104857600 = 1183632588 */
 	struct vms_mtest01_mem m = {512ULL << 20, 412ULL << 20, 1ULL << 30, 1ULL << 30};
 	uint64_t t;
 
 	(void)state;
 	assert_int_equal(vms_mtest01_target(&m, 80, &t), 0);
-	assert_int_equal(t, (1536ULL << 20) * 80 / 100 - (100ULL << 20));
-	/* 64 GiB machines overflowed the 2001 code's 32-bit longs */
+	assert_int_equal(t, UINT64_C(1183632588));
+	/* 64 GiB machines overflowed the 2001 code's 32-bit longs: 80% of 68719476736 =
+	 * 54975581388.8 -> 54975581388, minus 4 GiB in use (4294967296) = 50680614092 */
 	m = (struct vms_mtest01_mem){64ULL << 30, 60ULL << 30, 0, 0};
 	assert_int_equal(vms_mtest01_target(&m, 80, &t), 0);
-	assert_int_equal(t,
-	                 (64ULL << 30) / 100 * 80 + (64ULL << 30) % 100 * 80 / 100 - (4ULL << 30));
+	assert_int_equal(t, UINT64_C(50680614092));
+	/* 2^62 bytes, all free: total * 80 would overflow 64 bits; 80% of 4611686018427387904 =
+	 * 3689348814741910323.2 -> 3689348814741910323 */
+	m = (struct vms_mtest01_mem){1ULL << 62, 1ULL << 62, 0, 0};
+	assert_int_equal(vms_mtest01_target(&m, 80, &t), 0);
+	assert_int_equal(t, UINT64_C(3689348814741910323));
+	/* 1 GiB, 50%: exactly 536870912; with exactly that much in use the target is 0, one byte
+	 * more and it is the 2001 failure */
+	m = (struct vms_mtest01_mem){1ULL << 30, 1ULL << 30, 0, 0};
+	assert_int_equal(vms_mtest01_target(&m, 50, &t), 0);
+	assert_int_equal(t, UINT64_C(536870912));
+	m.free_ram = 536870912;
+	assert_int_equal(vms_mtest01_target(&m, 50, &t), 0);
+	assert_int_equal(t, 0);
+	m.free_ram = 536870911;
+	assert_int_equal(vms_mtest01_target(&m, 50, &t), -ENOMEM);
 	/* already above the target: the 2001 failure */
 	m = (struct vms_mtest01_mem){1ULL << 30, 100ULL << 20, 0, 0};
 	assert_int_equal(vms_mtest01_target(&m, 80, &t), -ENOMEM);
