@@ -203,7 +203,7 @@ int vms_hoststate_holder(const struct vms_hoststate *hs, struct vms_host_owner *
 	lock_path(hs, path, sizeof(path));
 	j = json_load_file(path, 0, NULL);
 	if (!j)
-		return access(path, F_OK) ? -errno : -ENOENT;
+		return access(path, F_OK) && errno ? -errno : -ENOENT;
 	ret = owner_parse(json_object_get(j, "holder"), o);
 	json_decref(j);
 	if (ret)
@@ -213,7 +213,7 @@ int vms_hoststate_holder(const struct vms_hoststate *hs, struct vms_host_owner *
 
 static void describe_holder(const struct vms_hoststate *hs, char *buf, size_t len)
 {
-	struct vms_host_owner o;
+	struct vms_host_owner o = {0};
 
 	if (vms_hoststate_holder(hs, &o))
 		snprintf(buf, len, "another process");
