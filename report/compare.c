@@ -1028,20 +1028,16 @@ static json_t *side_json(const struct vms_cmp_metric *m, const struct vms_cmp_si
 	return o;
 }
 
-/* The baseline line as the text output shows it, or null. */
+/* The baseline line as the text output shows it (and its causes line), or null. */
 static json_t *baseline_json(const struct vms_cmp_file *file)
 {
-	char *line = NULL;
-	size_t len = 0;
-	json_t *j;
-	FILE *m;
+	char line[512], causes[512];
 
-	if (!file->has_baseline || !(m = open_memstream(&line, &len)))
+	if (!file->has_baseline || vms_report_sound_line(line, sizeof(line), NULL, &file->baseline))
 		return json_null();
-	vms_report_sound_put(m, &file->baseline);
-	j = fclose(m) ? json_null() : json_string(line);
-	free(line);
-	return j ? j : json_null();
+	if (vms_report_sound_causes_line(causes, sizeof(causes), &file->baseline))
+		return json_string(line);
+	return json_sprintf("%s\n%s", line, causes);
 }
 
 static json_t *pct_json(double ratio)

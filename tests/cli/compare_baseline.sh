@@ -25,6 +25,11 @@ expect_in "$out" "## Idle audio baseline" "markdown section"
 expect_exit 0 "json" -- "$VMSUITE" compare a.json b.json --format json
 printf '%s' "$out" > c.json
 [ "$(json_get c.json '[f["audio_baseline_skipped"] for f in d["files"]]')" = "[False, True]" ] && ok || fail "json flags"
+b_line=$(json_get c.json 'd["files"][1]["audio_baseline"]')
+case "$b_line" in
+"7.0/10 — played 10.0 of 10.0 s, 2 skips (3 underruns)"*) ok ;;
+*) fail "json baseline line: $b_line" ;;
+esac
 # a file without audio says so in its line
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d['audio']=None; json.dump(d,open('c2.json','w'))" "$src"
 expect_exit 0 "one file without audio" -- "$VMSUITE" compare c2.json a.json --force
