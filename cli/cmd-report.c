@@ -53,8 +53,8 @@ static int report_option(void *ctx, const struct vms_cli_option *opt, const char
 		a->file = val;
 	} else if (opt->key == REPORT_FORMAT) {
 		if (!vms_report_renderer_find(val)) {
-			snprintf(err, errlen, "unknown format '%s' (text, markdown, json or html)",
-			         val);
+			snprintf(err, errlen, "unknown format '%s' (%s)", val,
+			         vms_report_renderer_names());
 			return -EINVAL;
 		}
 		a->format = val;

@@ -400,5 +400,15 @@ const struct vms_report_renderer *vms_report_renderer_find(const char *name)
 
 const char *vms_report_renderer_names(void)
 {
-	return "text, markdown, html or json";
+	static char names[128];
+	size_t i, n = 0;
+
+	if (!names[0])
+		for (i = 0; i < VMS_ARRAY_SIZE(renderers) && n < sizeof(names); i++)
+			n += (size_t)snprintf(names + n, sizeof(names) - n, "%s%s",
+			                      i == 0                               ? ""
+			                      : i + 1 == VMS_ARRAY_SIZE(renderers) ? " or "
+			                                                           : ", ",
+			                      renderers[i].name);
+	return names;
 }

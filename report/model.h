@@ -136,7 +136,7 @@ struct vms_report_renderer {
 
 /* The renderer called name, or NULL. */
 const struct vms_report_renderer *vms_report_renderer_find(const char *name);
-/* "text, markdown, html or json": the names, for usage messages. */
+/* "text, markdown, html or json": the names from the renderer table, for usage messages. */
 const char *vms_report_renderer_names(void);
 
 /* The JSON summary (see vms_report_summary_json in report/report.h) of the model. New
