@@ -17,7 +17,8 @@ static const struct vms_option_def options[] = {
     [OPT_BYTES] = {"bytes", VMS_OPT_SIZE, "2048000000", "bytes",
                    "size of the file mapping (2001: 500000 pages = 2048000000)", 4096, 0},
     [OPT_PAGES] = {"pages", VMS_OPT_COUNT, NULL, "pages",
-                   "size in 4096-byte pages, as `mmap001 -m PAGES`; overrides bytes", 1, 0},
+                   "size in 4096-byte pages, as `mmap001 -m PAGES`; overrides bytes", 1,
+                   VMS_SIZE_MAX / 4096},
     [OPT_DIR] = {"dir", VMS_OPT_PATH, NULL, "path",
                  "directory for the file (default: --workdir); must not be tmpfs", 0, 0},
 };
@@ -36,7 +37,7 @@ static int plan(const struct vms_machine_facts *f, struct vms_opt_value *opts, c
                 size_t len)
 {
 	const uint64_t gib = UINT64_C(1) << 30;
-	uint64_t want = 4 * f->ram, avail, margin;
+	uint64_t want = f->ram < VMS_SIZE_MAX / 4 ? 4 * f->ram : VMS_SIZE_MAX, avail, margin;
 	char a[32];
 
 	note[0] = '\0';

@@ -29,7 +29,8 @@ static int plan(const struct vms_machine_facts *f, struct vms_opt_value *opts, c
 	(void)len;
 	note[0] = '\0';
 	if (!opts[OPT_BYTES].set && f->cgroup) {
-		opts[OPT_BYTES].u = f->ram;
+		/* 2R and 3R must not wrap, whatever limit the machine was given */
+		opts[OPT_BYTES].u = f->ram < VMS_SIZE_MAX ? f->ram : VMS_SIZE_MAX;
 		opts[OPT_BYTES].set = 1;
 	}
 	return 0;

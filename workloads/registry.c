@@ -38,7 +38,7 @@ int vms_workload_option_index(const struct vms_workload *w, const char *name)
 static int parse_value(const struct vms_workload *w, const struct vms_option_def *d,
                        const char *text, struct vms_opt_value *v, char *why, size_t len)
 {
-	uint64_t u = 0;
+	uint64_t u = 0, max;
 	long l;
 	int ret = 0;
 
@@ -83,11 +83,16 @@ static int parse_value(const struct vms_workload *w, const struct vms_option_def
 		v->s = vms_xstrdup(text);
 		break;
 	}
-	if (d->type != VMS_OPT_PATH && (u < d->min || (d->max && u > d->max))) {
+	/* no size beyond VMS_SIZE_MAX: the sizes computed from it must not wrap */
+	max = d->max ? d->max : d->type == VMS_OPT_SIZE ? VMS_SIZE_MAX : 0;
+	if (d->type != VMS_OPT_PATH && (u < d->min || (max && u > max))) {
 		if (d->max)
 			snprintf(why, len, "%s: %s=%s is out of range (%llu..%llu %s)", w->name,
 			         d->name, text, (unsigned long long)d->min,
 			         (unsigned long long)d->max, d->unit);
+		else if (u > max)
+			snprintf(why, len, "%s: %s=%s is too large (at most 1 EiB, %llu %s)",
+			         w->name, d->name, text, (unsigned long long)max, d->unit);
 		else
 			snprintf(why, len, "%s: %s=%s is too small (at least %llu %s)", w->name,
 			         d->name, text, (unsigned long long)d->min, d->unit);

@@ -56,6 +56,11 @@ struct vms_workload_shared {
 	char reason[512];          /* why the child failed, set before a non-zero exit */
 };
 
+/* The largest size any size option takes (1 EiB): no machine has more, and every size
+ * arithmetic of the workloads (pages × 4096, 3R, size + margins, off_t) stays far from
+ * wrapping below it. */
+#define VMS_SIZE_MAX (UINT64_C(1) << 60)
+
 /* One run's context. The runner fills it; `file` is the path a file-backed workload must use
  * (the runner removes it after the child ends, whatever happened). */
 struct vms_workload_ctx {

@@ -41,6 +41,14 @@ static void test_spec_ok(void **state)
 	json_decref(o);
 	assert_int_equal(s.w->default_runs, 5);
 	vms_workload_spec_release(&s);
+
+	/* the largest sizes are still sizes */
+	assert_int_equal(
+	    vms_workload_spec_parse("mmap001:pages=281474976710656", &s, why, sizeof(why)), 0);
+	vms_workload_spec_release(&s);
+	assert_int_equal(
+	    vms_workload_spec_parse("mmap002:bytes=1152921504606846976", &s, why, sizeof(why)), 0);
+	vms_workload_spec_release(&s);
 }
 
 static void expect_bad(const char *spec, const char *needle)
@@ -65,6 +73,11 @@ static void test_spec_bad(void **state)
 	expect_bad("mtest01:percent=101", "out of range");
 	expect_bad("mtest01:write=maybe", "not a boolean");
 	expect_bad("mmap001:bytes=1", "too small");
+	/* sizes whose arithmetic would wrap: pages × 4096, size + margins, 2R and 3R */
+	expect_bad("mmap001:pages=4503599627370497", "pages=4503599627370497 is out of range");
+	expect_bad("mmap001:bytes=18446744073709551615", "too large (at most 1 EiB");
+	expect_bad("mmap002:bytes=9223372036854775808", "too large (at most 1 EiB");
+	expect_bad("mtest01:chunk=1152921504606846977", "too large");
 	expect_bad("", "unknown workload");
 }
 
