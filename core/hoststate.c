@@ -20,6 +20,7 @@
 #define RECORD_FORMAT "vmsuite.hoststate/1"
 
 static int undo_cgroup(const struct vms_host_entry *e);
+static int undo_workdir(const struct vms_host_entry *e);
 
 /* The kinds: the name in a record, what messages call it, the undo. */
 static const struct {
@@ -27,6 +28,7 @@ static const struct {
 	int (*undo)(const struct vms_host_entry *e);
 } kinds[VMS_HOST_KIND_NR] = {
     [VMS_HOST_CGROUP] = {"cgroup", "memory cgroup", undo_cgroup},
+    [VMS_HOST_WORKDIR] = {"workdir", "work directory", undo_workdir},
 };
 
 const char *vms_host_kind_what(enum vms_host_kind kind)
@@ -433,6 +435,59 @@ static int undo_cgroup(const struct vms_host_entry *e)
 	*(slash == cg.parent ? slash + 1 : slash) = '\0';
 	/* its tasks are vmsuite's own orphans (a workload child, the probe): killed */
 	return vms_cgroup_destroy(&cg, 1);
+}
+
+/* The names vmsuite gives what it makes in a private work directory: .vmsuite-*.tmp */
+static int own_work_file(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len > 13 && !strncmp(name, ".vmsuite-", 9) && !strcmp(name + len - 4, ".tmp");
+}
+
+/* Through a descriptor opened without following symlinks, so that a directory swapped for a
+ * symlink after the check is never entered: first checks that every entry is vmsuite's own,
+ * then unlinks them, then removes the directory. */
+static int undo_workdir(const struct vms_host_entry *e)
+{
+	const char *base = strrchr(e->path, '/');
+	struct dirent *d;
+	int fd, ret = 0, pass;
+	DIR *dh;
+
+	if (!base || strncmp(base + 1, ".vmsuite-", 9))
+		return 2; /* vmsuite names every private work directory .vmsuite-* */
+	fd = open(e->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 1 : errno == ENOTDIR || errno == ELOOP ? 2 : -errno;
+	dh = fdopendir(fd);
+	if (!dh) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	for (pass = 0; pass < 2 && !ret; pass++) {
+		rewinddir(dh);
+		while ((d = readdir(dh))) {
+			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+				continue;
+			if (!own_work_file(d->d_name)) {
+				ret =
+				    2; /* not made by vmsuite: left alone, and the directory too */
+				break;
+			}
+			if (pass == 1 && unlinkat(fd, d->d_name, 0) && errno != ENOENT) {
+				ret = -errno;
+				break;
+			}
+		}
+	}
+	closedir(dh);
+	if (ret)
+		return ret;
+	if (rmdir(e->path))
+		return errno == ENOENT ? 1 : -errno;
+	return 0;
 }
 
 int vms_host_entry_undo(const struct vms_host_entry *e)

@@ -239,6 +239,7 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	rc.machine = s->machine_json;
 	rc.cpu_list = m->cpu_list[0] ? m->cpu_list : NULL;
 	rc.cgroup = m->use_cgroup ? &s->cg : NULL;
+	rc.journal = &s->hs; /* initialised by setup_cgroup() or repair_unlocked() */
 	rc.stop = &suite_stop;
 	rc.checkpoint = checkpoint;
 	rc.checkpoint_ctx = (void *)s->cfg.output;

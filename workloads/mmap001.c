@@ -85,12 +85,13 @@ static int run(struct vms_workload_ctx *ctx)
 	char *array;
 	int fd;
 
-	fd = open(ctx->file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = vms_workload_open_file(ctx);
 	if (fd < 0)
-		return vms_workload_fail(ctx, "cannot create '%s': %s", ctx->file, strerror(errno));
+		return 1;
 	/* a sparse file of size + 1 bytes, as the 2001 code made it */
 	if (lseek(fd, (off_t)size, SEEK_SET) < 0 || write(fd, "", 1) != 1) {
-		vms_workload_fail(ctx, "cannot size '%s': %s", ctx->file, strerror(errno));
+		vms_workload_fail(ctx, "cannot size the work file in '%s': %s", ctx->workdir,
+		                  strerror(errno));
 		goto fail_close;
 	}
 	array = mmap(NULL, size, PROT_WRITE, MAP_SHARED, fd, 0);
@@ -109,12 +110,10 @@ static int run(struct vms_workload_ctx *ctx)
 	}
 	munmap(array, size);
 	close(fd);
-	unlink(ctx->file);
 	return 0;
 
 fail_close:
 	close(fd);
-	unlink(ctx->file);
 	return 1;
 }
 

@@ -50,11 +50,12 @@ static int run(struct vms_workload_ctx *ctx)
 	char *file, *anon;
 	int fd, ret = 1;
 
-	fd = open(ctx->file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = vms_workload_open_file(ctx);
 	if (fd < 0)
-		return vms_workload_fail(ctx, "cannot create '%s': %s", ctx->file, strerror(errno));
+		return 1;
 	if (ftruncate(fd, (off_t)(2 * r)) < 0) {
-		vms_workload_fail(ctx, "cannot size '%s': %s", ctx->file, strerror(errno));
+		vms_workload_fail(ctx, "cannot size the work file in '%s': %s", ctx->workdir,
+		                  strerror(errno));
 		goto out_close;
 	}
 	file = mmap(NULL, 2 * r, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -91,7 +92,6 @@ out_unmap_file:
 	munmap(file, 2 * r);
 out_close:
 	close(fd);
-	unlink(ctx->file);
 	return ret;
 }
 

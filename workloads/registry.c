@@ -2,11 +2,16 @@
 #include "workloads/workload.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/sysinfo.h"
 #include "core/util.h"
@@ -249,6 +254,104 @@ int vms_workload_check_dir(const char *dir, uint64_t need, char *why, size_t len
 	}
 	vms_fs_info_release(&fi);
 	return ret;
+}
+
+int vms_workload_open_file(struct vms_workload_ctx *ctx)
+{
+	int fd;
+
+	if (ctx->tmpfile) {
+		fd = open(ctx->workdir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0)
+			vms_workload_fail(ctx, "cannot create a work file in '%s': %s",
+			                  ctx->workdir, strerror(errno));
+		return fd;
+	}
+	/* a fresh name in the run's private directory: whatever is there was not made by us */
+	fd = open(ctx->file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		vms_workload_fail(ctx, "cannot create '%s': %s", ctx->file, strerror(errno));
+	return fd;
+}
+
+int vms_workload_private_name(char *buf, size_t len, const char *dir, const char *what)
+{
+	static const char letters[] =
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char r[6];
+	char suffix[7];
+	size_t i;
+
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+		/* no entropy yet (early boot): the name need not be secret, only fresh (EEXIST
+		 * makes the caller retry) and the directory private */
+		unsigned long x = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16) ^
+		                  (unsigned long)clock();
+
+		for (i = 0; i < sizeof(r);
+		     i++, x = x * 6364136223846793005UL + 1442695040888963407UL)
+			r[i] = (unsigned char)(x >> 33);
+	}
+	for (i = 0; i < sizeof(r); i++)
+		suffix[i] = letters[r[i] % (sizeof(letters) - 1)];
+	suffix[sizeof(r)] = '\0';
+	if ((size_t)snprintf(buf, len, "%s/.vmsuite-%s.%s", dir, what, suffix) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* O_TMPFILE is not there: old kernels say EISDIR (O_TMPFILE includes O_DIRECTORY), a
+ * filesystem without it EOPNOTSUPP. */
+static int no_tmpfile_support(int err)
+{
+	return err == EOPNOTSUPP || err == EISDIR || err == EINVAL;
+}
+
+int vms_workload_probe_dir(const char *dir, int *tmpfile, char *why, size_t len)
+{
+	const char *env = getenv("VMSUITE_NO_O_TMPFILE");
+	char path[PATH_MAX];
+	struct stat st;
+	int fd, e, tries;
+
+	*tmpfile = 0;
+	errno = 0;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		e = errno ? errno : ENOTDIR;
+		snprintf(why, len, "cannot use work directory '%s': %s", dir, strerror(e));
+		return -e;
+	}
+	if (!env || !*env || !strcmp(env, "0")) {
+		fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0) {
+			close(fd); /* it had no name: nothing is left */
+			*tmpfile = 1;
+			return 0;
+		}
+		e = errno;
+		if (!no_tmpfile_support(e))
+			goto refuse;
+	}
+	/* the fallback: a private directory per run; make one and remove it */
+	for (tries = 0; tries < 100; tries++) {
+		if (vms_workload_private_name(path, sizeof(path), dir, "probe")) {
+			e = ENAMETOOLONG;
+			goto refuse;
+		}
+		if (!mkdir(path, 0700))
+			break;
+		e = errno;
+		if (e != EEXIST)
+			goto refuse;
+	}
+	if (tries == 100)
+		goto refuse;
+	rmdir(path);
+	return 0;
+
+refuse:
+	snprintf(why, len, "cannot create work files in '%s': %s", dir, strerror(e));
+	return -e;
 }
 
 int vms_workload_available(const struct vms_workload *w, const struct vms_machine_facts *f,

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -390,6 +391,63 @@ static void put_cgroup_metrics(json_t *metrics, size_t run, const json_t *cg)
 	}
 }
 
+/* ---- the work file ------------------------------------------------------------------ */
+
+/* Without O_TMPFILE: the run's private directory for its work file, a random name made with
+ * mode 0700, recorded in the journal before it exists (a SIGKILL from here on leaves a record
+ * that `vmsuite cleanup` undoes); ctx->file gets the file's name in it. 0, or -errno
+ * (reported). */
+static int private_dir_make(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx,
+                            size_t index, struct vms_host_entry *e, int *recorded)
+{
+	char what[96];
+	int tries, ret = -EEXIST;
+
+	snprintf(what, sizeof(what), "%s-%ld-%zu", ctx->w->name, (long)getpid(), index + 1);
+	for (tries = 0; tries < 100 && ret == -EEXIST; tries++) {
+		memset(e, 0, sizeof(*e));
+		e->kind = VMS_HOST_WORKDIR;
+		if (vms_workload_private_name(e->path, sizeof(e->path), ctx->workdir, what) ||
+		    (size_t)snprintf(ctx->file, sizeof(ctx->file), "%s/.vmsuite-%s.tmp", e->path,
+		                     ctx->w->name) >= sizeof(ctx->file))
+			return vms_error_ret(-ENAMETOOLONG, "work directory '%s': name too long",
+			                     ctx->workdir);
+		if (cfg->journal && (ret = vms_hoststate_record(cfg->journal, e)))
+			return ret;
+		*recorded = cfg->journal != NULL;
+		ret = mkdir(e->path, 0700) ? -errno : 0;
+		if (ret && *recorded) {
+			vms_hoststate_forget(cfg->journal, e);
+			*recorded = 0;
+		}
+	}
+	if (ret)
+		vms_error("cannot create '%s': %s", e->path, strerror(-ret));
+	return ret;
+}
+
+/* Removes the private directory and its file (the journal's own undo: only vmsuite's files),
+ * then its record; a directory that cannot be removed keeps its record for `vmsuite
+ * cleanup`. */
+static void private_dir_remove(const struct vms_run_config *cfg, struct vms_host_entry *e,
+                               int *made, int *recorded)
+{
+	int r;
+
+	if (!*made)
+		return;
+	*made = 0;
+	r = vms_host_entry_undo(e);
+	if (r < 0 || r == 2) {
+		vms_warn("cannot remove the private work directory '%s': %s", e->path,
+		         r < 0 ? strerror(-r) : "it holds files vmsuite did not make");
+		return;
+	}
+	if (*recorded)
+		vms_hoststate_forget(cfg->journal, e);
+	*recorded = 0;
+}
+
 /* Runs one workload run; fills `run` (a new JSON object) and the workload's metrics. Returns
  * 0 ok, 1 failed, 2 interrupted. */
 static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx, json_t *metrics,
@@ -403,6 +461,8 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	struct vms_workload_shared *sh;
 	struct vms_cgroup_stats *cgb = cfg->cgroup ? vms_xmalloc(sizeof(*cgb)) : NULL;
 	struct vms_cgroup_stats *cga = cfg->cgroup ? vms_xmalloc(sizeof(*cga)) : NULL;
+	struct vms_host_entry wd = {0};
+	int wd_made = 0, wd_recorded = 0;
 	char what[128];
 	int ret = 0;
 	pid_t pid;
@@ -418,8 +478,18 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	}
 	memset(sh, 0, sizeof(*sh));
 	ctx->shared = sh;
-	snprintf(ctx->file, sizeof(ctx->file), "%s/.vmsuite-%s-%ld-%zu.tmp", ctx->workdir,
-	         ctx->w->name, (long)getpid(), index + 1);
+	ctx->file[0] = '\0';
+	/* a file-backed workload's file: an O_TMPFILE, or a fresh name in a private directory */
+	if ((ctx->w->needs & VMS_NEED_DISK) && !ctx->tmpfile) {
+		if (private_dir_make(cfg, ctx, index, &wd, &wd_recorded)) {
+			json_object_set_new(run, "status", json_string("failed"));
+			json_object_set_new(
+			    run, "reason", json_string("cannot create the private work directory"));
+			ret = 1;
+			goto out;
+		}
+		wd_made = 1;
+	}
 	snprintf(what, sizeof(what), "%s run %zu/%ld", ctx->w->name, index + 1, nruns);
 
 	json_object_set_new(run, "clean_state", json_string(clean_state(cfg->drop_caches)));
@@ -447,7 +517,8 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		child_main(ctx, cfg);
 	supervise(pid, &se, cfg->sample_hz, &o, cfg, what);
 	getrusage(RUSAGE_SELF, &self1);
-	unlink(ctx->file); /* whatever happened to the child, its file goes */
+	/* whatever happened to the child, its file goes (an O_TMPFILE went with it) */
+	private_dir_remove(cfg, &wd, &wd_made, &wd_recorded);
 	/* the cost of measuring: the runner's own CPU while the child ran (sampling, polling) */
 	json_object_set_new(run, "runner_cpu_s",
 	                    json_real(tv(&self1.ru_utime) + tv(&self1.ru_stime) -
@@ -508,6 +579,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		put_cgroup_metrics(metrics, index, json_object_get(run, "cgroup"));
 	}
 out:
+	private_dir_remove(cfg, &wd, &wd_made, &wd_recorded);
 	munmap(sh, sizeof(*sh));
 	ctx->shared = NULL;
 	free(se.s);
@@ -630,7 +702,8 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 		const struct vms_run_item *it = &cfg->items[i];
 		struct vms_workload_ctx ctx = {.w = it->spec.w,
 		                               .opts = it->spec.opts,
-		                               .workdir = it->workdir ? it->workdir : cfg->workdir};
+		                               .workdir = it->workdir ? it->workdir : cfg->workdir,
+		                               .tmpfile = it->tmpfile};
 		json_t *wl, *metrics = json_object(), *runs = json_array();
 		long r;
 
@@ -686,5 +759,8 @@ int vms_run_item_prepare(struct vms_run_item *it, const char *workdir, char *why
 
 	/* prepare may point ctx.workdir at the workload's own dir option (owned by the spec) */
 	it->workdir = ret ? NULL : ctx.workdir;
+	it->tmpfile = 0;
+	if (!ret && (ctx.w->needs & VMS_NEED_DISK))
+		ret = vms_workload_probe_dir(ctx.workdir, &it->tmpfile, why, len);
 	return ret;
 }

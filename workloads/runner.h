@@ -9,12 +9,15 @@
 #include <stddef.h>
 
 #include "core/cgroup.h"
+#include "core/hoststate.h"
 #include "workloads/workload.h"
 
 struct vms_run_item {
 	struct vms_workload_spec spec;
 	long runs;
 	const char *workdir; /* where its files go: set by vms_run_item_prepare() */
+	int tmpfile;         /* its work files are O_TMPFILEs (set by vms_run_item_prepare(); 0 = a
+	                      * private directory per run) */
 };
 
 /* An audio source as the runner sees it (the suite adapts the audio probe to it, so that
@@ -46,6 +49,10 @@ struct vms_run_config {
 	json_t *machine;           /* protocol.machine (owned by the caller), or NULL for "host" */
 	const char *cpu_list;      /* pin children to these CPUs ("0-1"), or NULL */
 	struct vms_cgroup *cgroup; /* the emulated machine's memory cgroup, or NULL */
+	/* Where a run's private work directory (made when the work directory has no O_TMPFILE)
+	 * is recorded before it exists, so that `vmsuite cleanup` removes it after a SIGKILL;
+	 * NULL = not recorded. */
+	struct vms_hoststate *journal;
 	const struct vms_audio_source *audio; /* playing during the suite, or NULL; the runner
 	                                       * stops it after the last run */
 	double baseline_s;                    /* idle audio baseline before the first workload */
@@ -60,7 +67,10 @@ struct vms_run_config {
 
 /* Resolves the workload's computed defaults and checks what it needs (free disk, not tmpfs) in
  * workdir (absolute), once, before anything runs; sets it->workdir (the workload's own dir
- * option, else workdir). 0, or -errno with a one-line reason in why. */
+ * option, else workdir). A workload that needs a disk also needs work files there: a work
+ * directory that is not a directory or where this user cannot create files is refused, and
+ * it->tmpfile says how they will be made (vms_workload_probe_dir(); nothing is left). 0, or
+ * -errno with a one-line reason in why. */
 int vms_run_item_prepare(struct vms_run_item *it, const char *workdir, char *why, size_t len);
 
 /* Runs the plan (every item prepared). *doc_out gets the result document (caller decrefs).

@@ -61,13 +61,17 @@ struct vms_workload_shared {
  * wrapping below it. */
 #define VMS_SIZE_MAX (UINT64_C(1) << 60)
 
-/* One run's context. The runner fills it; `file` is the path a file-backed workload must use
- * (the runner removes it after the child ends, whatever happened). */
+/* One run's context. The runner fills it. A file-backed workload gets its file from
+ * vms_workload_open_file(), never by a name of its own: with O_TMPFILE the file has no name at
+ * all; otherwise `file` is a fresh name in a private directory the runner made for the run
+ * (mode 0700, a random name, in the journal) and removes after the child ends, whatever
+ * happened. */
 struct vms_workload_ctx {
 	const struct vms_workload *w;
 	struct vms_opt_value *opts; /* indexed like w->options */
 	const char *workdir;
-	char file[4096];
+	int tmpfile;     /* the work file is an O_TMPFILE in workdir (file is "") */
+	char file[4096]; /* else its path in the run's private directory */
 	struct vms_workload_shared *shared;
 };
 
@@ -147,5 +151,19 @@ int vms_workload_fail(struct vms_workload_ctx *ctx, const char *fmt, ...)
 /* Checks that dir is on a disk filesystem (not tmpfs/ramfs) with at least `need` bytes free.
  * 0, or -errno with a reason in why. */
 int vms_workload_check_dir(const char *dir, uint64_t need, char *why, size_t len);
+/* Child side: creates the run's work file, read-write, 0600, so that no name can be planted
+ * for it: O_TMPFILE in ctx->workdir when ctx->tmpfile, else ctx->file with O_CREAT | O_EXCL |
+ * O_NOFOLLOW. Returns the descriptor (the caller closes it; the runner removes the file), or
+ * -1 with the reason in ctx->shared->reason. */
+int vms_workload_open_file(struct vms_workload_ctx *ctx);
+/* Parent side, before anything runs: whether work files can be created in dir, and how. *tmpfile
+ * = 1 when dir takes O_TMPFILE (unless the environment variable VMSUITE_NO_O_TMPFILE is set to
+ * something other than "0": tests force the fallback with it); else 0, after making and
+ * removing a private directory there. Leaves nothing behind. 0, or -errno with a reason naming
+ * dir in why ("cannot create work files in '/mnt': Read-only file system"). */
+int vms_workload_probe_dir(const char *dir, int *tmpfile, char *why, size_t len);
+/* A name for a private directory in dir: "<dir>/.vmsuite-<what>.<6 random letters>" into buf.
+ * Creates nothing (mkdir(path, 0700) it, retrying on EEXIST). 0, or -ENAMETOOLONG. */
+int vms_workload_private_name(char *buf, size_t len, const char *dir, const char *what);
 
 #endif
