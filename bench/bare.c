@@ -30,6 +30,10 @@ int main(int argc, char **argv)
 	ctx.workdir = argv[2];
 	if (ctx.w->prepare && ctx.w->prepare(&ctx, why, sizeof(why)))
 		return fprintf(stderr, "vmsuite-bare: %s\n", why), 128;
+	if (vms_workload_probe_dir(ctx.workdir, &ctx.tmpfile, why, sizeof(why)))
+		return fprintf(stderr, "vmsuite-bare: %s\n", why), 128;
+	/* without O_TMPFILE: a fresh name, created with O_EXCL | O_NOFOLLOW (never a planted one)
+	 */
 	snprintf(ctx.file, sizeof(ctx.file), "%s/.vmsuite-bare-%ld.tmp", ctx.workdir,
 	         (long)getpid());
 	ctx.shared = mmap(NULL, sizeof(*ctx.shared), PROT_READ | PROT_WRITE,
@@ -42,7 +46,8 @@ int main(int argc, char **argv)
 	}
 	wait4(pid, &status, 0, &ru);
 	t1 = vms_now_mono();
-	unlink(ctx.file);
+	if (!ctx.tmpfile)
+		unlink(ctx.file);
 	printf("%.6f %.6f\n", t1 - t0,
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6);
 	vms_workload_spec_release(&spec);

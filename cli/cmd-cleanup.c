@@ -1,6 +1,7 @@
 /* `vmsuite cleanup`: repairs what dead runs left on the host: reads the host-state journal
- * (core/hoststate.h), undoes the changes whose owner is gone (today: removes their memory
- * cgroups, killing what is left in them), says what it did, and leaves live runs alone. */
+ * (core/hoststate.h), undoes the changes whose owner is gone (removes their memory cgroups,
+ * killing what is left in them, and their private work directories), says what it did, and
+ * leaves live runs alone. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,8 +58,9 @@ const struct vms_cli_usage vms_cleanup_usage = {
     .operands = NULL,
     .about = "Reads the journal of host changes in /run/vmsuite (docs/host-state.md) and\n"
              "undoes those whose run is gone (killed with SIGKILL, a crash): removes its\n"
-             "memory cgroup, killing what is left in it. Changes of running runs and anything\n"
-             "vmsuite did not make are left alone. `vmsuite run` does the same when it starts.\n",
+             "memory cgroup, killing what is left in it, and its private work directory.\n"
+             "Changes of running runs and anything vmsuite did not make are left alone.\n"
+             "`vmsuite run` does the same when it starts.\n",
     .options = cleanup_options,
     .more = "Exit status: 0 nothing of a dead run left to undo; 128 something could not be "
             "undone.\n",
