@@ -100,6 +100,9 @@ workdir)
 
   # a directory the user cannot write: run as nobody (the output goes where nobody may write)
   if ! command -v setpriv >/dev/null; then skip_rest "no setpriv to run as another user"; fi
+  if ! setpriv --reuid=nobody --regid=nogroup --clear-groups "$VMSUITE" --version >/dev/null 2>&1; then
+    skip_rest "the nobody user cannot run '$VMSUITE' (or does not exist)"
+  fi
   mkdir -p shut res
   chmod 755 shut
   chmod 777 res
