@@ -219,6 +219,10 @@ int cmd_compare(int argc, char **argv)
 				vms_error("cannot compare '%s': %s", path, err);
 			goto out;
 		}
+		if (vms_compare_check_doc(docs[i], err, sizeof(err))) {
+			vms_error("cannot compare '%s': %s", path, err);
+			goto out;
+		}
 	}
 	vms_compare_build(&cmp, &a.opts, docs, files, n);
 	if (render(r, &cmp, out)) {

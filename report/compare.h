@@ -120,6 +120,11 @@ void vms_compare_release(struct vms_compare *c);
  * not comparable, else 0. */
 int vms_compare_status(const struct vms_compare *c);
 
+/* Refuses a loaded result document whose samples no run can produce: a sample that is not a
+ * finite number, a time (unit s or ms) beyond 1e12 in magnitude or any other value beyond
+ * 1e18 (docs/compare.md). Returns 0, or -EINVAL with "WORKLOAD: METRIC: ..." in err. */
+int vms_compare_check_doc(const json_t *doc, char *err, size_t errlen);
+
 /* A renderer writes the whole model to f. Returns 0 or -errno of a failed write (not
  * reported). */
 struct vms_compare_renderer {

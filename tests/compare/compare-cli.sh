@@ -254,6 +254,18 @@ PY
 		fail "metric missing in $side: $(cat missing.out)"
 done
 
+# Absurd samples are refused up front, naming the file and the metric (GSL used to abort: 134).
+python3 - base.json absurd.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["workloads"][0]["metrics"]["elapsed_s"]["samples"][:3] = [1e308, 0, 4092]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 2 "$VMSUITE" compare base.json absurd.json && one_line_naming absurd.json &&
+	grep -q 'elapsed_s' err && ok "absurd sample names the metric"
+expect_rc 2 "$VMSUITE" compare --force --exit-zero absurd.json base.json &&
+	one_line_naming absurd.json
+
 if [ "$fails" -ne 0 ]; then
 	echo "$fails check(s) failed"
 	exit 1
