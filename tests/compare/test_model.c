@@ -341,6 +341,62 @@ static void env_identical_and_workload_option(void **state)
 	json_decref(b);
 }
 
+/* ---- kernel upgrades: sizes within a tolerance, facts of what did not run ---------------- */
+
+static size_t hard_items(const json_t *a, const json_t *b)
+{
+	struct vms_envdiff d;
+	size_t n;
+
+	vms_envdiff_build(a, b, &d);
+	n = vms_envdiff_count(&d, VMS_ENV_HARD);
+	vms_envdiff_release(&d);
+	return n;
+}
+
+static void kernel_upgrade_comparable(void **state)
+{
+	json_t *a = gen_standard("k", 3, 5, 0, 0), *b;
+	struct vms_compare c;
+
+	(void)state;
+	/* MemTotal 0.5 % smaller (a kernel that reserves more), swap 1 % larger: comparable */
+	b = gen_standard("k", 3, 5, 0, 0);
+	gen_set(a, "fingerprint.mem_total_bytes.value", "2060410880");
+	gen_set(b, "fingerprint.mem_total_bytes.value", "2050108826");
+	gen_set(a, "fingerprint.swap_total_bytes.value", "1073741824");
+	gen_set(b, "fingerprint.swap_total_bytes.value", "1084479242");
+	assert_int_equal(hard_items(a, b), 0);
+	cmp2(&c, a, b, 0);
+	assert_int_not_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	assert_int_equal(vms_compare_status(&c), 0);
+	vms_compare_release(&c);
+	/* 10 %: still hard, on the host */
+	gen_set(b, "fingerprint.mem_total_bytes.value", "1854369792");
+	assert_int_equal(hard_items(a, b), 1);
+	cmp2(&c, a, b, 0);
+	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	assert_int_equal(vms_compare_status(&c), 2);
+	vms_compare_release(&c);
+	/* under an emulated machine the cgroup's limits count, not the host's MemTotal */
+	gen_set(a, "protocol.machine.mem_limit_bytes", "536870912");
+	gen_set(b, "protocol.machine.mem_limit_bytes", "536870912");
+	assert_int_equal(hard_items(a, b), 0);
+	gen_set(b, "protocol.machine.mem_limit_bytes", "590558003"); /* +10 % */
+	assert_int_equal(hard_items(a, b), 1);
+	json_decref(b);
+
+	/* the profile's plan sized from free disk, for a workload that did not run */
+	json_decref(a);
+	a = gen_standard("k", 3, 5, 0, 0);
+	b = gen_standard("k", 3, 5, 0, 0);
+	gen_set(a, "protocol.machine.plan.mmap001_bytes", "76391813120");
+	gen_set(b, "protocol.machine.plan.mmap001_bytes", "76199829504");
+	assert_int_equal(hard_items(a, b), 0);
+	json_decref(b);
+	json_decref(a);
+}
+
 /* ---- counts, zeros, mismatched workloads, json ------------------------------------------ */
 
 static void counts_fisher(void **state)
@@ -720,6 +776,7 @@ int main(void)
 	    cmocka_unit_test(samples_kept),
 	    cmocka_unit_test(catalogue_and_file),
 	    cmocka_unit_test(baseline_figures),
+	    cmocka_unit_test(kernel_upgrade_comparable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
