@@ -34,6 +34,7 @@ const char *vms_verdict_name(enum vms_verdict v)
 	case VMS_VERDICT_INCONCLUSIVE: return "inconclusive";
 	case VMS_VERDICT_UNSTABLE: return "unstable";
 	case VMS_VERDICT_NOT_COMPARABLE: return "not comparable";
+	case VMS_VERDICT_CANNOT_TELL: return "cannot tell";
 	default: return "missing";
 	}
 }
@@ -160,6 +161,11 @@ static void judge_fisher(const struct vms_compare_opts *o, const struct vms_cmp_
 		c->verdict = VMS_VERDICT_INFO;
 	else if (!b->s.n || !x->s.n)
 		c->verdict = VMS_VERDICT_INCONCLUSIVE;
+	else if (m->derived &&
+	         ((!b->events && x->events == x->s.n) || (b->events == b->s.n && !x->events)))
+		/* Every run of one side failed (or was OOM-killed) and none of the other: a kernel
+		 * on which the workload cannot run, whatever n is. */
+		c->verdict = direction(m, x->events > 0, 1);
 	else if (c->p < o->alpha)
 		c->verdict =
 		    direction(m, (double)x->events / x->s.n > (double)b->events / b->s.n, 1);
@@ -223,9 +229,37 @@ static void judge_t(const struct vms_compare_opts *o, const struct vms_cmp_metri
 	}
 }
 
-/* Judges metric m of file k + 1 against BASE; owl is that file's workload (NULL: absent). */
+/* True when workload wl has runs and none of them succeeded (status "ok"). */
+static int no_successful_run(const json_t *wl)
+{
+	const json_t *runs = json_object_get(wl, "runs"), *r;
+	size_t i;
+
+	if (!json_array_size(runs))
+		return 0;
+	json_array_foreach (runs, i, r) {
+		const char *st = json_string_value(json_object_get(r, "status"));
+
+		if (st && !strcmp(st, "ok"))
+			return 0;
+	}
+	return 1;
+}
+
+/* True when the document was recorded without the audio probe. */
+static int without_audio(const json_t *doc)
+{
+	const json_t *p = json_object_get(doc, "protocol");
+
+	return !json_is_object(json_object_get(doc, "audio")) ||
+	       json_is_false(json_object_get(p, "with_audio"));
+}
+
+/* Judges metric m of file k + 1 against BASE; bwl and owl are the workload in BASE and in that
+ * file (NULL: absent), bdoc and odoc the documents. */
 static void build_cell(const struct vms_compare *cmp, const struct vms_cmp_workload *w,
-                       struct vms_cmp_metric *m, size_t k, const json_t *owl)
+                       struct vms_cmp_metric *m, size_t k, const json_t *bwl, const json_t *owl,
+                       const json_t *bdoc, const json_t *odoc)
 {
 	struct vms_cmp_cell *c = &m->cells[k];
 	const struct vms_envdiff *env = &cmp->env[k];
@@ -235,9 +269,17 @@ static void build_cell(const struct vms_compare *cmp, const struct vms_cmp_workl
 	c->change = c->lo = c->hi = c->p = NAN;
 	side_fill(&c->side, owl, m->name, m->derived);
 	nb = c->side.s.n;
+	/* A side where the workload never ran to the end: its measurements, whatever a failed
+	 * run left, say nothing about the kernel; failed_runs says what happened. */
+	if (!m->derived && (no_successful_run(bwl) || no_successful_run(owl))) {
+		c->verdict = VMS_VERDICT_CANNOT_TELL;
+		return;
+	}
 	/* Absent, or no run has a value: nothing to test, and no number stands in for it. */
 	if (!na || !nb) {
 		c->verdict = VMS_VERDICT_MISSING;
+		c->by_design =
+		    m->audio && ((!na && without_audio(bdoc)) || (!nb && without_audio(odoc)));
 		return;
 	}
 	if (m->count && !(na >= 2 && nb >= 2 && m->base.events == na && c->side.events == nb))
@@ -291,13 +333,14 @@ static void metric_add(struct vms_compare *c, struct vms_cmp_workload *w, const 
 	m->better = better_of(json_string_value(json_object_get(mo, "better")),
 	                      d ? d->better : VMS_BETTER_NONE);
 	m->count = kind ? !strcmp(kind, "count") : d && d->kind == VMS_KIND_COUNT;
-	m->primary = mo ? json_is_true(json_object_get(mo, "primary")) : 0;
+	m->primary = mo ? json_is_true(json_object_get(mo, "primary")) : d && d->primary;
 	m->audio = is_audio(d);
 	side_fill(&m->base, vms_result_workload(docs[0], w->name), name, m->derived);
 	m->cells = vms_xcalloc(c->n_files - 1, sizeof(*m->cells));
 	for (k = 1; k < c->n_files; k++)
-		build_cell(c, w, m, k - 1,
-		           w->present[k - 1] ? vms_result_workload(docs[k], w->name) : NULL);
+		build_cell(c, w, m, k - 1, vms_result_workload(docs[0], w->name),
+		           w->present[k - 1] ? vms_result_workload(docs[k], w->name) : NULL,
+		           docs[0], docs[k]);
 }
 
 static void metric_release(const struct vms_compare *c, struct vms_cmp_metric *m)
@@ -457,25 +500,46 @@ void vms_compare_release(struct vms_compare *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int vms_compare_status(const struct vms_compare *c)
+enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
 {
-	int not_comparable = 0;
-	size_t i, j, k;
+	size_t i, j, primary = 0, blocked = 0, untold = 0, common = 0;
 
 	for (i = 0; i < c->n_workloads; i++) {
+		common += c->workloads[i].present[k];
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
 			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_cmp_cell *cell = &m->cells[k];
 
-			for (k = 0; k + 1 < c->n_files; k++) {
-				if (m->primary && m->cells[k].verdict == VMS_VERDICT_REGRESSION)
-					return 1;
-				not_comparable |= m->cells[k].verdict == VMS_VERDICT_NOT_COMPARABLE;
-			}
+			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
+				continue;
+			if (cell->verdict == VMS_VERDICT_REGRESSION)
+				return VMS_OUTCOME_REGRESSION;
+			primary++;
+			blocked += cell->verdict == VMS_VERDICT_NOT_COMPARABLE;
+			untold += cell->verdict == VMS_VERDICT_CANNOT_TELL ||
+			          cell->verdict == VMS_VERDICT_MISSING;
 		}
 	}
-	for (k = 0; k + 1 < c->n_files; k++)
-		not_comparable |= !c->opts.force && vms_envdiff_blocks(&c->env[k], NULL, 0);
-	return not_comparable ? 2 : 0;
+	if (!common || (primary && blocked == primary))
+		return VMS_OUTCOME_NOT_COMPARABLE;
+	if (untold)
+		return VMS_OUTCOME_CANNOT_TELL;
+	return VMS_OUTCOME_NO_REGRESSION;
+}
+
+int vms_compare_status(const struct vms_compare *c)
+{
+	int untold = 0;
+	size_t k;
+
+	for (k = 0; k + 1 < c->n_files; k++) {
+		enum vms_cmp_outcome o = vms_compare_outcome(c, k);
+
+		if (o == VMS_OUTCOME_REGRESSION)
+			return 1;
+		untold |= o != VMS_OUTCOME_NO_REGRESSION;
+	}
+	return untold ? 2 : 0;
 }
 
 /* Largest magnitude a sample of a metric in unit may have (docs/compare.md): a time beyond
@@ -806,31 +870,43 @@ static void text_workload(const struct vms_compare *c, const struct vms_cmp_work
 
 static void text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 {
-	size_t i, j, regressions = 0, blocked = 0;
+	size_t i, j, regressions = 0, untold = 0;
 	char ch[64], p[16], v[64];
 
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
 			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_cmp_cell *cell = &m->cells[k];
 
-			regressions += m->primary && m->cells[k].verdict == VMS_VERDICT_REGRESSION;
-			blocked += m->primary && m->cells[k].verdict == VMS_VERDICT_NOT_COMPARABLE;
+			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
+				continue;
+			regressions += cell->verdict == VMS_VERDICT_REGRESSION;
+			untold += cell->verdict == VMS_VERDICT_CANNOT_TELL ||
+			          cell->verdict == VMS_VERDICT_MISSING;
 		}
 	fprintf(f, "VERDICT %c (%s) vs A (%s): ", file_letter(k + 1), c->files[k + 1].label,
 	        c->files[0].label);
-	if (regressions)
+	switch (vms_compare_outcome(c, k)) {
+	case VMS_OUTCOME_REGRESSION:
 		fprintf(f, "REGRESSION in %zu primary metric%s\n", regressions,
 		        regressions > 1 ? "s" : "");
-	else if (blocked)
-		fprintf(f, "NOT COMPARABLE (hard environment differences)\n");
-	else
-		fprintf(f, "no regression\n");
+		break;
+	case VMS_OUTCOME_NOT_COMPARABLE:
+		fprintf(f, "NOT COMPARABLE (%s)\n",
+		        c->n_workloads ? "hard environment differences" : "no common workload");
+		break;
+	case VMS_OUTCOME_CANNOT_TELL:
+		fprintf(f, "CANNOT TELL (%zu primary metric%s not measured on a side)\n", untold,
+		        untold > 1 ? "s" : "");
+		break;
+	default: fprintf(f, "no regression\n"); break;
+	}
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
 			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
 			const struct vms_cmp_cell *cell = &m->cells[k];
 
-			if (!m->primary || cell->verdict == VMS_VERDICT_MISSING)
+			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
 				continue;
 			fprintf(f, "  %-14s %-18s ", c->workloads[i].name, m->name);
 			put_padded(f, fmt_verdict(cell, c->opts.detect, 0, v, sizeof(v)), 22);

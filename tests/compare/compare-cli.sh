@@ -82,7 +82,9 @@ expect_rc 2 "$VMSUITE" compare base.json bigmem.json && ok "hard diff: exit 2"
 grep -q 'HARD     mem_total_bytes' out && ok "hard diff listed" || fail "hard diff not listed"
 grep -q '^elapsed_s .*not comparable$' out && ok "not comparable verdict" || fail "verdict"
 expect_rc 0 "$VMSUITE" compare --force base.json bigmem.json && ok "--force compares"
-expect_rc 2 "$VMSUITE" compare base.json newmp3.json && ok "other MP3: exit 2"
+# Another MP3 touches the sound metrics only: the system metrics keep their verdicts, so the
+# comparison is not "nothing comparable" (exit 0, sound rows "not comparable").
+expect_rc 0 "$VMSUITE" compare base.json newmp3.json && ok "other MP3: exit 0"
 grep -q '^sound_rating .*not comparable$' out && ok "sound not comparable" || fail "sound verdict"
 grep -q '^elapsed_s .*not comparable$' out && fail "MP3 change blocked non-sound metrics" ||
 	ok "MP3 change leaves the system metrics comparable"
@@ -148,7 +150,8 @@ for order in "full.json cut.json" "cut.json full.json"; do
 	set -- $order
 	side=$([ "$1" = cut.json ] && echo A || echo B)
 	for fmt in text markdown json html; do
-		expect_rc 0 "$VMSUITE" compare --format $fmt "$1" "$2" || continue
+		# elapsed_s is primary: never measured on one side, the verdict cannot tell (2)
+		expect_rc 2 "$VMSUITE" compare --format $fmt "$1" "$2" || continue
 		cp out "missing-$side.$fmt"
 	done
 	python3 - "$side" missing-$side.text missing-$side.markdown missing-$side.json \
@@ -252,6 +255,35 @@ print("text, markdown, json, html" if not errors else "")
 sys.exit(1 if errors else 0)
 PY
 		fail "metric missing in $side: $(cat missing.out)"
+done
+
+grep -q 'VERDICT B .*: CANNOT TELL' missing-A.text && grep -q '^  mmap001 *elapsed_s *missing' missing-A.text &&
+	ok "a primary metric missing on one side: the VERDICT says cannot tell" ||
+	fail "VERDICT with a missing primary metric: $(grep -A3 VERDICT missing-A.text)"
+
+# Every run of B failed where all of A's succeeded: a regression (exit 1), never "no regression";
+# B's timings cannot tell. The same with one run per side.
+for n in 5 1; do
+	"$G" -o fa.json --label ok --seed 1 --runs $n
+	python3 - fa.json fb.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["label"] = "broken"
+for w in d["workloads"]:
+    for r in w["runs"]:
+        r["status"], r["exit_code"] = "failed", 1
+    for m in w["metrics"].values():
+        m["samples"] = [None] * len(m["samples"])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	expect_rc 1 "$VMSUITE" compare fa.json fb.json && ok "all runs failed, n=$n: exit 1"
+	grep -q '^VERDICT B (broken) vs A (ok): REGRESSION' out &&
+		grep -Eq '^  mmap001 +failed_runs +regression' out &&
+		grep -Eq '^  mmap001 +elapsed_s +cannot tell' out &&
+		ok "all runs failed, n=$n: failed_runs regression, elapsed_s cannot tell" ||
+		fail "all runs failed, n=$n: $(grep -A6 '^VERDICT' out)"
+	expect_rc 2 "$VMSUITE" compare fb.json fa.json && grep -q 'CANNOT TELL' out &&
+		ok "all runs of A failed, n=$n: cannot tell (exit 2)"
 done
 
 # Absurd samples are refused up front, naming the file and the metric (GSL used to abort: 134).

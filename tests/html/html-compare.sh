@@ -77,7 +77,8 @@ for w in cmp["workloads"]:
         verdicts = [o["verdict"] for o in m["others"]]
         if c["verdicts"] != verdicts:
             errors.append(f"{label}: verdicts {c['verdicts']}, json {verdicts}")
-        samples = 0
+        # a derived count (failed_runs, primary) draws one 0/1 point per run that ended
+        samples = m["base"]["n"] + sum(o["n"] for o in m["others"]) if m["derived"] else 0
         if not m["derived"]:
             for d in docs:
                 for dw in d["workloads"]:
