@@ -984,7 +984,67 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 
 /* ---- markdown --------------------------------------------------------------------------- */
 
-/* s with '|' escaped for a table cell. */
+/* s, a string from a result file (label, path, key, value, workload or metric name), as
+ * markdown text that can be no markup: the characters that open HTML, entities, links,
+ * emphasis, code or a table cell are backslash-escaped, control characters written as \xNN. */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\x%02x", (unsigned char)*s);
+			continue;
+		}
+		if (strchr("\\`*[]<>|&", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+/* A table cell holding a string from a result file (md_text). */
+static void md_cell_text(FILE *f, const char *s)
+{
+	fputs(" ", f);
+	md_text(f, s);
+	fputs(" |", f);
+}
+
+/* The longest run of backticks in s. */
+static size_t backtick_run(const char *s, size_t longest)
+{
+	size_t run = 0;
+
+	for (; *s; s++) {
+		run = *s == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	return longest;
+}
+
+/* The fence of the verdict blocks: longer than any backtick run in the labels and names they
+ * quote, so that no file string can close it. */
+static size_t md_fence_len(const struct vms_compare *c)
+{
+	size_t i, j, n = 2;
+
+	for (i = 0; i < c->n_files; i++)
+		n = backtick_run(c->files[i].label, n);
+	for (i = 0; i < c->n_workloads; i++) {
+		n = backtick_run(c->workloads[i].name, n);
+		for (j = 0; j < c->workloads[i].n_metrics; j++)
+			n = backtick_run(c->workloads[i].metrics[j].name, n);
+	}
+	return n + 1;
+}
+
+static void md_fence(FILE *f, size_t n)
+{
+	while (n--)
+		fputc('`', f);
+	fputc('\n', f);
+}
+
+/* s, text of our own (numbers, verdicts), with '|' escaped for a table cell. */
 static void md_cell(FILE *f, const char *s)
 {
 	fputs(" ", f);
@@ -1001,7 +1061,9 @@ static void md_workload(const struct vms_compare *c, const struct vms_cmp_worklo
 	char buf[64];
 	size_t j, k;
 
-	fprintf(f, "## %s\n\n| metric | A mean | A cv | A n |", w->name);
+	fputs("## ", f);
+	md_text(f, w->name);
+	fprintf(f, "\n\n| metric | A mean | A cv | A n |");
 	for (k = 1; k < c->n_files; k++)
 		fprintf(f, " %c mean | %c cv | %c n | %c change %% [%g%% CI] | %c p | %c verdict |",
 		        file_letter(k), file_letter(k), file_letter(k), file_letter(k),
@@ -1013,16 +1075,12 @@ static void md_workload(const struct vms_compare *c, const struct vms_cmp_worklo
 	for (j = 0; w->n_metrics && j < 2 * w->n_metrics; j++) {
 		/* the system metrics first, then the sound ones, as in the text table */
 		const struct vms_cmp_metric *m = &w->metrics[j % w->n_metrics];
-		char *name;
 
 		if (m->audio != (j >= w->n_metrics))
 			continue;
-		name = vms_xasprintf("%s%s%s", m->audio ? "sound: " : "", m->name,
-		                     m->primary ? " (primary)" : "");
-
-		fputc('|', f);
-		md_cell(f, name);
-		free(name);
+		fprintf(f, "| %s", m->audio ? "sound: " : "");
+		md_text(f, m->name);
+		fprintf(f, "%s |", m->primary ? " (primary)" : "");
 		md_cell(f, fmt_num(m->base.s.mean, buf, sizeof(buf)));
 		md_cell(f, fmt_spread(m, &m->base, buf, sizeof(buf)));
 		md_cell(f, fmt_n(&m->base, buf, sizeof(buf)));
@@ -1067,13 +1125,13 @@ static void md_baselines(const struct vms_compare *c, FILE *f)
 
 int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 {
-	size_t i, k;
+	size_t i, k, fence = md_fence_len(c);
 
 	fprintf(f, "# vmsuite compare\n\n| | label | file |\n|---|---|---|\n");
 	for (k = 0; k < c->n_files; k++) {
 		fprintf(f, "| %c%s |", file_letter(k), k ? "" : " (BASE)");
-		md_cell(f, c->files[k].label);
-		md_cell(f, c->files[k].path);
+		md_cell_text(f, c->files[k].label);
+		md_cell_text(f, c->files[k].path);
 		fputc('\n', f);
 	}
 	fprintf(
@@ -1093,9 +1151,9 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 		for (i = 0; i < d->n; i++) {
 			fputc('|', f);
 			md_cell(f, vms_env_class_name(d->items[i].cls));
-			md_cell(f, d->items[i].key);
-			md_cell(f, d->items[i].base);
-			md_cell(f, d->items[i].other);
+			md_cell_text(f, d->items[i].key);
+			md_cell_text(f, d->items[i].base);
+			md_cell_text(f, d->items[i].other);
 			fputc('\n', f);
 		}
 		fputc('\n', f);
@@ -1105,15 +1163,19 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 		md_workload(c, &c->workloads[i], f);
 	if (c->n_not_compared) {
 		fprintf(f, "## Not compared\n\n");
-		for (i = 0; i < c->n_not_compared; i++)
-			fprintf(f, "- %s\n", c->not_compared[i]);
+		for (i = 0; i < c->n_not_compared; i++) {
+			fputs("- ", f);
+			md_text(f, c->not_compared[i]);
+			fputc('\n', f);
+		}
 		fputc('\n', f);
 	}
 	fprintf(f, "## Verdict\n\n");
 	for (k = 0; k + 1 < c->n_files; k++) {
-		fprintf(f, "```\n");
+		md_fence(f, fence);
 		text_verdict(c, k, f);
-		fprintf(f, "```\n\n");
+		md_fence(f, fence);
+		fputc('\n', f);
 	}
 	fprintf(f,
 	        "change: ratio of geometric means (Welch's t-test on log-values); count rows: "

@@ -298,6 +298,57 @@ expect_rc 2 "$VMSUITE" compare base.json absurd.json && one_line_naming absurd.j
 expect_rc 2 "$VMSUITE" compare --force --exit-zero absurd.json base.json &&
 	one_line_naming absurd.json
 
+# Markdown: strings from the files never pass as markup (labels, paths, keys, names).
+python3 - base.json evila.json evil.json <<'PY'
+import copy, json, sys
+x = '<script>alert(1)</script>[a](javascript:alert(1))`|*_&amp;'
+d = json.load(open(sys.argv[1]))
+w = copy.deepcopy(d["workloads"][1])
+w["name"] = "wl" + x
+w["metrics"]["m" + x] = dict(w["metrics"]["elapsed_s"], primary=True)
+d["workloads"].append(w)
+json.dump(d, open(sys.argv[2], "w"))
+d["label"] = "lab" + x + "\n```\n<i>out of the fence</i>"
+d["fingerprint"]["vm_sysctl"]["value"]["k" + x] = "v" + x
+w["options"]["o" + x] = "v" + x
+json.dump(d, open(sys.argv[3], "w"))
+PY
+cp evil.json 'evil<b>```.json'
+rc=0
+"$VMSUITE" compare --format markdown evila.json 'evil<b>```.json' >out 2>err || rc=$?
+[ "$rc" -le 1 ] || fail "markdown of crafted files: exit $rc, $(cat err)"
+	python3 - out <<'PY' > md.out 2>&1 && ok "markdown escapes file strings" ||
+import re, sys
+md = open(sys.argv[1], encoding="utf-8").read()
+errors = []
+# fenced blocks show their text as code; the text of one cannot close it
+fence, outside = None, []
+for l in md.splitlines():
+    m = re.match(r"^(`{3,})", l)
+    if m and fence is None:
+        fence = m.group(1)
+    elif m and l.strip() == fence:
+        fence = None
+    elif m and fence and l.startswith(fence):
+        errors.append("fence closed by content: " + l)
+    elif fence is None:
+        outside.append(l)
+if fence:
+    errors.append("unclosed fence")
+text = "\n".join(outside)
+if re.search(r"(?<!\\)<[A-Za-z/!?]", text):
+    errors.append("raw tag: " + re.search(r".*(?<!\\)<[A-Za-z/!?].*", text).group(0))
+if re.search(r"(?<!\\)\]\(", text):
+    errors.append("link: " + re.search(r".*(?<!\\)\]\(.*", text).group(0))
+if re.search(r"(?<!\\)&amp;", text):
+    errors.append("entity passed through")
+if "evil" not in text or "lab" not in text or "wl" not in text or "\\<script" not in text:
+    errors.append("the strings are gone")
+print("\n".join(errors))
+sys.exit(1 if errors else 0)
+PY
+	fail "markdown: $(cat md.out)"
+
 # Two identical real runs on the host (the plan's mmap001 size follows the free disk, which
 # moves between them): no hard difference, verdicts given.
 if "$VMSUITE" run --machine host --no-drop-caches -w mtest01:bytes=8M -n 2 -o h1.json >/dev/null 2>h1.err; then
