@@ -1,6 +1,6 @@
 /* `vmsuite compare BASE OTHER...`: loads result files, builds the comparison model and renders
  * it. Exit codes differ from the other commands: 0 no regression, 1 a primary metric regressed,
- * 2 not comparable or an error (docs/compare.md). No kernel paths of its own. */
+ * 2 cannot tell, not comparable or an error (docs/compare.md). No kernel paths of its own. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -98,14 +98,17 @@ const struct vms_cli_usage vms_compare_usage = {
              "Fisher's exact\n"
              "test), p-value and verdict: regression, improvement, probably ..., no change, "
              "inconclusive\n"
-             "(n≈N: runs per side needed to detect --detect), unstable, not comparable. Primary "
-             "metrics\n"
-             "(elapsed_s, sys_s, sound_rating, underruns) decide the VERDICT lines. See "
-             "docs/compare.md.\n",
+             "(n≈N: runs per side needed to detect --detect), unstable, not comparable, cannot "
+             "tell (a side\n"
+             "without a successful run), missing. Primary metrics (elapsed_s, sys_s, "
+             "sound_rating, underruns,\n"
+             "failed_runs) decide the VERDICT lines. See docs/compare.md.\n",
     .options = compare_options,
     .more = "Exit status (differs from the other commands): 0 no regression; 1 a primary metric "
-            "regressed;\n"
-            "2 not comparable, or an error (bad file, bad option).\n",
+            "regressed\n"
+            "(failed runs included); 2 cannot tell (a primary metric not measured on a side), "
+            "nothing\n"
+            "comparable, or an error (bad file, bad option).\n",
 };
 
 struct compare_args {
@@ -217,6 +220,10 @@ int cmd_compare(int argc, char **argv)
 				vms_error("cannot open '%s': %s", path, err);
 			else
 				vms_error("cannot compare '%s': %s", path, err);
+			goto out;
+		}
+		if (vms_compare_check_doc(docs[i], err, sizeof(err))) {
+			vms_error("cannot compare '%s': %s", path, err);
 			goto out;
 		}
 	}

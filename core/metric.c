@@ -106,7 +106,7 @@ const struct vms_metric_def vms_metric_defs[] = {
      "the probe process's CPU share over the window"},
     {"probe_maxrss_kib", "KiB", L, G, 0, VMS_GROUP_PROBE, VMS_SOURCE_PROBE, "probe max RSS", 0,
      "the probe process's peak resident memory"},
-    {"failed_runs", "runs", L, C, 0, VMS_GROUP_RUNS, VMS_SOURCE_RUNS, "failed runs", 0,
+    {"failed_runs", "runs", L, C, 1, VMS_GROUP_RUNS, VMS_SOURCE_RUNS, "failed runs", 0,
      "runs whose status is failed (1) among those that ended (ok or failed)"},
     {"oom_kills", "runs", L, C, 0, VMS_GROUP_RUNS, VMS_SOURCE_RUNS, "OOM-killed runs", 0,
      "runs whose child was killed by the OOM killer"},

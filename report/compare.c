@@ -34,6 +34,7 @@ const char *vms_verdict_name(enum vms_verdict v)
 	case VMS_VERDICT_INCONCLUSIVE: return "inconclusive";
 	case VMS_VERDICT_UNSTABLE: return "unstable";
 	case VMS_VERDICT_NOT_COMPARABLE: return "not comparable";
+	case VMS_VERDICT_CANNOT_TELL: return "cannot tell";
 	default: return "missing";
 	}
 }
@@ -160,6 +161,11 @@ static void judge_fisher(const struct vms_compare_opts *o, const struct vms_cmp_
 		c->verdict = VMS_VERDICT_INFO;
 	else if (!b->s.n || !x->s.n)
 		c->verdict = VMS_VERDICT_INCONCLUSIVE;
+	else if (m->derived &&
+	         ((!b->events && x->events == x->s.n) || (b->events == b->s.n && !x->events)))
+		/* Every run of one side failed (or was OOM-killed) and none of the other: a kernel
+		 * on which the workload cannot run, whatever n is. */
+		c->verdict = direction(m, x->events > 0, 1);
 	else if (c->p < o->alpha)
 		c->verdict =
 		    direction(m, (double)x->events / x->s.n > (double)b->events / b->s.n, 1);
@@ -223,9 +229,37 @@ static void judge_t(const struct vms_compare_opts *o, const struct vms_cmp_metri
 	}
 }
 
-/* Judges metric m of file k + 1 against BASE; owl is that file's workload (NULL: absent). */
+/* True when workload wl has runs and none of them succeeded (status "ok"). */
+static int no_successful_run(const json_t *wl)
+{
+	const json_t *runs = json_object_get(wl, "runs"), *r;
+	size_t i;
+
+	if (!json_array_size(runs))
+		return 0;
+	json_array_foreach (runs, i, r) {
+		const char *st = json_string_value(json_object_get(r, "status"));
+
+		if (st && !strcmp(st, "ok"))
+			return 0;
+	}
+	return 1;
+}
+
+/* True when the document was recorded without the audio probe. */
+static int without_audio(const json_t *doc)
+{
+	const json_t *p = json_object_get(doc, "protocol");
+
+	return !json_is_object(json_object_get(doc, "audio")) ||
+	       json_is_false(json_object_get(p, "with_audio"));
+}
+
+/* Judges metric m of file k + 1 against BASE; bwl and owl are the workload in BASE and in that
+ * file (NULL: absent), bdoc and odoc the documents. */
 static void build_cell(const struct vms_compare *cmp, const struct vms_cmp_workload *w,
-                       struct vms_cmp_metric *m, size_t k, const json_t *owl)
+                       struct vms_cmp_metric *m, size_t k, const json_t *bwl, const json_t *owl,
+                       const json_t *bdoc, const json_t *odoc)
 {
 	struct vms_cmp_cell *c = &m->cells[k];
 	const struct vms_envdiff *env = &cmp->env[k];
@@ -235,9 +269,17 @@ static void build_cell(const struct vms_compare *cmp, const struct vms_cmp_workl
 	c->change = c->lo = c->hi = c->p = NAN;
 	side_fill(&c->side, owl, m->name, m->derived);
 	nb = c->side.s.n;
+	/* A side where the workload never ran to the end: its measurements, whatever a failed
+	 * run left, say nothing about the kernel; failed_runs says what happened. */
+	if (!m->derived && (no_successful_run(bwl) || no_successful_run(owl))) {
+		c->verdict = VMS_VERDICT_CANNOT_TELL;
+		return;
+	}
 	/* Absent, or no run has a value: nothing to test, and no number stands in for it. */
 	if (!na || !nb) {
 		c->verdict = VMS_VERDICT_MISSING;
+		c->by_design =
+		    m->audio && ((!na && without_audio(bdoc)) || (!nb && without_audio(odoc)));
 		return;
 	}
 	if (m->count && !(na >= 2 && nb >= 2 && m->base.events == na && c->side.events == nb))
@@ -291,13 +333,14 @@ static void metric_add(struct vms_compare *c, struct vms_cmp_workload *w, const 
 	m->better = better_of(json_string_value(json_object_get(mo, "better")),
 	                      d ? d->better : VMS_BETTER_NONE);
 	m->count = kind ? !strcmp(kind, "count") : d && d->kind == VMS_KIND_COUNT;
-	m->primary = mo ? json_is_true(json_object_get(mo, "primary")) : 0;
+	m->primary = mo ? json_is_true(json_object_get(mo, "primary")) : d && d->primary;
 	m->audio = is_audio(d);
 	side_fill(&m->base, vms_result_workload(docs[0], w->name), name, m->derived);
 	m->cells = vms_xcalloc(c->n_files - 1, sizeof(*m->cells));
 	for (k = 1; k < c->n_files; k++)
-		build_cell(c, w, m, k - 1,
-		           w->present[k - 1] ? vms_result_workload(docs[k], w->name) : NULL);
+		build_cell(c, w, m, k - 1, vms_result_workload(docs[0], w->name),
+		           w->present[k - 1] ? vms_result_workload(docs[k], w->name) : NULL,
+		           docs[0], docs[k]);
 }
 
 static void metric_release(const struct vms_compare *c, struct vms_cmp_metric *m)
@@ -457,25 +500,83 @@ void vms_compare_release(struct vms_compare *c)
 	memset(c, 0, sizeof(*c));
 }
 
-int vms_compare_status(const struct vms_compare *c)
+enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
 {
-	int not_comparable = 0;
-	size_t i, j, k;
+	size_t i, j, primary = 0, blocked = 0, untold = 0, common = 0;
 
 	for (i = 0; i < c->n_workloads; i++) {
+		common += c->workloads[i].present[k];
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
 			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_cmp_cell *cell = &m->cells[k];
 
-			for (k = 0; k + 1 < c->n_files; k++) {
-				if (m->primary && m->cells[k].verdict == VMS_VERDICT_REGRESSION)
-					return 1;
-				not_comparable |= m->cells[k].verdict == VMS_VERDICT_NOT_COMPARABLE;
+			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
+				continue;
+			if (cell->verdict == VMS_VERDICT_REGRESSION)
+				return VMS_OUTCOME_REGRESSION;
+			primary++;
+			blocked += cell->verdict == VMS_VERDICT_NOT_COMPARABLE;
+			untold += cell->verdict == VMS_VERDICT_CANNOT_TELL ||
+			          cell->verdict == VMS_VERDICT_MISSING;
+		}
+	}
+	if (!common || (primary && blocked == primary))
+		return VMS_OUTCOME_NOT_COMPARABLE;
+	if (untold)
+		return VMS_OUTCOME_CANNOT_TELL;
+	return VMS_OUTCOME_NO_REGRESSION;
+}
+
+int vms_compare_status(const struct vms_compare *c)
+{
+	int untold = 0;
+	size_t k;
+
+	for (k = 0; k + 1 < c->n_files; k++) {
+		enum vms_cmp_outcome o = vms_compare_outcome(c, k);
+
+		if (o == VMS_OUTCOME_REGRESSION)
+			return 1;
+		untold |= o != VMS_OUTCOME_NO_REGRESSION;
+	}
+	return untold ? 2 : 0;
+}
+
+/* Largest magnitude a sample of a metric in unit may have (docs/compare.md): a time beyond
+ * 1e12 s or ms (more than 31 years) or any other value beyond 1e18 (an exabyte, 10^18
+ * events) is no measurement, and such values overflow the statistics' squares. */
+static double sample_limit(const char *unit)
+{
+	return unit && (!strcmp(unit, "s") || !strcmp(unit, "ms")) ? 1e12 : 1e18;
+}
+
+int vms_compare_check_doc(const json_t *doc, char *err, size_t errlen)
+{
+	const json_t *wl, *mo, *v;
+	const char *name;
+	size_t i, j;
+
+	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
+		const char *wname = json_string_value(json_object_get(wl, "name"));
+
+		json_object_foreach ((json_t *)json_object_get(wl, "metrics"), name, mo) {
+			const char *unit = json_string_value(json_object_get(mo, "unit"));
+			const struct vms_metric_def *d = vms_metric_find(name);
+			double lim = sample_limit(unit ? unit : d ? d->unit : NULL);
+
+			json_array_foreach (json_object_get(mo, "samples"), j, v) {
+				double x = json_number_value(v);
+
+				if (!json_is_number(v) || (isfinite(x) && fabs(x) <= lim))
+					continue;
+				snprintf(err, errlen,
+				         "%s: %s: sample %zu is %g, not a measurement (beyond %g)",
+				         wname ? wname : "?", name, j + 1, x, lim);
+				return -EINVAL;
 			}
 		}
 	}
-	for (k = 0; k + 1 < c->n_files; k++)
-		not_comparable |= !c->opts.force && vms_envdiff_blocks(&c->env[k], NULL, 0);
-	return not_comparable ? 2 : 0;
+	return 0;
 }
 
 /* ---- formatting helpers shared by the renderers ----------------------------------------- */
@@ -769,31 +870,43 @@ static void text_workload(const struct vms_compare *c, const struct vms_cmp_work
 
 static void text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 {
-	size_t i, j, regressions = 0, blocked = 0;
+	size_t i, j, regressions = 0, untold = 0;
 	char ch[64], p[16], v[64];
 
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
 			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_cmp_cell *cell = &m->cells[k];
 
-			regressions += m->primary && m->cells[k].verdict == VMS_VERDICT_REGRESSION;
-			blocked += m->primary && m->cells[k].verdict == VMS_VERDICT_NOT_COMPARABLE;
+			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
+				continue;
+			regressions += cell->verdict == VMS_VERDICT_REGRESSION;
+			untold += cell->verdict == VMS_VERDICT_CANNOT_TELL ||
+			          cell->verdict == VMS_VERDICT_MISSING;
 		}
 	fprintf(f, "VERDICT %c (%s) vs A (%s): ", file_letter(k + 1), c->files[k + 1].label,
 	        c->files[0].label);
-	if (regressions)
+	switch (vms_compare_outcome(c, k)) {
+	case VMS_OUTCOME_REGRESSION:
 		fprintf(f, "REGRESSION in %zu primary metric%s\n", regressions,
 		        regressions > 1 ? "s" : "");
-	else if (blocked)
-		fprintf(f, "NOT COMPARABLE (hard environment differences)\n");
-	else
-		fprintf(f, "no regression\n");
+		break;
+	case VMS_OUTCOME_NOT_COMPARABLE:
+		fprintf(f, "NOT COMPARABLE (%s)\n",
+		        c->n_workloads ? "hard environment differences" : "no common workload");
+		break;
+	case VMS_OUTCOME_CANNOT_TELL:
+		fprintf(f, "CANNOT TELL (%zu primary metric%s not measured on a side)\n", untold,
+		        untold > 1 ? "s" : "");
+		break;
+	default: fprintf(f, "no regression\n"); break;
+	}
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
 			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
 			const struct vms_cmp_cell *cell = &m->cells[k];
 
-			if (!m->primary || cell->verdict == VMS_VERDICT_MISSING)
+			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
 				continue;
 			fprintf(f, "  %-14s %-18s ", c->workloads[i].name, m->name);
 			put_padded(f, fmt_verdict(cell, c->opts.detect, 0, v, sizeof(v)), 22);
@@ -871,7 +984,67 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 
 /* ---- markdown --------------------------------------------------------------------------- */
 
-/* s with '|' escaped for a table cell. */
+/* s, a string from a result file (label, path, key, value, workload or metric name), as
+ * markdown text that can be no markup: the characters that open HTML, entities, links,
+ * emphasis, code or a table cell are backslash-escaped, control characters written as \xNN. */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\x%02x", (unsigned char)*s);
+			continue;
+		}
+		if (strchr("\\`*[]<>|&", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+/* A table cell holding a string from a result file (md_text). */
+static void md_cell_text(FILE *f, const char *s)
+{
+	fputs(" ", f);
+	md_text(f, s);
+	fputs(" |", f);
+}
+
+/* The longest run of backticks in s. */
+static size_t backtick_run(const char *s, size_t longest)
+{
+	size_t run = 0;
+
+	for (; *s; s++) {
+		run = *s == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	return longest;
+}
+
+/* The fence of the verdict blocks: longer than any backtick run in the labels and names they
+ * quote, so that no file string can close it. */
+static size_t md_fence_len(const struct vms_compare *c)
+{
+	size_t i, j, n = 2;
+
+	for (i = 0; i < c->n_files; i++)
+		n = backtick_run(c->files[i].label, n);
+	for (i = 0; i < c->n_workloads; i++) {
+		n = backtick_run(c->workloads[i].name, n);
+		for (j = 0; j < c->workloads[i].n_metrics; j++)
+			n = backtick_run(c->workloads[i].metrics[j].name, n);
+	}
+	return n + 1;
+}
+
+static void md_fence(FILE *f, size_t n)
+{
+	while (n--)
+		fputc('`', f);
+	fputc('\n', f);
+}
+
+/* s, text of our own (numbers, verdicts), with '|' escaped for a table cell. */
 static void md_cell(FILE *f, const char *s)
 {
 	fputs(" ", f);
@@ -888,7 +1061,9 @@ static void md_workload(const struct vms_compare *c, const struct vms_cmp_worklo
 	char buf[64];
 	size_t j, k;
 
-	fprintf(f, "## %s\n\n| metric | A mean | A cv | A n |", w->name);
+	fputs("## ", f);
+	md_text(f, w->name);
+	fprintf(f, "\n\n| metric | A mean | A cv | A n |");
 	for (k = 1; k < c->n_files; k++)
 		fprintf(f, " %c mean | %c cv | %c n | %c change %% [%g%% CI] | %c p | %c verdict |",
 		        file_letter(k), file_letter(k), file_letter(k), file_letter(k),
@@ -900,16 +1075,12 @@ static void md_workload(const struct vms_compare *c, const struct vms_cmp_worklo
 	for (j = 0; w->n_metrics && j < 2 * w->n_metrics; j++) {
 		/* the system metrics first, then the sound ones, as in the text table */
 		const struct vms_cmp_metric *m = &w->metrics[j % w->n_metrics];
-		char *name;
 
 		if (m->audio != (j >= w->n_metrics))
 			continue;
-		name = vms_xasprintf("%s%s%s", m->audio ? "sound: " : "", m->name,
-		                     m->primary ? " (primary)" : "");
-
-		fputc('|', f);
-		md_cell(f, name);
-		free(name);
+		fprintf(f, "| %s", m->audio ? "sound: " : "");
+		md_text(f, m->name);
+		fprintf(f, "%s |", m->primary ? " (primary)" : "");
 		md_cell(f, fmt_num(m->base.s.mean, buf, sizeof(buf)));
 		md_cell(f, fmt_spread(m, &m->base, buf, sizeof(buf)));
 		md_cell(f, fmt_n(&m->base, buf, sizeof(buf)));
@@ -954,13 +1125,13 @@ static void md_baselines(const struct vms_compare *c, FILE *f)
 
 int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 {
-	size_t i, k;
+	size_t i, k, fence = md_fence_len(c);
 
 	fprintf(f, "# vmsuite compare\n\n| | label | file |\n|---|---|---|\n");
 	for (k = 0; k < c->n_files; k++) {
 		fprintf(f, "| %c%s |", file_letter(k), k ? "" : " (BASE)");
-		md_cell(f, c->files[k].label);
-		md_cell(f, c->files[k].path);
+		md_cell_text(f, c->files[k].label);
+		md_cell_text(f, c->files[k].path);
 		fputc('\n', f);
 	}
 	fprintf(
@@ -980,9 +1151,9 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 		for (i = 0; i < d->n; i++) {
 			fputc('|', f);
 			md_cell(f, vms_env_class_name(d->items[i].cls));
-			md_cell(f, d->items[i].key);
-			md_cell(f, d->items[i].base);
-			md_cell(f, d->items[i].other);
+			md_cell_text(f, d->items[i].key);
+			md_cell_text(f, d->items[i].base);
+			md_cell_text(f, d->items[i].other);
 			fputc('\n', f);
 		}
 		fputc('\n', f);
@@ -992,15 +1163,19 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 		md_workload(c, &c->workloads[i], f);
 	if (c->n_not_compared) {
 		fprintf(f, "## Not compared\n\n");
-		for (i = 0; i < c->n_not_compared; i++)
-			fprintf(f, "- %s\n", c->not_compared[i]);
+		for (i = 0; i < c->n_not_compared; i++) {
+			fputs("- ", f);
+			md_text(f, c->not_compared[i]);
+			fputc('\n', f);
+		}
 		fputc('\n', f);
 	}
 	fprintf(f, "## Verdict\n\n");
 	for (k = 0; k + 1 < c->n_files; k++) {
-		fprintf(f, "```\n");
+		md_fence(f, fence);
 		text_verdict(c, k, f);
-		fprintf(f, "```\n\n");
+		md_fence(f, fence);
+		fputc('\n', f);
 	}
 	fprintf(f,
 	        "change: ratio of geometric means (Welch's t-test on log-values); count rows: "

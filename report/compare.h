@@ -34,7 +34,8 @@ enum vms_verdict {
 	VMS_VERDICT_INCONCLUSIVE,
 	VMS_VERDICT_UNSTABLE,
 	VMS_VERDICT_NOT_COMPARABLE,
-	VMS_VERDICT_MISSING, /* the metric is absent from one side, or has no value there */
+	VMS_VERDICT_CANNOT_TELL, /* a side has no successful run of the workload */
+	VMS_VERDICT_MISSING,     /* the metric is absent from one side, or has no value there */
 };
 /* "regression", "probably regression", "no change", ... */
 const char *vms_verdict_name(enum vms_verdict v);
@@ -68,6 +69,8 @@ struct vms_cmp_cell {
 	unsigned runs_have;   /* the smaller n of the two sides */
 	int unstable_side;    /* unstable: 0 = base, 1 = other, 2 = both */
 	int confounded;       /* a soft environment difference could explain this verdict */
+	int by_design;        /* missing because a file did not ask for it (sound metrics of a
+	                       * file recorded without --with-audio): no verdict is owed */
 };
 
 /* unit, better and kind are the file's own (the first file that has the metric), completed from
@@ -116,9 +119,25 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
                        json_t *const *docs, const char *const *paths, size_t n);
 void vms_compare_release(struct vms_compare *c);
 
-/* Exit status the model calls for: 1 if a primary metric regressed, else 2 if anything was
- * not comparable, else 0. */
+/* What the VERDICT block of other file k (0 = the first after BASE) says. */
+enum vms_cmp_outcome {
+	VMS_OUTCOME_NO_REGRESSION,  /* every primary metric that could be judged was */
+	VMS_OUTCOME_REGRESSION,     /* a primary metric regressed */
+	VMS_OUTCOME_NOT_COMPARABLE, /* nothing comparable is left: no common workload, or a hard
+	                             * difference touches every primary metric */
+	VMS_OUTCOME_CANNOT_TELL,    /* a primary metric was not measured on a side (missing, or
+	                             * no successful run) */
+};
+enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k);
+
+/* Exit status the model calls for: 1 if a primary metric regressed in some file, else 2 if a
+ * file is not comparable or cannot tell, else 0 (docs/compare.md). */
 int vms_compare_status(const struct vms_compare *c);
+
+/* Refuses a loaded result document whose samples no run can produce: a sample that is not a
+ * finite number, a time (unit s or ms) beyond 1e12 in magnitude or any other value beyond
+ * 1e18 (docs/compare.md). Returns 0, or -EINVAL with "WORKLOAD: METRIC: ..." in err. */
+int vms_compare_check_doc(const json_t *doc, char *err, size_t errlen);
 
 /* A renderer writes the whole model to f. Returns 0 or -errno of a failed write (not
  * reported). */

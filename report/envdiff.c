@@ -2,6 +2,7 @@
  * classes each difference (expected / soft / hard). Reads only the JSON documents. */
 #include "report/envdiff.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,11 +84,41 @@ struct prefixed {
 	enum vms_env_scope scope;
 	const char *prefix;
 	const char *workload;
+	int emulated; /* both files ran in an emulated machine with a memory limit */
 };
 
+/* Memory and swap sizes move a little with every kernel (each reserves a little more or less
+ * memory): a change of at most this fraction of the larger is not a hard difference. */
+#define SIZE_TOLERANCE 0.05
+
+/* The class of a memory or swap size that differs between a and b: `within` when both are
+ * positive and within SIZE_TOLERANCE of each other, else hard. */
+static enum vms_env_class size_class(const json_t *a, const json_t *b, enum vms_env_class within)
+{
+	double x = json_number_value(a), y = json_number_value(b);
+
+	if (!json_is_number(a) || !json_is_number(b))
+		return VMS_ENV_HARD;
+	if (x == y)
+		return within;
+	if (!(x > 0 && y > 0) || fabs(x - y) > SIZE_TOLERANCE * fmax(x, y))
+		return VMS_ENV_HARD;
+	return within;
+}
+
+/* The class of the host's RAM (mem) or swap size: under an emulated machine the cgroup's
+ * limits are what the workloads see (compared in machine.*), so the host's sizes are only
+ * possible confounders; on the host, RAM within the tolerance is the kernel's own reservation
+ * (expected), swap within it a possible confounder. */
+static enum vms_env_class host_size_class(const json_t *a, const json_t *b, int mem, int emulated)
+{
+	if (emulated)
+		return VMS_ENV_SOFT;
+	return size_class(a, b, mem ? VMS_ENV_EXPECTED : VMS_ENV_SOFT);
+}
+
 static const char *const fp_expected[] = {"kernel_release", "kernel_version"};
-static const char *const fp_hard[] = {"mem_total_bytes", "swap_total_bytes", "cpu_count",
-                                      "cpu_model",       "page_size",        "architecture"};
+static const char *const fp_hard[] = {"cpu_count", "cpu_model", "page_size", "architecture"};
 /* Parts of object-valued facts that differ from run to run without meaning anything. */
 static const char *const fp_ignored[] = {"workdir_fs.free_bytes", "cgroup.path", "cgroup.lines"};
 
@@ -111,9 +142,15 @@ static void check_fp_part(void *ctx, const char *key, const json_t *a, const jso
 	free(name);
 }
 
+struct fp_ctx {
+	struct vms_envdiff *d;
+	int emulated;
+};
+
 static void check_fingerprint(void *ctx, const char *key, const json_t *ea, const json_t *eb)
 {
-	struct vms_envdiff *d = ctx;
+	struct fp_ctx *fc = ctx;
+	struct vms_envdiff *d = fc->d;
 	/* Fingerprint entries are {"value": ..., "source": ...}; only the value matters. */
 	const json_t *a = json_is_object(ea) ? json_object_get(ea, "value") : ea;
 	const json_t *b = json_is_object(eb) ? json_object_get(eb, "value") : eb;
@@ -123,11 +160,13 @@ static void check_fingerprint(void *ctx, const char *key, const json_t *ea, cons
 		cls = VMS_ENV_EXPECTED;
 	else if (in_list(key, fp_hard, VMS_ARRAY_SIZE(fp_hard)))
 		cls = VMS_ENV_HARD;
+	else if (!strcmp(key, "mem_total_bytes") || !strcmp(key, "swap_total_bytes"))
+		cls = host_size_class(a, b, key[0] == 'm', fc->emulated);
 	if (json_is_object(a) && json_is_object(b)) {
 		/* vm_sysctl entries read as "vm.NAME", other objects as "KEY.PART" */
 		char *prefix =
 		    !strcmp(key, "vm_sysctl") ? vms_xstrdup("vm.") : vms_xasprintf("%s.", key);
-		struct prefixed p = {d, cls, VMS_ENV_GLOBAL, prefix, NULL};
+		struct prefixed p = {d, cls, VMS_ENV_GLOBAL, prefix, NULL, fc->emulated};
 
 		foreach_key(a, b, check_fp_part, &p);
 		free(prefix);
@@ -136,9 +175,11 @@ static void check_fingerprint(void *ctx, const char *key, const json_t *ea, cons
 	check(d, cls, VMS_ENV_GLOBAL, key, NULL, a, b);
 }
 
-/* The emulated machine: every limit is hard; where it sat (paths) and prose are left out; how
- * the cgroup was driven is soft. Nested objects (the cgroup it made, the profile's plan) are
- * compared part by part as "machine.cgroup.mem_limit_bytes". */
+/* The emulated machine: every limit is hard (sizes beyond SIZE_TOLERANCE); where it sat (paths)
+ * and prose are left out; how the cgroup was driven is soft; the profile's plan is expected (it
+ * sizes workloads that may not have run, from free disk; what ran is compared in the
+ * workloads' options). Nested objects (the cgroup it made) are compared part by part as
+ * "machine.cgroup.mem_limit_bytes". */
 static void check_machine(void *ctx, const char *key, const json_t *a, const json_t *b)
 {
 	static const char *const ignored[] = {"note", "cgroup_path", "path"};
@@ -152,10 +193,16 @@ static void check_machine(void *ctx, const char *key, const json_t *a, const jso
 		return;
 	if (in_list(key, soft, VMS_ARRAY_SIZE(soft)))
 		cls = VMS_ENV_SOFT;
+	else if (p->cls == VMS_ENV_EXPECTED || !strcmp(key, "plan"))
+		cls = VMS_ENV_EXPECTED;
+	else if (!strcmp(key, "host_mem_total_bytes") || !strcmp(key, "host_swap_total_bytes"))
+		cls = host_size_class(a, b, key[5] == 'm', p->emulated);
+	else if (strstr(key, "_bytes"))
+		cls = size_class(a, b, VMS_ENV_SOFT);
 	name = vms_xasprintf("%s%s", p->prefix, key);
 	if (json_is_object(a) && json_is_object(b)) {
 		char *prefix = vms_xasprintf("%s.", name);
-		struct prefixed sub = {p->d, cls, VMS_ENV_GLOBAL, prefix, NULL};
+		struct prefixed sub = {p->d, cls, VMS_ENV_GLOBAL, prefix, NULL, p->emulated};
 
 		foreach_key(a, b, check_machine, &sub);
 		free(prefix);
@@ -167,12 +214,14 @@ static void check_machine(void *ctx, const char *key, const json_t *a, const jso
 
 static void check_protocol(void *ctx, const char *key, const json_t *a, const json_t *b)
 {
-	struct vms_envdiff *d = ctx;
+	struct fp_ctx *fc = ctx;
+	struct vms_envdiff *d = fc->d;
 	enum vms_env_class cls = VMS_ENV_SOFT;
 	char *name;
 
 	if (!strcmp(key, "machine")) {
-		struct prefixed p = {d, VMS_ENV_HARD, VMS_ENV_GLOBAL, "machine.", NULL};
+		struct prefixed p = {d,          VMS_ENV_HARD, VMS_ENV_GLOBAL,
+		                     "machine.", NULL,         fc->emulated};
 
 		foreach_key(a, b, check_machine, &p);
 		return;
@@ -252,8 +301,16 @@ static void check_audio_facts(struct vms_envdiff *d, const char *prefix, const j
 	}
 }
 
+/* True when the document ran in an emulated machine with a memory limit. */
+static int emulated(const json_t *doc)
+{
+	return json_is_number(json_object_get(
+	    json_object_get(json_object_get(doc, "protocol"), "machine"), "mem_limit_bytes"));
+}
+
 void vms_envdiff_build(const json_t *base, const json_t *other, struct vms_envdiff *d)
 {
+	struct fp_ctx fc = {d, emulated(base) && emulated(other)};
 	const json_t *wa, *wb, *fa, *fb;
 	size_t i;
 
@@ -272,9 +329,9 @@ void vms_envdiff_build(const json_t *base, const json_t *other, struct vms_envdi
 	      json_object_get(json_object_get(base, "tool"), "version"),
 	      json_object_get(json_object_get(other, "tool"), "version"));
 	foreach_key(json_object_get(base, "protocol"), json_object_get(other, "protocol"),
-	            check_protocol, d);
+	            check_protocol, &fc);
 	foreach_key(json_object_get(base, "fingerprint"), json_object_get(other, "fingerprint"),
-	            check_fingerprint, d);
+	            check_fingerprint, &fc);
 	json_array_foreach (json_object_get(base, "workloads"), i, wa) {
 		const char *name = json_string_value(json_object_get(wa, "name"));
 		struct wl_ctx w = {d, name};

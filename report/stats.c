@@ -7,9 +7,22 @@
 #include <stdlib.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_randist.h>
 
 #include "core/util.h"
+
+/* GSL's default error handler calls abort() on a domain error; ours check the results. Turned
+ * off before the first GSL call (vmsuite has no other GSL user). */
+static void gsl_quiet(void)
+{
+	static int done;
+
+	if (!done) {
+		gsl_set_error_handler_off();
+		done = 1;
+	}
+}
 
 void vms_summarize(const double *x, size_t n, struct vms_summary *s)
 {
@@ -46,10 +59,14 @@ int vms_welch(const double *a, size_t na, const double *b, size_t nb, double alp
 
 	if (na < 2 || nb < 2 || !(alpha > 0 && alpha < 1))
 		return -EINVAL;
+	gsl_quiet();
 	vms_summarize(a, na, &sa);
 	vms_summarize(b, nb, &sb);
 	va = sa.sd * sa.sd / na;
 	vb = sb.sd * sb.sd / nb;
+	/* Samples whose sums or squares overflow have no meaningful test. */
+	if (!isfinite(va) || !isfinite(vb) || !isfinite(sb.mean - sa.mean))
+		return -EDOM;
 	w->diff = sb.mean - sa.mean;
 	w->se = sqrt(va + vb);
 	if (w->se == 0) {
@@ -61,10 +78,15 @@ int vms_welch(const double *a, size_t na, const double *b, size_t nb, double alp
 	}
 	w->df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
 	w->t = w->diff / w->se;
+	if (!(w->df > 0) || !isfinite(w->t))
+		return -EDOM;
+	/* GSL reports a failure as NaN (its handler is off) */
 	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
+	q = gsl_cdf_tdist_Pinv(1 - alpha / 2, w->df);
+	if (isnan(w->p) || !isfinite(q))
+		return -EDOM;
 	if (w->p > 1)
 		w->p = 1;
-	q = gsl_cdf_tdist_Pinv(1 - alpha / 2, w->df);
 	w->lo = w->diff - q * w->se;
 	w->hi = w->diff + q * w->se;
 	return 0;
@@ -141,6 +163,7 @@ double vms_fisher_exact(unsigned a_events, unsigned a_n, unsigned b_events, unsi
 
 	if (a_events > a_n || b_events > b_n)
 		return NAN;
+	gsl_quiet();
 	/* Number of events among the a-runs, given t events among a_n + b_n runs. */
 	kmin = t > b_n ? t - b_n : 0;
 	kmax = t < a_n ? t : a_n;
@@ -161,6 +184,7 @@ unsigned vms_runs_needed(double cv, double delta, double alpha)
 	if (!(cv > 0) || !isfinite(cv) || !(delta > 0) || !isfinite(delta) ||
 	    !(alpha > 0 && alpha < 1))
 		return 0;
+	gsl_quiet();
 	z = gsl_cdf_ugaussian_Pinv(1 - alpha / 2) + gsl_cdf_ugaussian_Pinv(0.8);
 	n = ceil(2 * z * z * (cv / delta) * (cv / delta) - 1e-9);
 	if (n < 2)

@@ -1,6 +1,8 @@
 /* Statistics for `vmsuite compare`: sample summaries, Welch's t-test (on log-values for the
  * ratio of geometric means, on raw values as a fallback), Fisher's exact test for "runs with an
- * event", and the runs needed to detect a change. Distributions come from GSL. No kernel paths. */
+ * event", and the runs needed to detect a change. Distributions come from GSL, whose abort()ing
+ * error handler these functions turn off before their first call: a failure is a NaN they
+ * check. No kernel paths. */
 #ifndef VMS_STATS_H
 #define VMS_STATS_H
 
@@ -16,8 +18,10 @@ void vms_summarize(const double *x, size_t n, struct vms_summary *s);
 
 /* Welch's two-sample t-test of mean(b) - mean(a) with a (1 - alpha) confidence interval using
  * the Welch–Satterthwaite degrees of freedom. Needs na >= 2 and nb >= 2 (else -EINVAL and *w
- * untouched) and 0 < alpha < 1. When both samples are constant (se = 0) the difference is
- * exact: p = 1 if the means are equal, else p = 0, the interval is the point, df = INFINITY. */
+ * untouched) and 0 < alpha < 1. Returns -EDOM when the samples have no finite variance or
+ * GSL cannot compute the distribution (values so large their squares overflow). When both samples
+ * are constant (se = 0) the difference is exact: p = 1 if the means are equal, else p = 0, the
+ * interval is the point, df = INFINITY. */
 struct vms_welch {
 	double diff; /* mean(b) - mean(a) */
 	double se, df, t, p, lo, hi;
@@ -33,8 +37,8 @@ enum vms_change_method {
 };
 
 /* The relative change of b against a: ratio 1.05 = +5 %. `defined` is 0 when the ratio
- * cannot be expressed (raw method with mean(a) <= 0); p is still valid then. Returns 0, or
- * -EINVAL when either side has fewer than 2 values. */
+ * cannot be expressed (raw method with mean(a) <= 0); p is still valid then. Returns 0,
+ * -EINVAL when either side has fewer than 2 values, or -EDOM as vms_welch(). */
 struct vms_change {
 	enum vms_change_method method;
 	int defined;

@@ -82,7 +82,9 @@ expect_rc 2 "$VMSUITE" compare base.json bigmem.json && ok "hard diff: exit 2"
 grep -q 'HARD     mem_total_bytes' out && ok "hard diff listed" || fail "hard diff not listed"
 grep -q '^elapsed_s .*not comparable$' out && ok "not comparable verdict" || fail "verdict"
 expect_rc 0 "$VMSUITE" compare --force base.json bigmem.json && ok "--force compares"
-expect_rc 2 "$VMSUITE" compare base.json newmp3.json && ok "other MP3: exit 2"
+# Another MP3 touches the sound metrics only: the system metrics keep their verdicts, so the
+# comparison is not "nothing comparable" (exit 0, sound rows "not comparable").
+expect_rc 0 "$VMSUITE" compare base.json newmp3.json && ok "other MP3: exit 0"
 grep -q '^sound_rating .*not comparable$' out && ok "sound not comparable" || fail "sound verdict"
 grep -q '^elapsed_s .*not comparable$' out && fail "MP3 change blocked non-sound metrics" ||
 	ok "MP3 change leaves the system metrics comparable"
@@ -148,7 +150,8 @@ for order in "full.json cut.json" "cut.json full.json"; do
 	set -- $order
 	side=$([ "$1" = cut.json ] && echo A || echo B)
 	for fmt in text markdown json html; do
-		expect_rc 0 "$VMSUITE" compare --format $fmt "$1" "$2" || continue
+		# elapsed_s is primary: never measured on one side, the verdict cannot tell (2)
+		expect_rc 2 "$VMSUITE" compare --format $fmt "$1" "$2" || continue
 		cp out "missing-$side.$fmt"
 	done
 	python3 - "$side" missing-$side.text missing-$side.markdown missing-$side.json \
@@ -253,6 +256,120 @@ sys.exit(1 if errors else 0)
 PY
 		fail "metric missing in $side: $(cat missing.out)"
 done
+
+grep -q 'VERDICT B .*: CANNOT TELL' missing-A.text && grep -q '^  mmap001 *elapsed_s *missing' missing-A.text &&
+	ok "a primary metric missing on one side: the VERDICT says cannot tell" ||
+	fail "VERDICT with a missing primary metric: $(grep -A3 VERDICT missing-A.text)"
+
+# Every run of B failed where all of A's succeeded: a regression (exit 1), never "no regression";
+# B's timings cannot tell. The same with one run per side.
+for n in 5 1; do
+	"$G" -o fa.json --label ok --seed 1 --runs $n
+	python3 - fa.json fb.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["label"] = "broken"
+for w in d["workloads"]:
+    for r in w["runs"]:
+        r["status"], r["exit_code"] = "failed", 1
+    for m in w["metrics"].values():
+        m["samples"] = [None] * len(m["samples"])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	expect_rc 1 "$VMSUITE" compare fa.json fb.json && ok "all runs failed, n=$n: exit 1"
+	grep -q '^VERDICT B (broken) vs A (ok): REGRESSION' out &&
+		grep -Eq '^  mmap001 +failed_runs +regression' out &&
+		grep -Eq '^  mmap001 +elapsed_s +cannot tell' out &&
+		ok "all runs failed, n=$n: failed_runs regression, elapsed_s cannot tell" ||
+		fail "all runs failed, n=$n: $(grep -A6 '^VERDICT' out)"
+	expect_rc 2 "$VMSUITE" compare fb.json fa.json && grep -q 'CANNOT TELL' out &&
+		ok "all runs of A failed, n=$n: cannot tell (exit 2)"
+done
+
+# Absurd samples are refused up front, naming the file and the metric (GSL used to abort: 134).
+python3 - base.json absurd.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["workloads"][0]["metrics"]["elapsed_s"]["samples"][:3] = [1e308, 0, 4092]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_rc 2 "$VMSUITE" compare base.json absurd.json && one_line_naming absurd.json &&
+	grep -q 'elapsed_s' err && ok "absurd sample names the metric"
+expect_rc 2 "$VMSUITE" compare --force --exit-zero absurd.json base.json &&
+	one_line_naming absurd.json
+
+# Markdown: strings from the files never pass as markup (labels, paths, keys, names).
+python3 - base.json evila.json evil.json <<'PY'
+import copy, json, sys
+x = '<script>alert(1)</script>[a](javascript:alert(1))`|*_&amp;'
+d = json.load(open(sys.argv[1]))
+w = copy.deepcopy(d["workloads"][1])
+w["name"] = "wl" + x
+w["metrics"]["m" + x] = dict(w["metrics"]["elapsed_s"], primary=True)
+d["workloads"].append(w)
+json.dump(d, open(sys.argv[2], "w"))
+d["label"] = "lab" + x + "\n```\n<i>out of the fence</i>"
+d["fingerprint"]["vm_sysctl"]["value"]["k" + x] = "v" + x
+w["options"]["o" + x] = "v" + x
+json.dump(d, open(sys.argv[3], "w"))
+PY
+cp evil.json 'evil<b>```.json'
+rc=0
+"$VMSUITE" compare --format markdown evila.json 'evil<b>```.json' >out 2>err || rc=$?
+[ "$rc" -le 1 ] || fail "markdown of crafted files: exit $rc, $(cat err)"
+	python3 - out <<'PY' > md.out 2>&1 && ok "markdown escapes file strings" ||
+import re, sys
+md = open(sys.argv[1], encoding="utf-8").read()
+errors = []
+# fenced blocks show their text as code; the text of one cannot close it
+fence, outside = None, []
+for l in md.splitlines():
+    m = re.match(r"^(`{3,})", l)
+    if m and fence is None:
+        fence = m.group(1)
+    elif m and l.strip() == fence:
+        fence = None
+    elif m and fence and l.startswith(fence):
+        errors.append("fence closed by content: " + l)
+    elif fence is None:
+        outside.append(l)
+if fence:
+    errors.append("unclosed fence")
+text = "\n".join(outside)
+if re.search(r"(?<!\\)<[A-Za-z/!?]", text):
+    errors.append("raw tag: " + re.search(r".*(?<!\\)<[A-Za-z/!?].*", text).group(0))
+if re.search(r"(?<!\\)\]\(", text):
+    errors.append("link: " + re.search(r".*(?<!\\)\]\(.*", text).group(0))
+if re.search(r"(?<!\\)&amp;", text):
+    errors.append("entity passed through")
+if "evil" not in text or "lab" not in text or "wl" not in text or "\\<script" not in text:
+    errors.append("the strings are gone")
+print("\n".join(errors))
+sys.exit(1 if errors else 0)
+PY
+	fail "markdown: $(cat md.out)"
+
+# Two identical real runs on the host (the plan's mmap001 size follows the free disk, which
+# moves between them): no hard difference, verdicts given.
+if "$VMSUITE" run --machine host --no-drop-caches -w mtest01:bytes=8M -n 2 -o h1.json >/dev/null 2>h1.err; then
+	dd if=/dev/zero of=filler bs=1M count=64 status=none
+	sync
+	if "$VMSUITE" run --machine host --no-drop-caches -w mtest01:bytes=8M -n 2 -o h2.json >/dev/null 2>h2.err; then
+		rm -f filler
+		rc=0
+		"$VMSUITE" compare h1.json h2.json >out 2>err || rc=$?
+		if grep -q 'HARD' out || [ "$rc" -eq 2 ]; then
+			fail "two identical host runs: exit $rc, $(grep HARD out)"
+		else
+			ok "two identical host runs: no hard difference (exit $rc)"
+		fi
+	else
+		fail "second host run failed: $(cat h2.err)"
+	fi
+	rm -f filler
+else
+	fail "host run failed: $(cat h1.err)"
+fi
 
 if [ "$fails" -ne 0 ]; then
 	echo "$fails check(s) failed"

@@ -335,8 +335,174 @@ static void env_identical_and_workload_option(void **state)
 	cmp2(&c, a, b, 0);
 	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
 	assert_int_not_equal(verdict(&c, "mtest01", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	/* mtest01 is still compared: not "nothing comparable" */
+	assert_int_equal(vms_compare_status(&c), 0);
+	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* ---- failed runs, missing primaries (a bisect must never pass a kernel that cannot run) -- */
+
+/* Workload "w" of n runs with primary gauge "t"; the first `failed` runs failed (no sample). */
+static json_t *with_failures(size_t n, size_t failed, unsigned long seed)
+{
+	json_t *doc = gen_doc("k", 0), *wl = gen_workload(doc, "w", 1000, n);
+	double v[64];
+	size_t i;
+
+	assert_true(n <= 64);
+	for (i = 0; i < n; i++) {
+		v[i] = i < failed ? NAN : 100 + (double)((seed + i) % 3);
+		if (i < failed)
+			json_object_set_new(json_array_get(json_object_get(wl, "runs"), i),
+			                    "status", json_string("failed"));
+	}
+	gen_samples(wl, "t", "s", "lower", 1, 0, v, n);
+	return doc;
+}
+
+static void failed_runs_decide(void **state)
+{
+	static const size_t ns[] = {10, 1};
+	struct vms_compare c;
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < VMS_ARRAY_SIZE(ns); k++) {
+		json_t *a = with_failures(ns[k], 0, 1), *b = with_failures(ns[k], ns[k], 2);
+		const struct vms_cmp_metric *m;
+
+		/* every run of B failed, every run of A succeeded: a regression whatever n is */
+		cmp2(&c, a, b, 0);
+		m = metric(&c, "w", "failed_runs");
+		assert_non_null(m);
+		assert_true(m->primary);
+		assert_int_equal(m->cells[0].verdict, VMS_VERDICT_REGRESSION);
+		/* B has no successful run: its timings cannot tell */
+		assert_int_equal(verdict(&c, "w", "t"), VMS_VERDICT_CANNOT_TELL);
+		assert_int_equal(vms_compare_status(&c), 1);
+		vms_compare_release(&c);
+		/* the other way round: an improvement, but B's timings still cannot tell what A's
+		 * would have been: never "no regression" (exit 0) */
+		cmp2(&c, b, a, 0);
+		assert_int_equal(verdict(&c, "w", "failed_runs"), VMS_VERDICT_IMPROVEMENT);
+		assert_int_equal(verdict(&c, "w", "t"), VMS_VERDICT_CANNOT_TELL);
+		assert_int_equal(vms_compare_status(&c), 2);
+		vms_compare_release(&c);
+		/* nothing ran on either side: cannot tell */
+		cmp2(&c, b, b, 0);
+		assert_int_equal(verdict(&c, "w", "t"), VMS_VERDICT_CANNOT_TELL);
+		assert_int_equal(vms_compare_status(&c), 2);
+		vms_compare_release(&c);
+		json_decref(a);
+		json_decref(b);
+	}
+}
+
+/* A primary metric never measured on one side is not "no regression". */
+static void missing_primary_cannot_tell(void **state)
+{
+	json_t *a = gen_standard("k", 3, 5, 0, 0), *b = gen_standard("k", 3, 5, 0, 0);
+	struct vms_compare c;
+
+	(void)state;
+	cmp2(&c, a, b, 0);
+	assert_int_equal(vms_compare_status(&c), 0);
+	vms_compare_release(&c);
+	json_object_del(
+	    json_object_get(json_array_get(json_object_get(b, "workloads"), 0), "metrics"),
+	    "elapsed_s");
+	cmp2(&c, a, b, 0);
+	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_MISSING);
 	assert_int_equal(vms_compare_status(&c), 2);
 	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
+/* ---- kernel upgrades: sizes within a tolerance, facts of what did not run ---------------- */
+
+static size_t hard_items(const json_t *a, const json_t *b)
+{
+	struct vms_envdiff d;
+	size_t n;
+
+	vms_envdiff_build(a, b, &d);
+	n = vms_envdiff_count(&d, VMS_ENV_HARD);
+	vms_envdiff_release(&d);
+	return n;
+}
+
+static void kernel_upgrade_comparable(void **state)
+{
+	json_t *a = gen_standard("k", 3, 5, 0, 0), *b;
+	struct vms_compare c;
+
+	(void)state;
+	/* MemTotal 0.5 % smaller (a kernel that reserves more), swap 1 % larger: comparable */
+	b = gen_standard("k", 3, 5, 0, 0);
+	gen_set(a, "fingerprint.mem_total_bytes.value", "2060410880");
+	gen_set(b, "fingerprint.mem_total_bytes.value", "2050108826");
+	gen_set(a, "fingerprint.swap_total_bytes.value", "1073741824");
+	gen_set(b, "fingerprint.swap_total_bytes.value", "1084479242");
+	assert_int_equal(hard_items(a, b), 0);
+	cmp2(&c, a, b, 0);
+	assert_int_not_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	assert_int_equal(vms_compare_status(&c), 0);
+	vms_compare_release(&c);
+	/* 10 %: still hard, on the host */
+	gen_set(b, "fingerprint.mem_total_bytes.value", "1854369792");
+	assert_int_equal(hard_items(a, b), 1);
+	cmp2(&c, a, b, 0);
+	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	assert_int_equal(vms_compare_status(&c), 2);
+	vms_compare_release(&c);
+	/* under an emulated machine the cgroup's limits count, not the host's MemTotal */
+	gen_set(a, "protocol.machine.mem_limit_bytes", "536870912");
+	gen_set(b, "protocol.machine.mem_limit_bytes", "536870912");
+	assert_int_equal(hard_items(a, b), 0);
+	gen_set(b, "protocol.machine.mem_limit_bytes", "590558003"); /* +10 % */
+	assert_int_equal(hard_items(a, b), 1);
+	json_decref(b);
+
+	/* the profile's plan sized from free disk, for a workload that did not run */
+	json_decref(a);
+	a = gen_standard("k", 3, 5, 0, 0);
+	b = gen_standard("k", 3, 5, 0, 0);
+	gen_set(a, "protocol.machine.plan.mmap001_bytes", "76391813120");
+	gen_set(b, "protocol.machine.plan.mmap001_bytes", "76199829504");
+	assert_int_equal(hard_items(a, b), 0);
+	json_decref(b);
+	json_decref(a);
+}
+
+/* A hard difference that touches one workload leaves the others' verdicts; exit 2 only when
+ * nothing comparable is left. */
+static void not_comparable_only_where_touched(void **state)
+{
+	json_t *a = gen_standard("k", 3, 5, 0, 0), *b = gen_standard("k", 3, 5, 0, 0);
+	json_t *none = gen_doc("k", 0);
+	struct vms_compare c;
+	size_t i;
+
+	(void)state;
+	gen_set(json_array_get(json_object_get(b, "workloads"), 0), "options.bytes", "1024000000");
+	cmp2(&c, a, b, 0);
+	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	assert_int_equal(verdict(&c, "mtest01", "elapsed_s"), VMS_VERDICT_INCONCLUSIVE);
+	assert_int_equal(vms_compare_status(&c), 0);
+	vms_compare_release(&c);
+	for (i = 0; i < json_array_size(json_object_get(b, "workloads")); i++)
+		gen_set(json_array_get(json_object_get(b, "workloads"), i), "options.bytes", "7");
+	cmp2(&c, a, b, 0);
+	assert_int_equal(vms_compare_status(&c), 2);
+	vms_compare_release(&c);
+	/* no common workload */
+	cmp2(&c, a, none, 0);
+	assert_int_equal(vms_compare_status(&c), 2);
+	vms_compare_release(&c);
+	json_decref(none);
 	json_decref(a);
 	json_decref(b);
 }
@@ -695,7 +861,8 @@ static void odd_documents(void **state)
 		assert_int_equal(vms_compare_render_text(&c, f), 0);
 		vms_compare_release(&c);
 		cmp2(&c, doc, doc, 0);
-		assert_int_equal(vms_compare_status(&c), 0);
+		/* never a regression; nothing to compare (no named workload) is 2 */
+		assert_int_equal(vms_compare_status(&c), i < 2 ? 2 : 0);
 		vms_compare_release(&c);
 		fclose(f);
 		json_decref(doc);
@@ -720,6 +887,10 @@ int main(void)
 	    cmocka_unit_test(samples_kept),
 	    cmocka_unit_test(catalogue_and_file),
 	    cmocka_unit_test(baseline_figures),
+	    cmocka_unit_test(failed_runs_decide),
+	    cmocka_unit_test(missing_primary_cannot_tell),
+	    cmocka_unit_test(kernel_upgrade_comparable),
+	    cmocka_unit_test(not_comparable_only_where_touched),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -177,6 +177,24 @@ static void runs_needed(void **state)
 	assert_int_equal(vms_runs_needed(NAN, 0.05, 0.05), 0);
 }
 
+/* Samples no vmsuite run can produce ([1e308, 0, 4092]: the squares overflow, sd and df are
+ * not numbers) once made GSL call abort(); now the test refuses them and nothing aborts. */
+static void overflowing_samples(void **state)
+{
+	const double huge[] = {1e308, 0, 4092}, fine[] = {1, 2, 3};
+	const double both[] = {1e308, 1e308, -1e308};
+	struct vms_change c;
+	struct vms_welch w;
+
+	(void)state;
+	assert_int_equal(vms_change_test(fine, 3, huge, 3, 0.05, &c), -EDOM);
+	assert_int_equal(vms_change_test(huge, 3, fine, 3, 0.05, &c), -EDOM);
+	assert_int_equal(vms_welch(both, 3, huge, 3, 0.05, &w), -EDOM);
+	/* and ordinary samples still work afterwards */
+	assert_int_equal(vms_change_test(fine, 3, fine, 3, 0.05, &c), 0);
+	assert_true(c.p == 1);
+}
+
 static void summary(void **state)
 {
 	const double c[] = {7, 7, 7};
@@ -209,6 +227,7 @@ int main(void)
 	    cmocka_unit_test(fisher_tables),
 	    cmocka_unit_test(runs_needed),
 	    cmocka_unit_test(summary),
+	    cmocka_unit_test(overflowing_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
