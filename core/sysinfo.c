@@ -14,6 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "core/escape.h"
 #include "core/machine.h"
 #include "core/procfs.h"
 #include "core/sysinfo.h"
@@ -533,16 +534,20 @@ struct rows {
 	size_t n, cap;
 };
 
+/* Takes key and value; all three are stored with control characters escaped (a path or a
+ * file's text may hold any byte). */
 static void add_row(struct rows *r, char *key, char *value, const char *source)
 {
 	if (r->n == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 128;
 		r->v = vms_xrealloc(r->v, r->cap * sizeof(*r->v));
 	}
-	r->v[r->n].key = key;
-	r->v[r->n].value = value;
-	r->v[r->n].source = vms_xstrdup(source ? source : "");
+	r->v[r->n].key = vms_text_escape(key);
+	r->v[r->n].value = vms_text_escape(value);
+	r->v[r->n].source = vms_text_escape(source);
 	r->n++;
+	free(key);
+	free(value);
 }
 
 static int ends_with(const char *s, const char *suffix)

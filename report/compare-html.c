@@ -189,8 +189,13 @@ static void cmp_chart(FILE *f, const struct vms_compare *c, const struct vms_cmp
 		double ry = 28 + CMP_ROW_H * ((double)k + 0.5);
 
 		snprintf(buf, sizeof(buf), "%c: %s", letter(k), c->files[k].label);
-		if (strlen(buf) > 20)
-			memcpy(buf + 17, "...", 4);
+		if (strlen(buf) > 20) {
+			size_t cut = 17;
+
+			while (cut && ((unsigned char)buf[cut] & 0xc0) == 0x80)
+				cut--; /* not inside a UTF-8 character */
+			memcpy(buf + cut, "...", 4);
+		}
 		vms_svg_text(&s, CMP_LABEL_W - 8, ry + 4, "end", 0, "legend", buf);
 		for (i = 0; i < side->s.n; i++) {
 			double jitter = ((double)(i % 5) - 2) * 2.4;
@@ -281,8 +286,15 @@ static void cmp_text(FILE *f, const struct vms_compare *c)
 		return;
 	vms_compare_render_text(c, m);
 	if (!fclose(m) && len) {
+		char *line = buf, *nl;
+
 		fputs("<h2>The comparison as text</h2>\n<pre class=\"cmptext\">", f);
-		esc(f, buf);
+		for (; (nl = strchr(line, '\n')); line = nl + 1) { /* its own line breaks */
+			*nl = '\0';
+			esc(f, line);
+			fputc('\n', f);
+		}
+		esc(f, line);
 		fputs("</pre>\n", f);
 	}
 	free(buf);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/escape.h"
 #include "core/metric.h"
 #include "core/result.h"
 #include "core/util.h"
@@ -710,13 +711,16 @@ static size_t display_width(const char *s)
 	return n;
 }
 
-/* s cut to at most width display columns (with "..." when cut), into buf. */
-static const char *fit(const char *s, size_t width, char *buf, size_t len)
+/* raw with control characters escaped (a file's string), cut to at most width display columns
+ * (with "..." when cut), into buf. */
+static const char *fit(const char *raw, size_t width, char *buf, size_t len)
 {
+	char *s = vms_text_escape(raw);
 	size_t cols = 0, i;
 
 	if (display_width(s) <= width) {
 		snprintf(buf, len, "%s", s);
+		free(s);
 		return buf;
 	}
 	for (i = 0; s[i] && i + 4 < len; i++) {
@@ -724,6 +728,7 @@ static const char *fit(const char *s, size_t width, char *buf, size_t len)
 			break;
 	}
 	snprintf(buf, len, "%.*s...", (int)i, s);
+	free(s);
 	return buf;
 }
 
@@ -735,6 +740,16 @@ static void put_padded(FILE *f, const char *s, size_t width)
 	fputs(s, f);
 	for (; w < width; w++)
 		fputc(' ', f);
+}
+
+/* A string of a result file (or a path) with control characters escaped, left-aligned in width
+ * display columns (0: as long as it is). */
+static void put_str(FILE *f, const char *s, size_t width)
+{
+	char *e = vms_text_escape(s);
+
+	put_padded(f, e, width);
+	free(e);
 }
 
 static char file_letter(size_t k)
@@ -815,12 +830,16 @@ static void text_env(const struct vms_compare *c, size_t k, FILE *f)
 	fprintf(f, "Environment, %c vs A (only what differs):\n", file_letter(k + 1));
 	for (i = 0; i < d->n; i++) {
 		const struct vms_env_item *it = &d->items[i];
-		size_t keyw = display_width(it->key) > 26 ? display_width(it->key) : 26;
+		char *key = vms_text_escape(it->key);
+		size_t keyw = display_width(key) > 26 ? display_width(key) : 26;
 		size_t room = 100 - 2 - 8 - 1 - keyw - 1 - 4, each = room / 2;
 
-		fprintf(f, "  %-8s %-26s %s -> %s\n",
-		        it->cls == VMS_ENV_HARD ? "HARD" : vms_env_class_name(it->cls), it->key,
-		        fit(it->base, each, a, sizeof(a)), fit(it->other, each, b, sizeof(b)));
+		fprintf(f, "  %-8s ",
+		        it->cls == VMS_ENV_HARD ? "HARD" : vms_env_class_name(it->cls));
+		put_padded(f, key, 26);
+		fprintf(f, " %s -> %s\n", fit(it->base, each, a, sizeof(a)),
+		        fit(it->other, each, b, sizeof(b)));
+		free(key);
 	}
 	if (hard && c->opts.force)
 		fprintf(f,
@@ -884,8 +903,11 @@ static void text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 			untold += cell->verdict == VMS_VERDICT_CANNOT_TELL ||
 			          cell->verdict == VMS_VERDICT_MISSING;
 		}
-	fprintf(f, "VERDICT %c (%s) vs A (%s): ", file_letter(k + 1), c->files[k + 1].label,
-	        c->files[0].label);
+	fprintf(f, "VERDICT %c (", file_letter(k + 1));
+	put_str(f, c->files[k + 1].label, 0);
+	fputs(") vs A (", f);
+	put_str(f, c->files[0].label, 0);
+	fputs("): ", f);
 	switch (vms_compare_outcome(c, k)) {
 	case VMS_OUTCOME_REGRESSION:
 		fprintf(f, "REGRESSION in %zu primary metric%s\n", regressions,
@@ -908,7 +930,11 @@ static void text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 
 			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
 				continue;
-			fprintf(f, "  %-14s %-18s ", c->workloads[i].name, m->name);
+			fputs("  ", f);
+			put_str(f, c->workloads[i].name, 14);
+			fputc(' ', f);
+			put_str(f, m->name, 18);
+			fputc(' ', f);
 			put_padded(f, fmt_verdict(cell, c->opts.detect, 0, v, sizeof(v)), 22);
 			fprintf(f, " %-20s p %s\n", fmt_change(cell, ch, sizeof(ch)),
 			        fmt_p(cell->p, p, sizeof(p)));
@@ -947,9 +973,13 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 	size_t i, k;
 
 	fprintf(f, "vmsuite compare\n");
-	for (k = 0; k < c->n_files; k++)
-		fprintf(f, "  %c%s %-20s %s\n", file_letter(k), k ? "       " : " (BASE)",
-		        c->files[k].label, c->files[k].path);
+	for (k = 0; k < c->n_files; k++) {
+		fprintf(f, "  %c%s ", file_letter(k), k ? "       " : " (BASE)");
+		put_str(f, c->files[k].label, 20);
+		fputc(' ', f);
+		put_str(f, c->files[k].path, 0);
+		fputc('\n', f);
+	}
 	snprintf(pct, sizeof(pct), "%g%%", 100 * (1 - c->opts.alpha));
 	fprintf(f,
 	        "  alpha %g (%s CI), threshold \u00b1%g%%, detect %g%%, unstable above cv %g%%\n\n",
@@ -965,8 +995,11 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 		text_workload(c, &c->workloads[i], f);
 	if (c->n_not_compared) {
 		fprintf(f, "Not compared (workload in one file only):\n");
-		for (i = 0; i < c->n_not_compared; i++)
-			fprintf(f, "  %s\n", c->not_compared[i]);
+		for (i = 0; i < c->n_not_compared; i++) {
+			fputs("  ", f);
+			put_str(f, c->not_compared[i], 0);
+			fputc('\n', f);
+		}
 		fputc('\n', f);
 	}
 	for (k = 0; k + 1 < c->n_files; k++)
@@ -983,30 +1016,6 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 }
 
 /* ---- markdown --------------------------------------------------------------------------- */
-
-/* s, a string from a result file (label, path, key, value, workload or metric name), as
- * markdown text that can be no markup: the characters that open HTML, entities, links,
- * emphasis, code or a table cell are backslash-escaped, control characters written as \xNN. */
-static void md_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
-			fprintf(f, "\\x%02x", (unsigned char)*s);
-			continue;
-		}
-		if (strchr("\\`*[]<>|&", *s))
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
-/* A table cell holding a string from a result file (md_text). */
-static void md_cell_text(FILE *f, const char *s)
-{
-	fputs(" ", f);
-	md_text(f, s);
-	fputs(" |", f);
-}
 
 /* The longest run of backticks in s. */
 static size_t backtick_run(const char *s, size_t longest)
@@ -1056,14 +1065,23 @@ static void md_cell(FILE *f, const char *s)
 	fputs(" |", f);
 }
 
+/* A string of a result file (or a path) as a table cell: markup and control characters
+ * escaped. */
+static void md_cell_str(FILE *f, const char *s)
+{
+	fputc(' ', f);
+	vms_md_put(f, s);
+	fputs(" |", f);
+}
+
 static void md_workload(const struct vms_compare *c, const struct vms_cmp_workload *w, FILE *f)
 {
 	char buf[64];
 	size_t j, k;
 
 	fputs("## ", f);
-	md_text(f, w->name);
-	fprintf(f, "\n\n| metric | A mean | A cv | A n |");
+	vms_md_put(f, w->name);
+	fputs("\n\n| metric | A mean | A cv | A n |", f);
 	for (k = 1; k < c->n_files; k++)
 		fprintf(f, " %c mean | %c cv | %c n | %c change %% [%g%% CI] | %c p | %c verdict |",
 		        file_letter(k), file_letter(k), file_letter(k), file_letter(k),
@@ -1079,7 +1097,7 @@ static void md_workload(const struct vms_compare *c, const struct vms_cmp_worklo
 		if (m->audio != (j >= w->n_metrics))
 			continue;
 		fprintf(f, "| %s", m->audio ? "sound: " : "");
-		md_text(f, m->name);
+		vms_md_put(f, m->name);
 		fprintf(f, "%s |", m->primary ? " (primary)" : "");
 		md_cell(f, fmt_num(m->base.s.mean, buf, sizeof(buf)));
 		md_cell(f, fmt_spread(m, &m->base, buf, sizeof(buf)));
@@ -1130,8 +1148,8 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 	fprintf(f, "# vmsuite compare\n\n| | label | file |\n|---|---|---|\n");
 	for (k = 0; k < c->n_files; k++) {
 		fprintf(f, "| %c%s |", file_letter(k), k ? "" : " (BASE)");
-		md_cell_text(f, c->files[k].label);
-		md_cell_text(f, c->files[k].path);
+		md_cell_str(f, c->files[k].label);
+		md_cell_str(f, c->files[k].path);
 		fputc('\n', f);
 	}
 	fprintf(
@@ -1151,9 +1169,9 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 		for (i = 0; i < d->n; i++) {
 			fputc('|', f);
 			md_cell(f, vms_env_class_name(d->items[i].cls));
-			md_cell_text(f, d->items[i].key);
-			md_cell_text(f, d->items[i].base);
-			md_cell_text(f, d->items[i].other);
+			md_cell_str(f, d->items[i].key);
+			md_cell_str(f, d->items[i].base);
+			md_cell_str(f, d->items[i].other);
 			fputc('\n', f);
 		}
 		fputc('\n', f);
@@ -1165,7 +1183,7 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 		fprintf(f, "## Not compared\n\n");
 		for (i = 0; i < c->n_not_compared; i++) {
 			fputs("- ", f);
-			md_text(f, c->not_compared[i]);
+			vms_md_put(f, c->not_compared[i]);
 			fputc('\n', f);
 		}
 		fputc('\n', f);

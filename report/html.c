@@ -754,7 +754,8 @@ static void run_heading(FILE *f, const struct vms_report_workload *w,
 	esc(f, w->name);
 	fprintf(f, "-run-%zu\"><h3>", i + 1);
 	esc(f, w->name);
-	fprintf(f, " run %zu \u2014 %s", i + 1, r->status);
+	fprintf(f, " run %zu \u2014 ", i + 1);
+	esc(f, r->status);
 	if (isfinite(r->elapsed_s))
 		fprintf(f, ", %.2f s", r->elapsed_s);
 	if (r->failed) {

@@ -5,17 +5,15 @@
 #include <errno.h>
 #include <string.h>
 
+#include "core/escape.h"
 #include "report/model.h"
 #include "report/sound.h"
 
-/* Writes s with the characters markdown would read as markup backslash-escaped. */
+/* Writes s with the characters markdown would read as markup backslash-escaped and control
+ * characters shown as \xNN (vms_md_put). */
 static void md_esc(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (strchr("\\`*_[]<>|#", *s))
-			fputc('\\', f);
-		fputc(*s, f);
-	}
+	vms_md_put(f, s);
 }
 
 static void header_line(void *ctx, enum vms_report_line kind, const char *text)
@@ -42,7 +40,8 @@ static void wl_line(void *ctx, enum vms_report_line kind, const char *text)
 			fputs("\n```\n", c->f);
 		c->in_sound = 1;
 		c->in_list = 0;
-		fprintf(c->f, "%s\n", text);
+		vms_text_put(c->f, text); /* a fenced block shows markup as it is */
+		fputc('\n', c->f);
 		return;
 	}
 	if (c->in_sound)

@@ -6,22 +6,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/escape.h"
 #include "core/util.h"
 
 void vms_xml_escape(FILE *f, const char *text)
 {
-	const char *p;
-
-	for (p = text ? text : ""; *p; p++) {
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*p, f);
-		}
-	}
+	vms_xml_put(f, text);
 }
 
 /* Coordinates with one decimal: a tenth of a user unit is below a screen pixel. */

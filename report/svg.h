@@ -14,7 +14,8 @@ struct vms_svg {
 	unsigned depth; /* open <g> elements */
 };
 
-/* Writes text to f with &, <, >, " and ' escaped for XML/HTML text and attribute values. */
+/* Writes text to f with &, <, >, " and ' escaped for XML/HTML text and attribute values, and
+ * control characters and invalid UTF-8 shown as \xNN (vms_xml_put of core/escape.h). */
 void vms_xml_escape(FILE *f, const char *text);
 
 /* Opens <svg> with a viewBox of width x height, class cls and an accessible label (role="img",

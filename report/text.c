@@ -5,13 +5,17 @@
 
 #include <errno.h>
 
+#include "core/escape.h"
 #include "report/model.h"
 #include "report/sound.h"
 
+/* A line of the model; the file's strings in it may hold control characters, shown escaped so
+ * a label can neither drive the terminal nor start a line of its own. */
 static void put_line(void *ctx, enum vms_report_line kind, const char *text)
 {
 	(void)kind;
-	fprintf(ctx, "%s\n", text);
+	vms_text_put(ctx, text);
+	fputc('\n', ctx);
 }
 
 int vms_report_render_text(const struct vms_report_model *m, FILE *out)
@@ -21,7 +25,9 @@ int vms_report_render_text(const struct vms_report_model *m, FILE *out)
 	vms_report_header_lines(m, put_line, out);
 	vms_report_sound_print(out, "Sound (idle baseline):", &m->baseline);
 	for (i = 0; i < m->n_workloads; i++) {
-		fprintf(out, "\n%s\n\n", m->workloads[i].name);
+		fputc('\n', out);
+		vms_text_put(out, m->workloads[i].name);
+		fputs("\n\n", out);
 		vms_report_workload_lines(&m->workloads[i], put_line, out);
 	}
 	return ferror(out) ? -EIO : 0;
