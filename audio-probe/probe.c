@@ -35,6 +35,14 @@
 
 enum { ST_STARTING, ST_PLAYING, ST_FAILED, ST_STOPPED };
 
+/* What the parent saw of the probe process at a moment (struct seen). */
+enum { SEEN_PLAYING, SEEN_STOPPED, SEEN_DEAD };
+
+struct seen {
+	double t;
+	int what;
+};
+
 struct shm_hdr {
 	_Atomic int state;
 	_Atomic int stop;
@@ -62,6 +70,8 @@ struct vms_probe {
 	int reaped;
 	int stopped;
 	double died_at;
+	struct seen *seen; /* every look at the process, in time order (vms_probe_check) */
+	size_t n_seen, cap_seen;
 	void *map;
 	size_t map_len;
 	struct shm_hdr *h;
@@ -401,6 +411,7 @@ static void child_main(struct vms_probe *p, pid_t parent)
 	int started = 0;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	prctl(PR_SET_NAME, "vmsuite-probe"); /* so that ps, pgrep and the tests can find it */
 	if (getppid() != parent)
 		_exit(3);
 	signal(SIGINT, SIG_IGN);
@@ -681,22 +692,91 @@ int vms_probe_alive(const struct vms_probe *p)
 	return !q->reaped && atomic_load(&q->h->state) == ST_PLAYING;
 }
 
+/* The state letter of /proc/PID/stat ('R', 'S', 'T'...), or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	paren = strrchr(buf, ')'); /* the command name may hold anything */
+	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+static void add_seen(struct vms_probe *p, int what)
+{
+	if (p->n_seen == p->cap_seen) {
+		p->cap_seen = p->cap_seen ? 2 * p->cap_seen : 64;
+		p->seen = vms_xrealloc(p->seen, p->cap_seen * sizeof(*p->seen));
+	}
+	p->seen[p->n_seen++] = (struct seen){now_mono(), what};
+}
+
+/* Looks at the process now and remembers what it saw. */
+static int look(struct vms_probe *p)
+{
+	char st;
+
+	reap(p, WNOHANG);
+	if (p->reaped) {
+		if (p->died_at > 0)
+			add_seen(p, SEEN_DEAD);
+		return p->died_at > 0 ? SEEN_DEAD : SEEN_PLAYING;
+	}
+	st = proc_state(p->pid);
+	add_seen(p, st == 'T' || st == 't' ? SEEN_STOPPED : SEEN_PLAYING);
+	return p->seen[p->n_seen - 1].what;
+}
+
+int vms_probe_check(struct vms_probe *p)
+{
+	if (!p || p->pid <= 0)
+		return -1;
+	if (p->stopped)
+		return p->died_at > 0 ? -1 : 0;
+	return look(p) == SEEN_PLAYING ? 0 : -1;
+}
+
 int vms_probe_stop(struct vms_probe *p)
 {
 	double deadline;
 
 	if (!p || p->pid <= 0)
 		return -1;
+	if (!p->reaped && !p->stopped && look(p) == SEEN_STOPPED) {
+		/* SIGSTOPped and never continued: it cannot see the stop flag */
+		kill(p->pid, SIGKILL);
+		deadline = now_mono() + 3.0;
+		while (!p->reaped && now_mono() < deadline) {
+			usleep(2000);
+			reap(p, WNOHANG);
+		}
+		p->stopped = 1;
+		return vms_error("audio probe: the probe process was stopped (SIGSTOP) and never "
+		                 "continued; its records end at %.1f s",
+		                 load_d(&p->h->last_wake) - p->h->t_playing);
+	}
 	reap(p, WNOHANG);
 	if (p->reaped) {
 		if (!p->stopped && p->died_at > 0) {
 			p->stopped = 1;
+			add_seen(p, SEEN_DEAD);
 			return vms_error("audio probe: the probe process died (%s %d); its records "
 			                 "end at %.1f s",
 			                 WIFSIGNALED(p->status) ? "signal" : "exit status",
 			                 WIFSIGNALED(p->status) ? WTERMSIG(p->status)
 			                                        : WEXITSTATUS(p->status),
-			                 p->h->last_wake - p->h->t_playing);
+			                 load_d(&p->h->last_wake) - p->h->t_playing);
 		}
 		return p->died_at > 0 ? -1 : 0;
 	}
@@ -725,9 +805,53 @@ int vms_probe_stop(struct vms_probe *p)
 	return 0;
 }
 
+/* The first wake-up at or after t (an index; n_wakes when none). */
+static size_t wake_at(const struct vms_probe *p, size_t n_wakes, double t)
+{
+	size_t lo = 0, hi = n_wakes;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->wakes[mid].t < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Why the window ending at t1 has no sound data, or NULL when it has: the probe was dead, or
+ * stopped (SIGSTOP), at t1. Judged from the first look at the process after t1: stopped then
+ * and not woken since t1; dead then and its records end before t1. No look after t1 yet: one
+ * now. A probe stopped and continued before the look is data: its gap is a real gap. */
+static const char *no_data_cause(struct vms_probe *p, double t1, size_t n_wakes)
+{
+	const struct seen *s = NULL;
+	size_t i, w;
+
+	for (i = 0; i < p->n_seen && !s; i++)
+		if (p->seen[i].t >= t1)
+			s = &p->seen[i];
+	if (!s && !p->stopped) {
+		look(p);
+		s = &p->seen[p->n_seen - 1];
+	}
+	if (!s)
+		return NULL; /* after a clean stop */
+	switch (s->what) {
+	case SEEN_STOPPED:
+		w = wake_at(p, n_wakes, t1);
+		return w < n_wakes && p->wakes[w].t <= s->t ? NULL : "probe_stopped";
+	case SEEN_DEAD: return load_d(&p->h->last_wake) >= t1 ? NULL : "probe_died";
+	default: return NULL;
+	}
+}
+
 json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metrics, size_t run)
 {
 	struct vms_probe_view v;
+	const char *why;
 	json_t *d;
 
 	if (!p || !p->h)
@@ -737,6 +861,10 @@ json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metr
 	v.n_wakes = atomic_load_explicit(&p->h->n_wakes, memory_order_acquire);
 	v.n_xruns = atomic_load_explicit(&p->h->n_xruns, memory_order_acquire);
 	v.n_ticks = atomic_load_explicit(&p->h->n_ticks, memory_order_acquire);
+	why = no_data_cause(p, t1, v.n_wakes);
+	if (why)
+		return json_pack("{s:f, s:f, s:s, s:f}", "t0", t0, "t1", t1, "no_sound_data", why,
+		                 "records_end", load_d(&p->h->last_wake));
 	v.wakes = p->wakes;
 	v.xruns = p->xruns;
 	v.ticks = p->ticks;
@@ -789,6 +917,7 @@ void vms_probe_free(struct vms_probe *p)
 		vms_probe_stop(p);
 	if (p->map)
 		munmap(p->map, p->map_len);
+	free(p->seen);
 	free(p->file);
 	free(p->device);
 	free((char *)p->opts.join_procs);

@@ -80,6 +80,11 @@ long vms_probe_underruns(const struct vms_probe *p);
 pid_t vms_probe_pid(const struct vms_probe *p);
 /* 1 while the probe process is alive and playing. */
 int vms_probe_alive(const struct vms_probe *p);
+/* Looks at the probe process now, at the end of a window, and remembers what it saw, so that
+ * vms_probe_window() can tell whether the probe was playing when that window ended. 0 while
+ * it plays (a stop and continue in between included), -1 when it is dead or stopped (SIGSTOP).
+ * Cheap: a waitpid and a read of /proc/PID/stat. */
+int vms_probe_check(struct vms_probe *p);
 /* Stops the probe process (every wait bounded) and keeps its records. A probe that died
  * early keeps what it recorded until then. 0, or -1 when it had died (reported once). */
 int vms_probe_stop(struct vms_probe *p);
@@ -91,8 +96,8 @@ int vms_probe_stop(struct vms_probe *p);
  *   {"gaps": [{"start_s", "duration_ms", "cause", "evidence": {...}}...],
  *    "causes": {"paging": n, ...}, "latency_hist": {...}, "series": {...}}
  * (gaps also carry "t_mono", the unclipped start; the cause "probe_died" marks the silence
- * after the probe process died; see docs/audio-probe.md). Metrics with no data in the window
- * (wake percentiles without wakes) are not put. Cheap enough to call after every run while
+ * of a probe that died within the window; see docs/audio-probe.md). Metrics with no data in the
+ * window (wake percentiles without wakes) are not put. Cheap enough to call after every run while
  * the probe keeps playing. */
 json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metrics, size_t run);
 /* The audio facts (MP3: sha256, version, layer, rate, channels, bitrates, cbr/vbr, duration,

@@ -54,6 +54,11 @@ static void restore_signals(struct vms_suite *s)
 
 /* ---- the probe as an audio source ---- */
 
+static int audio_check(void *ctx)
+{
+	return vms_probe_check(ctx);
+}
+
 static int audio_stop(void *ctx)
 {
 	return vms_probe_stop(ctx);
@@ -219,7 +224,8 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 			ret = VMS_EXIT_FATAL;
 			goto out;
 		}
-		s->audio = (struct vms_audio_source){.stop = audio_stop,
+		s->audio = (struct vms_audio_source){.check = audio_check,
+		                                     .stop = audio_stop,
 		                                     .window = audio_window,
 		                                     .facts = audio_facts,
 		                                     .underruns = audio_underruns,
