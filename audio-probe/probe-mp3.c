@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "audio-probe/probe-internal.h"
+#include "audio-probe/probe.h"
 #include "core/util.h"
 
 static ssize_t map_read(void *h, void *buf, size_t n)
@@ -77,6 +78,49 @@ static int looks_like_text(const unsigned char *p, size_t n)
 	return 1;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+int vms_mp3_check_stat(const char *path, const struct stat *st, char *err, size_t errlen)
+{
+	struct stat own;
+
+	if (!st) {
+		if (stat(path, &own) < 0) {
+			snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		st = &own;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		snprintf(err, errlen, "'%s' is %s, not an MP3 file", path, file_kind(st->st_mode));
+		return -1;
+	}
+	if (st->st_size == 0) {
+		snprintf(err, errlen, "'%s' is empty, not an MP3 file", path);
+		return -1;
+	}
+	if ((unsigned long long)st->st_size > VMS_PROBE_MP3_MAX_BYTES) {
+		snprintf(err, errlen,
+		         "'%s' is %.1f GiB: too big; the probe plays MP3 files up to %llu MiB",
+		         path, (double)st->st_size / (1 << 30), VMS_PROBE_MP3_MAX_BYTES >> 20);
+		return -1;
+	}
+	return 0;
+}
+
 int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, char *err,
                  size_t errlen)
 {
@@ -92,20 +136,18 @@ int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, c
 
 	memset(m, 0, sizeof(*m));
 	memset(f, 0, sizeof(*f));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* checked before (vms_probe_start); O_NONBLOCK: a FIFO swapped in since must not block */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "'%s' is %s, not an MP3 file", path,
-		         S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		goto fail_fd;
 	}
-	if (st.st_size == 0) {
-		snprintf(err, errlen, "'%s' is empty, not an MP3 file", path);
+	if (vms_mp3_check_stat(path, &st, err, errlen))
 		goto fail_fd;
-	}
 	m->len = (size_t)st.st_size;
 	m->map = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (m->map == MAP_FAILED) {

@@ -70,6 +70,7 @@ struct vms_probe {
 	int reaped;
 	int stopped;
 	double died_at;
+	char err[1024];
 	struct seen *seen; /* every look at the process, in time order (vms_probe_check) */
 	size_t n_seen, cap_seen;
 	void *map;
@@ -595,12 +596,17 @@ int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out)
 
 	*out = NULL;
 	p = vms_xcalloc(1, sizeof(*p));
+	p->file = o->file ? vms_xstrdup(o->file) : vms_sample_mp3_path();
+	/* before the probe process: its open() of a FIFO would block, a huge file take minutes */
+	if (vms_mp3_check_stat(p->file, NULL, p->err, sizeof(p->err))) {
+		vms_error("%s", p->err);
+		goto fail;
+	}
 	p->opts = *o;
 	if (!p->opts.period_ms)
 		p->opts.period_ms = VMS_PROBE_PERIOD_MS;
 	if (!p->opts.buffer_ms)
 		p->opts.buffer_ms = VMS_PROBE_BUFFER_MS;
-	p->file = o->file ? vms_xstrdup(o->file) : vms_sample_mp3_path();
 	p->device = vms_xstrdup(pick_device(o, &state));
 	p->opts.file = p->file;
 	p->opts.device = p->device;
@@ -642,6 +648,13 @@ int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out)
 		reap(p, WNOHANG);
 		if (p->reaped || now_mono() > deadline)
 			break;
+		if (o->stop && *o->stop) {
+			kill(p->pid, SIGKILL);
+			reap(p, 0);
+			p->stopped = 1;
+			vms_probe_free(p);
+			return -EINTR;
+		}
 		usleep(2000);
 	}
 	if (state == ST_FAILED) {

@@ -6,6 +6,7 @@
 #define VMS_PROBE_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -27,7 +28,14 @@ struct vms_probe_opts {
 	const char *join_procs; /* cgroup.procs (v2) or tasks (v1) file the probe writes its own
 	                         * pid into before it loads the MP3; NULL = stay put */
 	const char *cpu_list;   /* "0" or "0-1": pin the probe; NULL = no pinning */
+	/* Set nonzero (by a signal handler) to give up starting: vms_probe_start() then returns
+	 * -EINTR at once. NULL = never. */
+	const volatile sig_atomic_t *stop;
 };
+
+/* The largest MP3 the probe plays: it is hashed and decoded in full before playing, which must
+ * end well within the start's 60 s even on a loaded machine (about 4.6 hours at 128 kbit/s). */
+#define VMS_PROBE_MP3_MAX_BYTES (256ull << 20)
 
 struct vms_probe;
 
@@ -70,7 +78,11 @@ int vms_probe_opt_set(struct vms_probe_opts *o, const char *name, const char *va
 int vms_probe_opts_check(const struct vms_probe_opts *o, char *err, size_t errlen);
 
 /* Validates file and device (each bad input gets one clear message, reported here), starts
- * the probe process and returns once it is playing. 0, or -1 after reporting the error. */
+ * the probe process and returns once it is playing. The file must be a regular file (after
+ * symbolic links), not empty, of at most VMS_PROBE_MP3_MAX_BYTES: checked before the probe
+ * process starts, so that a FIFO or a huge file is refused at once. 0; -EINTR when *o->stop
+ * became nonzero while starting (nothing reported, nothing left); or -1 after reporting the
+ * error. */
 int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out);
 /* Underruns seen so far (for progress lines); cheap, reads shared memory. */
 long vms_probe_underruns(const struct vms_probe *p);

@@ -220,7 +220,14 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 		/* the player shares the emulated machine's RAM and CPUs, as in 2001 */
 		s->cfg.probe.join_procs = m->use_cgroup ? s->cg.procs : NULL;
 		s->cfg.probe.cpu_list = m->cpu_list[0] ? m->cpu_list : NULL;
-		if (vms_probe_start(&s->cfg.probe, &s->probe)) {
+		s->cfg.probe.stop = &suite_stop;
+		ret = vms_probe_start(&s->cfg.probe, &s->probe);
+		if (ret == -EINTR) {
+			vms_note("interrupted while the audio probe was starting; nothing ran");
+			ret = VMS_EXIT_INTERRUPTED;
+			goto out;
+		}
+		if (ret) {
 			ret = VMS_EXIT_FATAL;
 			goto out;
 		}
