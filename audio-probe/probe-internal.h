@@ -92,8 +92,12 @@ struct vms_mp3_facts {
 	long frames; /* decoded */
 	long frames_expected;
 	long frames_dropped;
-	long rate_changes; /* frames whose native rate differs from the first */
-	long other_rate;   /* one such rate */
+	long resyncs;       /* times libmpg123 skipped bytes between two frames it decoded */
+	long damaged_bytes; /* the bytes it skipped so: damage (not the tags before the first
+	                     * frame, not a truncated tail) */
+	long audio_bytes;   /* from the first decoded frame to the end of the last */
+	long rate_changes;  /* frames whose native rate differs from the first */
+	long other_rate;    /* one such rate */
 	char decoder[48];
 };
 

@@ -130,7 +130,7 @@ int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, c
 	const unsigned char *p;
 	unsigned char *audio;
 	size_t bytes, out_bytes = 0;
-	off_t num;
+	off_t num, end, first = -1, last_end = 0;
 	long rate, enc_dummy;
 	int fd, ch, enc, ret = MPG123_ERR; /* mpg123_init() failing sets no ret */
 
@@ -208,11 +208,27 @@ int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, c
 			break;
 		f->frames++;
 		out_bytes += bytes;
-		if (mpg123_info(m->mh, &fi) == MPG123_OK && fi.rate != rate) {
+		if (mpg123_info(m->mh, &fi) != MPG123_OK)
+			continue;
+		if (fi.rate != rate) {
 			f->rate_changes++;
 			f->other_rate = fi.rate;
 		}
+		/* bytes skipped since the frame before: libmpg123 resynchronised past damage */
+		end = mpg123_tell_stream(m->mh);
+		if (end >= 0) {
+			off_t start = end - fi.framesize;
+
+			if (first < 0)
+				first = start;
+			else if (start > last_end) {
+				f->resyncs++;
+				f->damaged_bytes += (long)(start - last_end);
+			}
+			last_end = end;
+		}
 	}
+	f->audio_bytes = first >= 0 && last_end > first ? (long)(last_end - first) : 0;
 	if (ret != MPG123_DONE && ret != MPG123_ERR) {
 		snprintf(err, errlen, "'%s': %s", path, mpg123_plain_strerror(ret));
 		goto fail;
@@ -220,6 +236,15 @@ int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, c
 	if (f->frames < 10 || out_bytes == 0) {
 		snprintf(err, errlen, "'%s' is not an MP3 (%ld MPEG audio frames found)", path,
 		         f->frames);
+		goto fail;
+	}
+	if (f->audio_bytes > 0 && 100.0 * (double)f->damaged_bytes >
+	                              VMS_PROBE_MP3_DAMAGE_MAX_PCT * (double)f->audio_bytes) {
+		snprintf(err, errlen,
+		         "'%s' is corrupt: %.1f %% of its audio data cannot be decoded (libmpg123 "
+		         "skipped %ld bytes in %ld places); vmsuite refuses more than %.0f %%",
+		         path, 100.0 * (double)f->damaged_bytes / (double)f->audio_bytes,
+		         f->damaged_bytes, f->resyncs, VMS_PROBE_MP3_DAMAGE_MAX_PCT);
 		goto fail;
 	}
 	f->duration_s = (double)out_bytes / 4.0 / (double)rate;

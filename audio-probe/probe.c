@@ -365,7 +365,14 @@ static void open_all(struct child *c)
 
 	if (vms_mp3_open(&c->mp3, c->p->file, &h->mp3, err, sizeof(err)))
 		fail(h, "%s", err);
-	if (h->mp3.frames_dropped > 0)
+	if (h->mp3.damaged_bytes > 0) /* under the limit, else vms_mp3_open() refused it */
+		snprintf(h->warning, sizeof(h->warning),
+		         "'%s': libmpg123 skipped %ld damaged bytes in %ld places (%.1f %% of its "
+		         "audio data; vmsuite refuses more than %.0f %%); the rest plays",
+		         c->p->file, h->mp3.damaged_bytes, h->mp3.resyncs,
+		         100.0 * (double)h->mp3.damaged_bytes / (double)h->mp3.audio_bytes,
+		         VMS_PROBE_MP3_DAMAGE_MAX_PCT);
+	else if (h->mp3.frames_dropped > 0)
 		snprintf(h->warning, sizeof(h->warning),
 		         "'%s': %ld of %ld MPEG frames could not be decoded (corrupt or "
 		         "truncated file); libmpg123 resynchronised and the rest plays",
@@ -420,6 +427,15 @@ static void child_main(struct vms_probe *p, pid_t parent)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
+	{
+		/* errors go through shared memory; libmpg123 prints some even when quiet */
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (null >= 0) {
+			dup2(null, STDERR_FILENO);
+			close(null);
+		}
+	}
 	prepare_process(&c);
 	open_all(&c);
 	rate = h->rate;
@@ -905,13 +921,14 @@ json_t *vms_probe_facts(const struct vms_probe *p)
 		return json_object();
 	f = &p->h->mp3;
 	return json_pack(
-	    "{s:s, s:s, s:s, s:i, s:I, s:i, s:i, s:f, s:s, s:f, s:I, s:I, s:I, s:s,"
+	    "{s:s, s:s, s:s, s:i, s:I, s:i, s:i, s:f, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:s,"
 	    " s:s, s:b, s:f, s:f, s:f, s:f, s:I, s:I, s:b, s:b, s:s?, s:s?, s:f}",
 	    "file", p->file, "sha256", f->sha256, "mpeg_version", f->version, "layer", f->layer,
 	    "sample_rate", (json_int_t)f->rate, "channels", f->channels, "bitrate_kbps",
 	    f->bitrate_kbps, "avg_bitrate_kbps", round(f->avg_kbps * 10) / 10, "bitrate_mode",
 	    f->mode, "duration_s", round(f->duration_s * 1000) / 1000, "frames",
-	    (json_int_t)f->frames, "frames_dropped", (json_int_t)f->frames_dropped, "rate_changes",
+	    (json_int_t)f->frames, "frames_dropped", (json_int_t)f->frames_dropped, "resyncs",
+	    (json_int_t)f->resyncs, "damaged_bytes", (json_int_t)f->damaged_bytes, "rate_changes",
 	    (json_int_t)f->rate_changes, "decoder", f->decoder, "device", p->device,
 	    "virtual_device", p->h->virtual_dev != 0, "period_ms",
 	    round(p->h->period_ms * 1000) / 1000, "buffer_ms", round(p->h->buffer_ms * 1000) / 1000,

@@ -36,6 +36,10 @@ struct vms_probe_opts {
 /* The largest MP3 the probe plays: it is hashed and decoded in full before playing, which must
  * end well within the start's 60 s even on a loaded machine (about 4.6 hours at 128 kbit/s). */
 #define VMS_PROBE_MP3_MAX_BYTES (256ull << 20)
+/* The most damage an MP3 may have: the share (in %) of its audio data that libmpg123 skips to
+ * resynchronise, between the first and the last frame it decodes. Above it the file is refused
+ * as corrupt; a truncated file has none (what is missing is not damaged). */
+#define VMS_PROBE_MP3_DAMAGE_MAX_PCT 1.0
 
 struct vms_probe;
 
