@@ -32,6 +32,10 @@
 #define TICK_CAP        (1u << 18) /* 72 h of once-a-second ticks */
 #define STAGE_BYTES     (1152 * 4 * 4)
 #define START_TIMEOUT_S 60.0
+/* The real-time check: after this long playing, a device must not have taken more than
+ * REALTIME_MAX times the audio real time would (docs/audio-probe.md, Devices). */
+#define REALTIME_CHECK_S 0.5
+#define REALTIME_MAX     1.5
 
 enum { ST_STARTING, ST_PLAYING, ST_FAILED, ST_STOPPED };
 
@@ -416,7 +420,8 @@ static void child_main(struct vms_probe *p, pid_t parent)
 	double expected = 0, next_tick, rate;
 	double buffer_s, period_s;
 	long pending = -1, wakes = 0;
-	int started = 0;
+	double written = 0; /* frames */
+	int started = 0, verified = 0;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	prctl(PR_SET_NAME, "vmsuite-probe"); /* so that ps, pgrep and the tests can find it */
@@ -459,7 +464,8 @@ static void child_main(struct vms_probe *p, pid_t parent)
 		expected = t + ((double)w / rate - (buffer_s - period_s));
 		h->t_playing = t;
 		started = 1;
-		atomic_store(&h->state, ST_PLAYING);
+		written = (double)w;
+		/* ST_PLAYING once the device proved to play in real time (in the loop) */
 	}
 
 	while (!atomic_load_explicit(&h->stop, memory_order_acquire)) {
@@ -526,6 +532,23 @@ static void child_main(struct vms_probe *p, pid_t parent)
 		}
 		if (w < 0)
 			w = 0;
+		written += (double)w;
+		if (!verified && cur.t - h->t_playing >= REALTIME_CHECK_S) {
+			/* it has consumed at least what was written minus a full buffer */
+			double took = (written - (double)h->buffer_frames) / rate,
+			       in = cur.t - h->t_playing;
+
+			if (took > REALTIME_MAX * in)
+				fail(h,
+				     "ALSA device '%s' does not play in real time: it took %.1f s "
+				     "of "
+				     "audio in %.1f s (%.0f\u00d7); the probe's timing means "
+				     "nothing "
+				     "there: use a sound card or --device virtual",
+				     p->device, took, in, took / in);
+			verified = 1;
+			atomic_store(&h->state, ST_PLAYING);
+		}
 		if (!started) {
 			double t;
 

@@ -44,6 +44,13 @@ expect_error empty "'empty.mp3' is empty, not an MP3 file" empty.mp3
 expect_error wav "'song-really-a-wav.mp3' is a WAV file, not an MP3" song-really-a-wav.mp3
 expect_error text "'notes.mp3' is a text file, not an MP3" notes.mp3
 expect_error no-device "cannot open ALSA device 'hw:7'.*devices here:.*virtual" --device hw:7
+# alsa-lib's null plugin swallows audio as fast as it is written: not a real-time device
+expect_error null-device "ALSA device 'null' does not play in real time: it took [0-9.]+ s of audio in [0-9.]+ s \\([0-9.]+×\\)" --device null
+"$VMSUITE" run --machine host --with-audio --device null --baseline 1 -w mtest01:bytes=8M -n 1 \
+	-o run-null.json >out 2>err
+rc=$?
+[ $rc = 128 ] && grep -q "ALSA device 'null' does not play in real time" err ||
+	fail "run --device null: exit $rc, $(cat err)"
 # 10 s of 1 ms periods is more than the 1024 periods the virtual device allows
 expect_error geometry "ALSA device 'virtual' refuses the geometry period 1 ms / buffer 10000 ms" \
 	--device virtual --period 1 --buffer 10000
