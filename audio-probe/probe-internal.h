@@ -7,6 +7,7 @@
 #include <alsa/asoundlib.h>
 #include <jansson.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <stdint.h>
 
 #include "core/metric.h"
@@ -91,8 +92,12 @@ struct vms_mp3_facts {
 	long frames; /* decoded */
 	long frames_expected;
 	long frames_dropped;
-	long rate_changes; /* frames whose native rate differs from the first */
-	long other_rate;   /* one such rate */
+	long resyncs;       /* times libmpg123 skipped bytes between two frames it decoded */
+	long damaged_bytes; /* the bytes it skipped so: damage (not the tags before the first
+	                     * frame, not a truncated tail) */
+	long audio_bytes;   /* from the first decoded frame to the end of the last */
+	long rate_changes;  /* frames whose native rate differs from the first */
+	long other_rate;    /* one such rate */
 	char decoder[48];
 };
 
@@ -103,6 +108,10 @@ struct vms_mp3 {
 	void *mh; /* mpg123_handle */
 };
 
+/* Checks that the file at path can be an MP3 to play, from its stat(2) (`st`, or stat()ed
+ * here when NULL): a regular file, not empty, at most VMS_PROBE_MP3_MAX_BYTES. 0, or -1 with
+ * a one-line reason in err ("'x' is a FIFO, not an MP3 file"). Opens nothing. */
+int vms_mp3_check_stat(const char *path, const struct stat *st, char *err, size_t errlen);
 /* Maps the file, checks it is MP3 audio, decodes it once to collect facts and count frames
  * libmpg123 had to drop. Writes a one-line reason into err on failure. 0 or -1. */
 int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, char *err,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "audio-probe/probe-internal.h"
+#include "audio-probe/probe.h"
 #include "core/util.h"
 
 static ssize_t map_read(void *h, void *buf, size_t n)
@@ -77,6 +78,49 @@ static int looks_like_text(const unsigned char *p, size_t n)
 	return 1;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+int vms_mp3_check_stat(const char *path, const struct stat *st, char *err, size_t errlen)
+{
+	struct stat own;
+
+	if (!st) {
+		if (stat(path, &own) < 0) {
+			snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+			return -1;
+		}
+		st = &own;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		snprintf(err, errlen, "'%s' is %s, not an MP3 file", path, file_kind(st->st_mode));
+		return -1;
+	}
+	if (st->st_size == 0) {
+		snprintf(err, errlen, "'%s' is empty, not an MP3 file", path);
+		return -1;
+	}
+	if ((unsigned long long)st->st_size > VMS_PROBE_MP3_MAX_BYTES) {
+		snprintf(err, errlen,
+		         "'%s' is %.1f GiB: too big; the probe plays MP3 files up to %llu MiB",
+		         path, (double)st->st_size / (1 << 30), VMS_PROBE_MP3_MAX_BYTES >> 20);
+		return -1;
+	}
+	return 0;
+}
+
 int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, char *err,
                  size_t errlen)
 {
@@ -86,26 +130,24 @@ int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, c
 	const unsigned char *p;
 	unsigned char *audio;
 	size_t bytes, out_bytes = 0;
-	off_t num;
+	off_t num, end, first = -1, last_end = 0;
 	long rate, enc_dummy;
 	int fd, ch, enc, ret = MPG123_ERR; /* mpg123_init() failing sets no ret */
 
 	memset(m, 0, sizeof(*m));
 	memset(f, 0, sizeof(*f));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* checked before (vms_probe_start); O_NONBLOCK: a FIFO swapped in since must not block */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "'%s' is %s, not an MP3 file", path,
-		         S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
 		goto fail_fd;
 	}
-	if (st.st_size == 0) {
-		snprintf(err, errlen, "'%s' is empty, not an MP3 file", path);
+	if (vms_mp3_check_stat(path, &st, err, errlen))
 		goto fail_fd;
-	}
 	m->len = (size_t)st.st_size;
 	m->map = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (m->map == MAP_FAILED) {
@@ -166,11 +208,27 @@ int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, c
 			break;
 		f->frames++;
 		out_bytes += bytes;
-		if (mpg123_info(m->mh, &fi) == MPG123_OK && fi.rate != rate) {
+		if (mpg123_info(m->mh, &fi) != MPG123_OK)
+			continue;
+		if (fi.rate != rate) {
 			f->rate_changes++;
 			f->other_rate = fi.rate;
 		}
+		/* bytes skipped since the frame before: libmpg123 resynchronised past damage */
+		end = mpg123_tell_stream(m->mh);
+		if (end >= 0) {
+			off_t start = end - fi.framesize;
+
+			if (first < 0)
+				first = start;
+			else if (start > last_end) {
+				f->resyncs++;
+				f->damaged_bytes += (long)(start - last_end);
+			}
+			last_end = end;
+		}
 	}
+	f->audio_bytes = first >= 0 && last_end > first ? (long)(last_end - first) : 0;
 	if (ret != MPG123_DONE && ret != MPG123_ERR) {
 		snprintf(err, errlen, "'%s': %s", path, mpg123_plain_strerror(ret));
 		goto fail;
@@ -178,6 +236,15 @@ int vms_mp3_open(struct vms_mp3 *m, const char *path, struct vms_mp3_facts *f, c
 	if (f->frames < 10 || out_bytes == 0) {
 		snprintf(err, errlen, "'%s' is not an MP3 (%ld MPEG audio frames found)", path,
 		         f->frames);
+		goto fail;
+	}
+	if (f->audio_bytes > 0 && 100.0 * (double)f->damaged_bytes >
+	                              VMS_PROBE_MP3_DAMAGE_MAX_PCT * (double)f->audio_bytes) {
+		snprintf(err, errlen,
+		         "'%s' is corrupt: %.1f %% of its audio data cannot be decoded (libmpg123 "
+		         "skipped %ld bytes in %ld places); vmsuite refuses more than %.0f %%",
+		         path, 100.0 * (double)f->damaged_bytes / (double)f->audio_bytes,
+		         f->damaged_bytes, f->resyncs, VMS_PROBE_MP3_DAMAGE_MAX_PCT);
 		goto fail;
 	}
 	f->duration_s = (double)out_bytes / 4.0 / (double)rate;

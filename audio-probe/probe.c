@@ -32,8 +32,20 @@
 #define TICK_CAP        (1u << 18) /* 72 h of once-a-second ticks */
 #define STAGE_BYTES     (1152 * 4 * 4)
 #define START_TIMEOUT_S 60.0
+/* The real-time check: after this long playing, a device must not have taken more than
+ * REALTIME_MAX times the audio real time would (docs/audio-probe.md, Devices). */
+#define REALTIME_CHECK_S 0.5
+#define REALTIME_MAX     1.5
 
 enum { ST_STARTING, ST_PLAYING, ST_FAILED, ST_STOPPED };
+
+/* What the parent saw of the probe process at a moment (struct seen). */
+enum { SEEN_PLAYING, SEEN_STOPPED, SEEN_DEAD };
+
+struct seen {
+	double t;
+	int what;
+};
 
 struct shm_hdr {
 	_Atomic int state;
@@ -62,6 +74,9 @@ struct vms_probe {
 	int reaped;
 	int stopped;
 	double died_at;
+	char err[1024];
+	struct seen *seen; /* every look at the process, in time order (vms_probe_check) */
+	size_t n_seen, cap_seen;
 	void *map;
 	size_t map_len;
 	struct shm_hdr *h;
@@ -354,7 +369,14 @@ static void open_all(struct child *c)
 
 	if (vms_mp3_open(&c->mp3, c->p->file, &h->mp3, err, sizeof(err)))
 		fail(h, "%s", err);
-	if (h->mp3.frames_dropped > 0)
+	if (h->mp3.damaged_bytes > 0) /* under the limit, else vms_mp3_open() refused it */
+		snprintf(h->warning, sizeof(h->warning),
+		         "'%s': libmpg123 skipped %ld damaged bytes in %ld places (%.1f %% of its "
+		         "audio data; vmsuite refuses more than %.0f %%); the rest plays",
+		         c->p->file, h->mp3.damaged_bytes, h->mp3.resyncs,
+		         100.0 * (double)h->mp3.damaged_bytes / (double)h->mp3.audio_bytes,
+		         VMS_PROBE_MP3_DAMAGE_MAX_PCT);
+	else if (h->mp3.frames_dropped > 0)
 		snprintf(h->warning, sizeof(h->warning),
 		         "'%s': %ld of %ld MPEG frames could not be decoded (corrupt or "
 		         "truncated file); libmpg123 resynchronised and the rest plays",
@@ -398,9 +420,11 @@ static void child_main(struct vms_probe *p, pid_t parent)
 	double expected = 0, next_tick, rate;
 	double buffer_s, period_s;
 	long pending = -1, wakes = 0;
-	int started = 0;
+	double written = 0; /* frames */
+	int started = 0, verified = 0;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	prctl(PR_SET_NAME, "vmsuite-probe"); /* so that ps, pgrep and the tests can find it */
 	if (getppid() != parent)
 		_exit(3);
 	signal(SIGINT, SIG_IGN);
@@ -408,6 +432,15 @@ static void child_main(struct vms_probe *p, pid_t parent)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
+	{
+		/* errors go through shared memory; libmpg123 prints some even when quiet */
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (null >= 0) {
+			dup2(null, STDERR_FILENO);
+			close(null);
+		}
+	}
 	prepare_process(&c);
 	open_all(&c);
 	rate = h->rate;
@@ -431,7 +464,8 @@ static void child_main(struct vms_probe *p, pid_t parent)
 		expected = t + ((double)w / rate - (buffer_s - period_s));
 		h->t_playing = t;
 		started = 1;
-		atomic_store(&h->state, ST_PLAYING);
+		written = (double)w;
+		/* ST_PLAYING once the device proved to play in real time (in the loop) */
 	}
 
 	while (!atomic_load_explicit(&h->stop, memory_order_acquire)) {
@@ -498,6 +532,23 @@ static void child_main(struct vms_probe *p, pid_t parent)
 		}
 		if (w < 0)
 			w = 0;
+		written += (double)w;
+		if (!verified && cur.t - h->t_playing >= REALTIME_CHECK_S) {
+			/* it has consumed at least what was written minus a full buffer */
+			double took = (written - (double)h->buffer_frames) / rate,
+			       in = cur.t - h->t_playing;
+
+			if (took > REALTIME_MAX * in)
+				fail(h,
+				     "ALSA device '%s' does not play in real time: it took %.1f s "
+				     "of "
+				     "audio in %.1f s (%.0f\u00d7); the probe's timing means "
+				     "nothing "
+				     "there: use a sound card or --device virtual",
+				     p->device, took, in, took / in);
+			verified = 1;
+			atomic_store(&h->state, ST_PLAYING);
+		}
 		if (!started) {
 			double t;
 
@@ -584,12 +635,17 @@ int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out)
 
 	*out = NULL;
 	p = vms_xcalloc(1, sizeof(*p));
+	p->file = o->file ? vms_xstrdup(o->file) : vms_sample_mp3_path();
+	/* before the probe process: its open() of a FIFO would block, a huge file take minutes */
+	if (vms_mp3_check_stat(p->file, NULL, p->err, sizeof(p->err))) {
+		vms_error("%s", p->err);
+		goto fail;
+	}
 	p->opts = *o;
 	if (!p->opts.period_ms)
 		p->opts.period_ms = VMS_PROBE_PERIOD_MS;
 	if (!p->opts.buffer_ms)
 		p->opts.buffer_ms = VMS_PROBE_BUFFER_MS;
-	p->file = o->file ? vms_xstrdup(o->file) : vms_sample_mp3_path();
 	p->device = vms_xstrdup(pick_device(o, &state));
 	p->opts.file = p->file;
 	p->opts.device = p->device;
@@ -631,6 +687,13 @@ int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out)
 		reap(p, WNOHANG);
 		if (p->reaped || now_mono() > deadline)
 			break;
+		if (o->stop && *o->stop) {
+			kill(p->pid, SIGKILL);
+			reap(p, 0);
+			p->stopped = 1;
+			vms_probe_free(p);
+			return -EINTR;
+		}
 		usleep(2000);
 	}
 	if (state == ST_FAILED) {
@@ -681,22 +744,91 @@ int vms_probe_alive(const struct vms_probe *p)
 	return !q->reaped && atomic_load(&q->h->state) == ST_PLAYING;
 }
 
+/* The state letter of /proc/PID/stat ('R', 'S', 'T'...), or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512];
+	const char *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	paren = strrchr(buf, ')'); /* the command name may hold anything */
+	return paren && paren[1] == ' ' ? paren[2] : 0;
+}
+
+static void add_seen(struct vms_probe *p, int what)
+{
+	if (p->n_seen == p->cap_seen) {
+		p->cap_seen = p->cap_seen ? 2 * p->cap_seen : 64;
+		p->seen = vms_xrealloc(p->seen, p->cap_seen * sizeof(*p->seen));
+	}
+	p->seen[p->n_seen++] = (struct seen){now_mono(), what};
+}
+
+/* Looks at the process now and remembers what it saw. */
+static int look(struct vms_probe *p)
+{
+	char st;
+
+	reap(p, WNOHANG);
+	if (p->reaped) {
+		if (p->died_at > 0)
+			add_seen(p, SEEN_DEAD);
+		return p->died_at > 0 ? SEEN_DEAD : SEEN_PLAYING;
+	}
+	st = proc_state(p->pid);
+	add_seen(p, st == 'T' || st == 't' ? SEEN_STOPPED : SEEN_PLAYING);
+	return p->seen[p->n_seen - 1].what;
+}
+
+int vms_probe_check(struct vms_probe *p)
+{
+	if (!p || p->pid <= 0)
+		return -1;
+	if (p->stopped)
+		return p->died_at > 0 ? -1 : 0;
+	return look(p) == SEEN_PLAYING ? 0 : -1;
+}
+
 int vms_probe_stop(struct vms_probe *p)
 {
 	double deadline;
 
 	if (!p || p->pid <= 0)
 		return -1;
+	if (!p->reaped && !p->stopped && look(p) == SEEN_STOPPED) {
+		/* SIGSTOPped and never continued: it cannot see the stop flag */
+		kill(p->pid, SIGKILL);
+		deadline = now_mono() + 3.0;
+		while (!p->reaped && now_mono() < deadline) {
+			usleep(2000);
+			reap(p, WNOHANG);
+		}
+		p->stopped = 1;
+		return vms_error("audio probe: the probe process was stopped (SIGSTOP) and never "
+		                 "continued; its records end at %.1f s",
+		                 load_d(&p->h->last_wake) - p->h->t_playing);
+	}
 	reap(p, WNOHANG);
 	if (p->reaped) {
 		if (!p->stopped && p->died_at > 0) {
 			p->stopped = 1;
+			add_seen(p, SEEN_DEAD);
 			return vms_error("audio probe: the probe process died (%s %d); its records "
 			                 "end at %.1f s",
 			                 WIFSIGNALED(p->status) ? "signal" : "exit status",
 			                 WIFSIGNALED(p->status) ? WTERMSIG(p->status)
 			                                        : WEXITSTATUS(p->status),
-			                 p->h->last_wake - p->h->t_playing);
+			                 load_d(&p->h->last_wake) - p->h->t_playing);
 		}
 		return p->died_at > 0 ? -1 : 0;
 	}
@@ -725,9 +857,53 @@ int vms_probe_stop(struct vms_probe *p)
 	return 0;
 }
 
+/* The first wake-up at or after t (an index; n_wakes when none). */
+static size_t wake_at(const struct vms_probe *p, size_t n_wakes, double t)
+{
+	size_t lo = 0, hi = n_wakes;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (p->wakes[mid].t < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Why the window ending at t1 has no sound data, or NULL when it has: the probe was dead, or
+ * stopped (SIGSTOP), at t1. Judged from the first look at the process after t1: stopped then
+ * and not woken since t1; dead then and its records end before t1. No look after t1 yet: one
+ * now. A probe stopped and continued before the look is data: its gap is a real gap. */
+static const char *no_data_cause(struct vms_probe *p, double t1, size_t n_wakes)
+{
+	const struct seen *s = NULL;
+	size_t i, w;
+
+	for (i = 0; i < p->n_seen && !s; i++)
+		if (p->seen[i].t >= t1)
+			s = &p->seen[i];
+	if (!s && !p->stopped) {
+		look(p);
+		s = &p->seen[p->n_seen - 1];
+	}
+	if (!s)
+		return NULL; /* after a clean stop */
+	switch (s->what) {
+	case SEEN_STOPPED:
+		w = wake_at(p, n_wakes, t1);
+		return w < n_wakes && p->wakes[w].t <= s->t ? NULL : "probe_stopped";
+	case SEEN_DEAD: return load_d(&p->h->last_wake) >= t1 ? NULL : "probe_died";
+	default: return NULL;
+	}
+}
+
 json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metrics, size_t run)
 {
 	struct vms_probe_view v;
+	const char *why;
 	json_t *d;
 
 	if (!p || !p->h)
@@ -737,6 +913,10 @@ json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metr
 	v.n_wakes = atomic_load_explicit(&p->h->n_wakes, memory_order_acquire);
 	v.n_xruns = atomic_load_explicit(&p->h->n_xruns, memory_order_acquire);
 	v.n_ticks = atomic_load_explicit(&p->h->n_ticks, memory_order_acquire);
+	why = no_data_cause(p, t1, v.n_wakes);
+	if (why)
+		return json_pack("{s:f, s:f, s:s, s:f}", "t0", t0, "t1", t1, "no_sound_data", why,
+		                 "records_end", load_d(&p->h->last_wake));
 	v.wakes = p->wakes;
 	v.xruns = p->xruns;
 	v.ticks = p->ticks;
@@ -764,13 +944,14 @@ json_t *vms_probe_facts(const struct vms_probe *p)
 		return json_object();
 	f = &p->h->mp3;
 	return json_pack(
-	    "{s:s, s:s, s:s, s:i, s:I, s:i, s:i, s:f, s:s, s:f, s:I, s:I, s:I, s:s,"
+	    "{s:s, s:s, s:s, s:i, s:I, s:i, s:i, s:f, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:s,"
 	    " s:s, s:b, s:f, s:f, s:f, s:f, s:I, s:I, s:b, s:b, s:s?, s:s?, s:f}",
 	    "file", p->file, "sha256", f->sha256, "mpeg_version", f->version, "layer", f->layer,
 	    "sample_rate", (json_int_t)f->rate, "channels", f->channels, "bitrate_kbps",
 	    f->bitrate_kbps, "avg_bitrate_kbps", round(f->avg_kbps * 10) / 10, "bitrate_mode",
 	    f->mode, "duration_s", round(f->duration_s * 1000) / 1000, "frames",
-	    (json_int_t)f->frames, "frames_dropped", (json_int_t)f->frames_dropped, "rate_changes",
+	    (json_int_t)f->frames, "frames_dropped", (json_int_t)f->frames_dropped, "resyncs",
+	    (json_int_t)f->resyncs, "damaged_bytes", (json_int_t)f->damaged_bytes, "rate_changes",
 	    (json_int_t)f->rate_changes, "decoder", f->decoder, "device", p->device,
 	    "virtual_device", p->h->virtual_dev != 0, "period_ms",
 	    round(p->h->period_ms * 1000) / 1000, "buffer_ms", round(p->h->buffer_ms * 1000) / 1000,
@@ -789,6 +970,7 @@ void vms_probe_free(struct vms_probe *p)
 		vms_probe_stop(p);
 	if (p->map)
 		munmap(p->map, p->map_len);
+	free(p->seen);
 	free(p->file);
 	free(p->device);
 	free((char *)p->opts.join_procs);

@@ -6,6 +6,7 @@
 #define VMS_PROBE_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -27,7 +28,18 @@ struct vms_probe_opts {
 	const char *join_procs; /* cgroup.procs (v2) or tasks (v1) file the probe writes its own
 	                         * pid into before it loads the MP3; NULL = stay put */
 	const char *cpu_list;   /* "0" or "0-1": pin the probe; NULL = no pinning */
+	/* Set nonzero (by a signal handler) to give up starting: vms_probe_start() then returns
+	 * -EINTR at once. NULL = never. */
+	const volatile sig_atomic_t *stop;
 };
+
+/* The largest MP3 the probe plays: it is hashed and decoded in full before playing, which must
+ * end well within the start's 60 s even on a loaded machine (about 4.6 hours at 128 kbit/s). */
+#define VMS_PROBE_MP3_MAX_BYTES (256ull << 20)
+/* The most damage an MP3 may have: the share (in %) of its audio data that libmpg123 skips to
+ * resynchronise, between the first and the last frame it decodes. Above it the file is refused
+ * as corrupt; a truncated file has none (what is missing is not damaged). */
+#define VMS_PROBE_MP3_DAMAGE_MAX_PCT 1.0
 
 struct vms_probe;
 
@@ -70,7 +82,11 @@ int vms_probe_opt_set(struct vms_probe_opts *o, const char *name, const char *va
 int vms_probe_opts_check(const struct vms_probe_opts *o, char *err, size_t errlen);
 
 /* Validates file and device (each bad input gets one clear message, reported here), starts
- * the probe process and returns once it is playing. 0, or -1 after reporting the error. */
+ * the probe process and returns once it is playing. The file must be a regular file (after
+ * symbolic links), not empty, of at most VMS_PROBE_MP3_MAX_BYTES: checked before the probe
+ * process starts, so that a FIFO or a huge file is refused at once. 0; -EINTR when *o->stop
+ * became nonzero while starting (nothing reported, nothing left); or -1 after reporting the
+ * error. */
 int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out);
 /* Underruns seen so far (for progress lines); cheap, reads shared memory. */
 long vms_probe_underruns(const struct vms_probe *p);
@@ -80,6 +96,11 @@ long vms_probe_underruns(const struct vms_probe *p);
 pid_t vms_probe_pid(const struct vms_probe *p);
 /* 1 while the probe process is alive and playing. */
 int vms_probe_alive(const struct vms_probe *p);
+/* Looks at the probe process now, at the end of a window, and remembers what it saw, so that
+ * vms_probe_window() can tell whether the probe was playing when that window ended. 0 while
+ * it plays (a stop and continue in between included), -1 when it is dead or stopped (SIGSTOP).
+ * Cheap: a waitpid and a read of /proc/PID/stat. */
+int vms_probe_check(struct vms_probe *p);
 /* Stops the probe process (every wait bounded) and keeps its records. A probe that died
  * early keeps what it recorded until then. 0, or -1 when it had died (reported once). */
 int vms_probe_stop(struct vms_probe *p);
@@ -91,8 +112,8 @@ int vms_probe_stop(struct vms_probe *p);
  *   {"gaps": [{"start_s", "duration_ms", "cause", "evidence": {...}}...],
  *    "causes": {"paging": n, ...}, "latency_hist": {...}, "series": {...}}
  * (gaps also carry "t_mono", the unclipped start; the cause "probe_died" marks the silence
- * after the probe process died; see docs/audio-probe.md). Metrics with no data in the window
- * (wake percentiles without wakes) are not put. Cheap enough to call after every run while
+ * of a probe that died within the window; see docs/audio-probe.md). Metrics with no data in the
+ * window (wake percentiles without wakes) are not put. Cheap enough to call after every run while
  * the probe keeps playing. */
 json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metrics, size_t run);
 /* The audio facts (MP3: sha256, version, layer, rate, channels, bitrates, cbr/vbr, duration,

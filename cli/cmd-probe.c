@@ -121,12 +121,21 @@ int cmd_probe(int argc, char **argv)
 	seconds = a.seconds, output = a.output;
 
 	t_real = vms_now_real();
-	if (vms_probe_start(&a.o, &p))
-		return VMS_EXIT_FATAL;
+	/* before the start: Ctrl-C while the probe starts ends it at once (no SA_RESTART) */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	a.o.stop = &interrupted;
+	ret = vms_probe_start(&a.o, &p);
+	if (ret) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (ret != -EINTR)
+			return VMS_EXIT_FATAL;
+		vms_note("interrupted while the audio probe was starting; nothing played");
+		return VMS_EXIT_INTERRUPTED;
+	}
 	t0 = vms_now_mono();
 	while (!interrupted && vms_now_mono() - t0 < seconds && vms_probe_alive(p)) {
 		double left = seconds - (vms_now_mono() - t0);

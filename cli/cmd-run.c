@@ -119,10 +119,9 @@ const struct vms_cli_usage vms_run_usage = {
             "  vmsuite run --machine host -w mtest01:bytes=1G -n 5 -o host.json\n"
             "  vmsuite run --with-audio --period 10 --buffer 40  # a tighter player\n"
             "\n"
-            "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error); 125 nothing "
-            "could\n"
-            "be measured; 128 tool error; 129 usage error; 130 interrupted (result kept, "
-            "incomplete).\n",
+            "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error) or the audio\n"
+            "probe died; 125 nothing could be measured; 128 tool error; 129 usage error;\n"
+            "130 interrupted (result kept, incomplete).\n",
 };
 
 static const char *profile_names(void)

@@ -38,6 +38,7 @@ static void add_causes(struct vms_report_sound *s, const json_t *detail)
 	const json_t *c = json_object_get(detail, "causes");
 	int i;
 
+	s->no_data += json_is_string(json_object_get(detail, "no_sound_data"));
 	for (i = 0; i < VMS_CAUSE_NR; i++) {
 		json_int_t n = json_integer_value(json_object_get(c, vms_cause_name(i)));
 
@@ -122,6 +123,12 @@ int vms_report_sound_line(char *buf, size_t len, const char *label,
 
 	if (len)
 		buf[0] = 0;
+	if (!s->present && s->no_data) {
+		snprintf(buf, len,
+		         "%s%sn/a \u2014 no sound data: the audio probe died or was stopped",
+		         label ? label : "", label ? " " : "");
+		return 0;
+	}
 	if (!s->present)
 		return -ENOENT;
 	prec = window >= 100 ? 0 : 1;
@@ -143,6 +150,13 @@ int vms_report_sound_line(char *buf, size_t len, const char *label,
 	         fmt_num(sk, sizeof(sk), 0, s->skips), plural(s->skips, "skip", "skips"),
 	         fmt_num(xr, sizeof(xr), 0, s->underruns),
 	         plural(s->underruns, "underrun", "underruns"), longest, p99);
+	if (s->no_data) {
+		size_t off = strlen(buf);
+
+		snprintf(buf + off, len - off,
+		         "; %zu %s without sound data (the probe died or was stopped)", s->no_data,
+		         s->no_data == 1 ? "run" : "runs");
+	}
 	return 0;
 }
 

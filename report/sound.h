@@ -23,6 +23,8 @@ struct vms_report_sound {
 	double p99_ms;     /* mean; NAN: the part is left out of the line (older files) */
 	size_t causes[VMS_CAUSE_NR]; /* sums of the details' "causes" */
 	int any_cause;               /* some cause count is above 0 */
+	size_t no_data; /* windows whose detail says "no_sound_data" (the probe died or was
+	                 * stopped): with it, a line even without sound_rating */
 };
 
 /* Summarises a workload object of a result file: its metrics and runs[].audio.causes. Never

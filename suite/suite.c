@@ -54,6 +54,11 @@ static void restore_signals(struct vms_suite *s)
 
 /* ---- the probe as an audio source ---- */
 
+static int audio_check(void *ctx)
+{
+	return vms_probe_check(ctx);
+}
+
 static int audio_stop(void *ctx)
 {
 	return vms_probe_stop(ctx);
@@ -215,11 +220,19 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 		/* the player shares the emulated machine's RAM and CPUs, as in 2001 */
 		s->cfg.probe.join_procs = m->use_cgroup ? s->cg.procs : NULL;
 		s->cfg.probe.cpu_list = m->cpu_list[0] ? m->cpu_list : NULL;
-		if (vms_probe_start(&s->cfg.probe, &s->probe)) {
+		s->cfg.probe.stop = &suite_stop;
+		ret = vms_probe_start(&s->cfg.probe, &s->probe);
+		if (ret == -EINTR) {
+			vms_note("interrupted while the audio probe was starting; nothing ran");
+			ret = VMS_EXIT_INTERRUPTED;
+			goto out;
+		}
+		if (ret) {
 			ret = VMS_EXIT_FATAL;
 			goto out;
 		}
-		s->audio = (struct vms_audio_source){.stop = audio_stop,
+		s->audio = (struct vms_audio_source){.check = audio_check,
+		                                     .stop = audio_stop,
 		                                     .window = audio_window,
 		                                     .facts = audio_facts,
 		                                     .underruns = audio_underruns,

@@ -650,20 +650,46 @@ static void apply_primary(const struct vms_workload *w, json_t *metrics)
 		vms_metric_set_primary(metrics, *m, 0);
 }
 
-/* Stops the probe and cuts its records into the baseline and one window per run. */
-static void audio_windows(const struct vms_run_config *cfg, json_t *doc, double b0, double b1)
+/* Looks at the audio source at the end of a window; warns once when it stopped playing. */
+static void audio_check(const struct vms_run_config *cfg, const char *what, long run, long runs,
+                        int *warned)
 {
-	json_t *baseline = json_object(), *wl;
-	size_t i;
 	const struct vms_audio_source *au = cfg->audio;
 
-	if (au->stop(au->ctx))
-		vms_warn("the audio probe died during the suite; its records until then are kept");
+	if (!au || !au->check || !au->check(au->ctx) || *warned)
+		return;
+	*warned = 1;
+	if (run > 0)
+		vms_warn("the audio probe is dead or stopped at the end of %s run %ld/%ld: that "
+		         "window and the later ones get no sound data",
+		         what, run, runs);
+	else
+		vms_warn("the audio probe is dead or stopped at the end of %s: that window and the "
+		         "later ones get no sound data",
+		         what);
+}
+
+/* 1 when the window's detail says it has no sound data. */
+static int no_sound(const json_t *detail)
+{
+	return json_is_string(json_object_get(detail, "no_sound_data"));
+}
+
+/* Stops the probe and cuts its records into the baseline and one window per run. Returns 1
+ * when the probe died or was stopped (some windows have no sound data), else 0. */
+static int audio_windows(const struct vms_run_config *cfg, json_t *doc, double b0, double b1)
+{
+	json_t *baseline = json_object(), *wl, *d;
+	size_t i, windows = 1, empty;
+	const struct vms_audio_source *au = cfg->audio;
+	int died = au->stop(au->ctx) != 0;
+
 	json_object_set_new(baseline, "t_start", json_real(b0));
 	json_object_set_new(baseline, "t_end", json_real(b1));
 	json_object_set_new(baseline, "metrics", json_object());
-	json_object_set_new(baseline, "detail",
-	                    au->window(au->ctx, b0, b1, json_object_get(baseline, "metrics"), 0));
+	d = au->window(au->ctx, b0, b1, json_object_get(baseline, "metrics"), 0);
+	empty = (size_t)no_sound(d);
+	json_object_set_new(baseline, "detail", d);
 	json_object_set_new(
 	    doc, "audio",
 	    json_pack("{s:o, s:o}", "facts", au->facts(au->ctx), "baseline", baseline));
@@ -677,26 +703,39 @@ static void audio_windows(const struct vms_run_config *cfg, json_t *doc, double 
 
 			if (!json_is_number(json_object_get(run, "t_end")))
 				continue;
-			json_object_set_new(run, "audio", au->window(au->ctx, t0, t1, metrics, r));
+			d = au->window(au->ctx, t0, t1, metrics, r);
+			windows++;
+			empty += (size_t)no_sound(d);
+			json_object_set_new(run, "audio", d);
 		}
 		vms_metrics_pad(metrics, json_array_size(json_object_get(wl, "runs")));
 		if (i < cfg->n_items)
 			apply_primary(cfg->items[i].spec.w, metrics);
 	}
+	if (empty)
+		vms_warn("the audio probe died or was stopped during the suite: %zu of %zu windows "
+		         "have no sound data (n/a); the earlier ones are kept",
+		         empty, windows);
+	else if (died)
+		vms_warn("the audio probe died after the last window; every window has its sound "
+		         "data");
+	return died || empty;
 }
 
 int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 {
 	json_t *doc = new_document(cfg), *workloads = json_object_get(doc, "workloads");
-	int interrupted = 0, failed = 0, measured = 0, ret;
+	int interrupted = 0, failed = 0, measured = 0, audio_dead = 0, warned = 0, ret;
 	double b0 = 0, b1 = 0;
 	size_t i;
 
 	*doc_out = doc;
 	if (checkpoint(cfg, doc))
 		return VMS_EXIT_FATAL;
-	if (cfg->audio)
+	if (cfg->audio) {
 		audio_baseline(cfg, &b0, &b1);
+		audio_check(cfg, "the idle baseline", 0, 0, &warned);
+	}
 	interrupted = stop_signal(cfg) != 0;
 	for (i = 0; i < cfg->n_items && !interrupted; i++) {
 		const struct vms_run_item *it = &cfg->items[i];
@@ -717,6 +756,7 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 
 			json_array_append_new(runs, run);
 			st = run_once(cfg, &ctx, metrics, run, (size_t)r, it->runs);
+			audio_check(cfg, ctx.w->name, r + 1, it->runs, &warned);
 			vms_metrics_pad(metrics, (size_t)r + 1);
 			apply_primary(ctx.w, metrics);
 			if (st == 2) {
@@ -739,11 +779,12 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 		}
 	}
 	if (cfg->audio)
-		audio_windows(cfg, doc, b0, b1);
-	ret = interrupted ? VMS_EXIT_INTERRUPTED
-	      : failed    ? VMS_EXIT_FAILED
-	      : measured  ? VMS_EXIT_OK
-	                  : VMS_EXIT_SKIP;
+		audio_dead = audio_windows(cfg, doc, b0, b1);
+	/* a dead probe is a failure of the measurement: its windows have no sound data */
+	ret = interrupted            ? VMS_EXIT_INTERRUPTED
+	      : failed || audio_dead ? VMS_EXIT_FAILED
+	      : measured             ? VMS_EXIT_OK
+	                             : VMS_EXIT_SKIP;
 	if (failed && !measured && !interrupted)
 		ret = VMS_EXIT_FAILED;
 	vms_result_finish(doc, !interrupted, interrupted, ret);

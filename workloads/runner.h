@@ -24,10 +24,15 @@ struct vms_run_item {
  * workloads/ does not depend on audio-probe/). Times are CLOCK_MONOTONIC seconds, as from
  * vms_now_mono(). The source plays during the whole suite; the runner cuts it into windows. */
 struct vms_audio_source {
+	/* Looks at the source at the end of a window (just after the baseline and each run):
+	 * 0 while it plays, -1 when it is dead or stopped, so that window() leaves the windows
+	 * ending then without sound data. */
+	int (*check)(void *ctx);
 	/* Stops playing, keeping the records. 0, or -1 when it had died early. */
 	int (*stop)(void *ctx);
 	/* Metrics of the window [t0, t1], put at sample index `run` of metrics; returns the
-	 * window's detail (a new object). */
+	 * window's detail (a new object). A window that ended while the source was dead or
+	 * stopped gets no metrics, and its detail says why in "no_sound_data". */
 	json_t *(*window)(void *ctx, double t0, double t1, json_t *metrics, size_t run);
 	/* The facts of the source (file, device, geometry): a new object. */
 	json_t *(*facts)(void *ctx);

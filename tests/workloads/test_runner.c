@@ -225,7 +225,7 @@ static long fa_underruns(void *ctx)
 static void test_audio_source(void **state)
 {
 	struct fake_audio fa = {0};
-	struct vms_audio_source src = {fa_stop, fa_window, fa_facts, fa_underruns, &fa};
+	struct vms_audio_source src = {NULL, fa_stop, fa_window, fa_facts, fa_underruns, &fa};
 	struct vms_run_config cfg;
 	struct plan p = {0};
 	json_t *doc, *audio, *run;
@@ -278,7 +278,7 @@ static void test_primary_per_workload(void **state)
 	                                          .not_primary = not_primary,
 	                                          .run = quick_run};
 	struct fake_audio fa = {0};
-	struct vms_audio_source src = {fa_stop, underrun_window, fa_facts, fa_underruns, &fa};
+	struct vms_audio_source src = {NULL, fa_stop, underrun_window, fa_facts, fa_underruns, &fa};
 	struct vms_run_config cfg;
 	struct plan p = {0};
 	json_t *doc, *m;

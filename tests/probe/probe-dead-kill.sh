@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+# `vmsuite run --with-audio` with the probe killed (SIGKILL) mid-suite (see probe_dead.py).
+exec python3 "$VMS_SOURCE_DIR/tests/probe/probe_dead.py" kill
