@@ -116,6 +116,21 @@ if mount -t tmpfs -o size=64k vmsuite-test "$VMS_TEST_TMP/full"; then
   if printf '%s' "$out" | grep -q "Result:"; then fail "ENOSPC: stdout says Result:"; else ok; fi
   expect_in "$err" "No space left on device" "ENOSPC: the cause"
   expect_in "$err" "could not be written" "ENOSPC: says the result was not written"
+  # the disk fills after the first save: the file keeps that save, and says it did not finish
+  rm -f full/filler
+  "$VMSUITE" run --machine host -w mmap001:bytes=256M -n 5 --no-drop-caches -o full/m.json >out 2>err &
+  suite=$!
+  for _ in $(seq 1 600); do [ -s full/m.json ] && break; sleep 0.05; done
+  dd if=/dev/zero of=full/filler bs=4k 2>/dev/null
+  wait "$suite"
+  code=$?
+  [ "$code" -eq 128 ] && ok || fail "ENOSPC mid-suite: exit $code; $(cat err)"
+  if grep -q "Result:" out; then fail "ENOSPC mid-suite: stdout says Result:"; else ok; fi
+  expect_in "$(cat err)" "holds it as it was after the last save" "ENOSPC mid-suite: message"
+  [ "$(json_get full/m.json 'd["exit_status"]')" = None ] && ok || fail "mid-suite: exit_status set"
+  rm -f full/filler
+  expect_exit 0 "report of the last save" -- "$VMSUITE" report full/m.json
+  expect_in "$out" "did not finish (killed or crashed)" "mid-suite: the saved file did not finish"
   umount "$VMS_TEST_TMP/full"
 else
   fail "cannot mount a tmpfs"
