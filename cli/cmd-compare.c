@@ -29,7 +29,7 @@ static int parse_pct(const char *s, double max, double *out)
 }
 
 static int render(const struct vms_compare_renderer *r, const struct vms_compare *c,
-                  const char *out)
+                  const char *out, int overwrite)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -48,8 +48,10 @@ static int render(const struct vms_compare_renderer *r, const struct vms_compare
 		free(buf);
 		return vms_error("cannot render the comparison: %s", strerror(EIO));
 	}
-	ret = vms_write_atomic(out, buf, len);
+	ret = vms_write_atomic_ex(out, buf, len, overwrite ? 0 : VMS_WRITE_NOREPLACE);
 	free(buf);
+	if (ret == -EEXIST)
+		return vms_error("'%s' exists: not overwritten (--overwrite replaces it)", out);
 	if (ret)
 		return vms_error("cannot write '%s': %s", out, strerror(-ret));
 	return 0;
@@ -64,6 +66,7 @@ enum compare_key {
 	CMP_FORCE,
 	CMP_EXIT_ZERO,
 	CMP_OUTPUT,
+	CMP_OVERWRITE,
 };
 
 static const struct vms_cli_option compare_options[] = {
@@ -81,6 +84,8 @@ static const struct vms_cli_option compare_options[] = {
      CMP_EXIT_ZERO, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "FILE", "write there (atomically) instead of standard output",
      CMP_OUTPUT, 0},
+    {"overwrite", 0, VMS_CLI_FLAG, NULL,
+     "let -o replace an existing file (--force is taken: it means the above)", CMP_OVERWRITE, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
@@ -115,6 +120,7 @@ struct compare_args {
 	const struct vms_compare_renderer *r;
 	struct vms_compare_opts opts;
 	const char *out;
+	int overwrite; /* -o may replace an existing file */
 	int exit_zero;
 	const char *files[26 + 1];
 	size_t n_files;
@@ -175,6 +181,7 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 	case CMP_FORCE: a->opts.force = 1; return 0;
 	case CMP_EXIT_ZERO: a->exit_zero = 1; return 0;
 	case CMP_OUTPUT: a->out = val; return 0;
+	case CMP_OVERWRITE: a->overwrite = 1; return 0;
 	}
 	return -EINVAL;
 }
@@ -208,6 +215,8 @@ int cmd_compare(int argc, char **argv)
 		vms_error("compare: --format %s is not available in this build yet", r->name);
 		return COMPARE_EXIT_ERROR;
 	}
+	if (out && vms_output_check(NULL, out, a.overwrite, "--overwrite"))
+		return COMPARE_EXIT_ERROR;
 	docs = vms_xcalloc(n, sizeof(*docs));
 	for (i = 0; i < n; i++) {
 		const char *path = files[i];
@@ -228,7 +237,7 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	vms_compare_build(&cmp, &a.opts, docs, files, n);
-	if (render(r, &cmp, out)) {
+	if (render(r, &cmp, out, a.overwrite)) {
 		vms_compare_release(&cmp);
 		goto out;
 	}

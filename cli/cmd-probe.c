@@ -37,7 +37,7 @@ static json_t *result_doc(int argc, char **argv, double t_start_real, json_t *au
 	return doc;
 }
 
-enum probe_key { PROBE_SECONDS, PROBE_OPT, PROBE_OUTPUT };
+enum probe_key { PROBE_SECONDS, PROBE_OPT, PROBE_OUTPUT, PROBE_FORCE };
 
 static const struct vms_cli_option probe_options[] = {
     {"seconds", 0, VMS_CLI_REQUIRED, "N",
@@ -49,7 +49,10 @@ static const struct vms_cli_option probe_options[] = {
     {"mlock", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_MLOCK, PROBE_OPT, 0},
     {"cpu", 0, VMS_CLI_REQUIRED, "LIST", VMS_PROBE_HELP_CPU, PROBE_OPT, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "FILE",
-     "write a vmsuite.result/1 file with the audio facts and the baseline", PROBE_OUTPUT, 0},
+     "write a vmsuite.result/1 file with the audio facts and the baseline\n"
+     "(a new file unless --force)",
+     PROBE_OUTPUT, 0},
+    {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", PROBE_FORCE, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
@@ -71,6 +74,7 @@ struct probe_args {
 	struct vms_probe_opts o;
 	double seconds;
 	const char *output;
+	int force; /* -o may replace an existing file */
 };
 
 /* One option or operand of `probe` (a vms_cli_handler). */
@@ -98,6 +102,7 @@ static int probe_option(void *ctx, const struct vms_cli_option *opt, const char 
 		return 0;
 	case PROBE_OPT: return vms_probe_opt_set(&a->o, opt->name, val, err, errlen);
 	case PROBE_OUTPUT: a->output = val; return 0;
+	case PROBE_FORCE: a->force = 1; return 0;
 	}
 	return -EINVAL;
 }
@@ -111,7 +116,7 @@ int cmd_probe(int argc, char **argv)
 	const char *output;
 	double seconds, t0, t1, t_real;
 	json_t *metrics, *detail, *audio;
-	int ret = VMS_EXIT_OK, died;
+	int ret = VMS_EXIT_OK, died, i;
 	char why[512];
 
 	if ((ret = vms_cli_parse(cmd, argc, argv, probe_option, &a)))
@@ -119,6 +124,15 @@ int cmd_probe(int argc, char **argv)
 	if (vms_probe_opts_check(&a.o, why, sizeof(why)))
 		return vms_usage_error(cmd, "%s", why);
 	seconds = a.seconds, output = a.output;
+	/* JSON holds UTF-8 only: jansson would drop such a path silently */
+	for (i = 1; i < argc; i++)
+		if (!vms_utf8_valid(argv[i]))
+			return vms_usage_error(cmd,
+			                       "argument %d is not valid UTF-8; the result file "
+			                       "records paths and the command line as UTF-8 text",
+			                       i);
+	if (output && vms_output_check(NULL, output, a.force, "--force"))
+		return VMS_EXIT_FATAL;
 
 	t_real = vms_now_real();
 	/* before the start: Ctrl-C while the probe starts ends it at once (no SA_RESTART) */
@@ -171,10 +185,13 @@ int cmd_probe(int argc, char **argv)
 
 	if (output) {
 		json_t *doc = result_doc(argc, argv, t_real, json_incref(audio), interrupted);
-		int err = vms_json_write_file(doc, output);
+		int err = vms_json_write_file_ex(doc, output, a.force ? 0 : VMS_WRITE_NOREPLACE);
 
 		json_decref(doc);
-		if (err) {
+		if (err == -EEXIST) {
+			vms_error("'%s' exists: not overwritten (--force replaces it)", output);
+			ret = VMS_EXIT_FATAL;
+		} else if (err) {
 			vms_error("cannot write '%s': %s", output, strerror(-err));
 			ret = VMS_EXIT_FATAL;
 		}

@@ -12,13 +12,14 @@
 #include "report/model.h"
 #include "report/report.h"
 
-enum report_key { REPORT_FORMAT, REPORT_OUTPUT };
+enum report_key { REPORT_FORMAT, REPORT_OUTPUT, REPORT_FORCE };
 
 static const struct vms_cli_option report_options[] = {
     {"format", 0, VMS_CLI_REQUIRED, "FORMAT", "text (default), markdown, json or html",
      REPORT_FORMAT, 0},
-    {"output", 'o', VMS_CLI_REQUIRED, "OUT", "write there instead of standard output",
-     REPORT_OUTPUT, 0},
+    {"output", 'o', VMS_CLI_REQUIRED, "OUT",
+     "write there (a new file unless --force) instead of standard output", REPORT_OUTPUT, 0},
+    {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", REPORT_FORCE, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
@@ -36,6 +37,7 @@ const struct vms_cli_usage vms_report_usage = {
 
 struct report_args {
 	const char *file, *format, *outpath;
+	int force; /* -o may replace an existing file */
 };
 
 /* One option or operand of `report` (a vms_cli_handler). */
@@ -58,6 +60,8 @@ static int report_option(void *ctx, const struct vms_cli_option *opt, const char
 			return -EINVAL;
 		}
 		a->format = val;
+	} else if (opt->key == REPORT_FORCE) {
+		a->force = 1;
 	} else {
 		a->outpath = val;
 	}
@@ -80,12 +84,15 @@ int cmd_report(int argc, char **argv)
 	file = a.file, format = a.format, outpath = a.outpath;
 	if (!file)
 		return vms_usage_error(self, "which result file? (vmsuite report FILE)");
+	if (outpath && vms_output_check(NULL, outpath, a.force, "--force"))
+		return VMS_EXIT_FATAL;
 	doc = vms_result_load(file, &lerr, why, sizeof(why));
 	if (!doc) {
 		vms_error("cannot read '%s': %s", file, why);
 		return VMS_EXIT_FATAL;
 	}
-	if (outpath && !(out = fopen(outpath, "we"))) {
+	/* "x": O_EXCL, a file made since the check is not overwritten either */
+	if (outpath && !(out = fopen(outpath, a.force ? "we" : "wxe"))) {
 		vms_error("cannot write '%s': %s", outpath, strerror(errno));
 		json_decref(doc);
 		return VMS_EXIT_FATAL;

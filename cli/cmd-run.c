@@ -27,6 +27,7 @@ struct run_args {
 	size_t n_specs;
 	long runs; /* 0 = each workload's default */
 	const char *output, *label, *workdir;
+	int force; /* -o may replace an existing file */
 	int quiet;
 	int with_audio;
 	const char *audio_file;
@@ -41,6 +42,7 @@ enum run_key {
 	RUN_WORKLOAD,
 	RUN_RUNS,
 	RUN_OUTPUT,
+	RUN_FORCE,
 	RUN_LABEL,
 	RUN_WORKDIR,
 	RUN_MACHINE,
@@ -63,7 +65,10 @@ static const struct vms_cli_option run_options[] = {
     {"runs", 'n', VMS_CLI_REQUIRED, "RUNS",
      "runs per workload (overrides the profile's and workload's)", RUN_RUNS, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "FILE",
-     "result file (default vmsuite-<label>-<YYYYmmdd-HHMMSS>.json)", RUN_OUTPUT, 0},
+     "result file, a new one unless --force (default\n"
+     "vmsuite-<label>-<YYYYmmdd-HHMMSS>.json, with -2, -3... when taken)",
+     RUN_OUTPUT, 0},
+    {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing result file", RUN_FORCE, 0},
     {"label", 0, VMS_CLI_REQUIRED, "NAME",
      "name of this kernel/setup in reports (default: uname -r)", RUN_LABEL, 0},
     {"workdir", 0, VMS_CLI_REQUIRED, "DIR",
@@ -168,6 +173,7 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		}
 		a->output = val;
 		return 0;
+	case RUN_FORCE: a->force = 1; return 0;
 	case RUN_LABEL:
 		if (!*val || strchr(val, '/')) {
 			snprintf(err, errlen, "--label needs a name without '/'");
@@ -240,10 +246,19 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 static int parse_args(const struct vms_command *self, int argc, char **argv, struct run_args *a)
 {
 	char why[512];
-	int ret;
+	int ret, i;
 
 	if ((ret = vms_cli_parse(self, argc, argv, run_option, a)))
 		return ret;
+	/* JSON holds UTF-8 only: jansson would drop such a label, path or argument silently */
+	for (i = 1; i < argc; i++)
+		if (!vms_utf8_valid(argv[i]))
+			return vms_usage_error(
+			    self,
+			    "argument %d is not valid UTF-8; the result file "
+			    "records labels, paths and the command line as UTF-8 "
+			    "text",
+			    i);
 	if (!a->with_audio && a->probe_opts)
 		return vms_usage_error(self,
 		                       "--device, --period, --buffer, --rt and --mlock go with "
@@ -253,35 +268,25 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 	return 0;
 }
 
+/* vmsuite-<label>-<stamp>.json, or -2, -3... after the stamp when that is taken (quick runs
+ * share a second); the first checkpoint still refuses a name taken meanwhile. */
 static char *default_output(const char *label)
 {
 	char stamp[32];
 	time_t now = time(NULL);
+	struct stat st;
 	struct tm tm;
+	char *name;
+	int k;
 
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	return vms_xasprintf("vmsuite-%s-%s.json", label, stamp);
-}
-
-/* The output must be a writable file path; checked before anything runs. */
-static int check_output(const char *path)
-{
-	char *dir = vms_xstrdup(path), *slash = strrchr(dir, '/');
-	struct stat st;
-	int ret = 0;
-
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-		vms_error("cannot write result to '%s': it is a directory", path);
-		ret = -1;
-	} else if (access(slash ? dir : ".", W_OK)) {
-		vms_error("cannot write result to '%s': %s", path, strerror(errno));
-		ret = -1;
+	name = vms_xasprintf("vmsuite-%s-%s.json", label, stamp);
+	for (k = 2; k < 1000 && !lstat(name, &st); k++) {
+		free(name);
+		name = vms_xasprintf("vmsuite-%s-%s-%d.json", label, stamp, k);
 	}
-	free(dir);
-	return ret;
+	return name;
 }
 
 int cmd_run(int argc, char **argv)
@@ -315,6 +320,13 @@ int cmd_run(int argc, char **argv)
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
+	if (!vms_utf8_valid(workdir)) {
+		vms_error("cannot use work directory '%s': its path is not valid UTF-8, and the "
+		          "result file records it as UTF-8 text; use another directory",
+		          workdir);
+		ret = VMS_EXIT_FATAL;
+		goto out;
+	}
 	a.machine.workdir = workdir;
 	if (vms_machine_resolve(&machine, &a.machine)) {
 		ret = VMS_EXIT_FATAL;
@@ -329,7 +341,7 @@ int cmd_run(int argc, char **argv)
 	if (!a.label)
 		a.label = uts.release;
 	output = a.output ? vms_xstrdup(a.output) : default_output(a.label);
-	if (check_output(output)) {
+	if (vms_output_check("result", output, a.force, "--force")) {
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
@@ -341,6 +353,7 @@ int cmd_run(int argc, char **argv)
 	sc.workdir = workdir;
 	sc.label = a.label;
 	sc.output = output;
+	sc.force = a.force;
 	sc.argc = argc + 1;
 	sc.argv = argv - 1;
 	sc.progress = !a.quiet && vms_stderr_is_tty();
@@ -353,8 +366,19 @@ int cmd_run(int argc, char **argv)
 	vms_suite_init(&suite, &sc);
 	ret = vms_suite_run(&suite, &doc);
 	vms_suite_release(&suite);
-	if (doc && !a.quiet) {
+	if (doc && !a.quiet)
 		vms_report_text(stdout, doc);
+	if (doc && suite.save_failed) {
+		/* reported by the checkpoint; the file holds the last save, if there was one */
+		if (suite.saves)
+			vms_error("the result could not be written completely: '%s' holds it as it "
+			          "was after the last save (it did not finish)",
+			          output);
+		else
+			vms_error("the result could not be written: nothing was kept");
+		ret = VMS_EXIT_FATAL;
+		doc = (json_decref(doc), NULL);
+	} else if (doc && !a.quiet) {
 		printf("\nResult: %s\n", output);
 	}
 	if (ret == VMS_EXIT_INTERRUPTED && doc)

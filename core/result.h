@@ -40,6 +40,8 @@ json_t *vms_result_workload(const json_t *doc, const char *name);
  * in the C locale's notation, a final newline) and writes it atomically to path. 0 or -errno;
  * reports nothing. */
 int vms_json_write_file(const json_t *doc, const char *path);
+/* vms_json_write_file() with vms_write_atomic_ex() flags (VMS_WRITE_NOREPLACE). */
+int vms_json_write_file_ex(const json_t *doc, const char *path, int flags);
 
 enum vms_load_error {
 	VMS_LOAD_OK = 0,

@@ -401,12 +401,32 @@ int vms_write_text(const char *path, const char *text)
 	return (size_t)n == len ? 0 : -EIO;
 }
 
+/* Moves tmp to path, failing with EEXIST when path exists: renameat2(RENAME_NOREPLACE), or a
+ * hard link where the filesystem cannot do that. 0 or -errno. */
+static int rename_noreplace(const char *tmp, const char *path)
+{
+	if (!renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE))
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP)
+		return -errno;
+	if (link(tmp, path))
+		return -errno;
+	unlink(tmp);
+	return 0;
+}
+
 int vms_write_atomic(const char *path, const void *data, size_t len)
+{
+	return vms_write_atomic_ex(path, data, len, 0);
+}
+
+int vms_write_atomic_ex(const char *path, const void *data, size_t len, int flags)
 {
 	char *tmp = vms_xasprintf("%s.tmp.%ld", path, (long)getpid());
 	char *dir = vms_xstrdup(path);
 	char *slash = strrchr(dir, '/');
 	const char *p = data;
+	struct stat st;
 	int fd, dfd, ret = 0;
 
 	if (slash == dir)
@@ -416,6 +436,11 @@ int vms_write_atomic(const char *path, const void *data, size_t len)
 	else
 		dir[0] = '.', dir[1] = '\0';
 
+	/* rename() would replace a device node or a FIFO by a regular file */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -ENOTSUP;
+		goto out_free;
+	}
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
@@ -443,10 +468,12 @@ int vms_write_atomic(const char *path, const void *data, size_t len)
 		goto out_unlink;
 	}
 	fd = -1;
-	if (rename(tmp, path) < 0) {
+	if (flags & VMS_WRITE_NOREPLACE)
+		ret = rename_noreplace(tmp, path);
+	else if (rename(tmp, path) < 0)
 		ret = -errno;
+	if (ret)
 		goto out_unlink;
-	}
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		fsync(dfd);
@@ -467,4 +494,71 @@ out_free:
 int vms_stderr_is_tty(void)
 {
 	return isatty(STDERR_FILENO);
+}
+
+int vms_output_check(const char *what, const char *path, int force, const char *force_option)
+{
+	char *dir = vms_xstrdup(path), *slash = strrchr(dir, '/');
+	const char *w = what ? what : "", *to = what ? " to " : "";
+	struct stat st;
+	int ret = 0;
+
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	if (!stat(path, &st)) {
+		if (S_ISDIR(st.st_mode))
+			ret = vms_error_ret(-EISDIR, "cannot write %s%s'%s': it is a directory", w,
+			                    to, path);
+		else if (!S_ISREG(st.st_mode))
+			ret =
+			    vms_error_ret(-ENOTSUP,
+			                  "cannot write %s%s'%s': not a regular file (vmsuite "
+			                  "replaces its output file; give the name of a new file)",
+			                  w, to, path);
+		else if (!force)
+			ret =
+			    vms_error_ret(-EEXIST, "'%s' exists: not overwritten (%s replaces it)",
+			                  path, force_option);
+	} else if (errno != ENOENT) {
+		ret = vms_error_ret(-errno, "cannot write %s%s'%s': %s", w, to, path,
+		                    strerror(errno));
+	}
+	if (!ret && access(slash ? dir : ".", W_OK))
+		ret = vms_error_ret(-errno, "cannot write %s%s'%s': %s", w, to, path,
+		                    strerror(errno));
+	free(dir);
+	return ret;
+}
+
+int vms_utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		unsigned c = *p, n, i;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			p++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			n = 1, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			n = 2, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			n = 3, cp = c & 0x07;
+		else
+			return 0;
+		for (i = 1; i <= n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		if ((n == 2 && cp < 0x800) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
+		    (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		p += n + 1;
+	}
+	return 1;
 }

@@ -85,8 +85,29 @@ int vms_read_u64(const char *path, uint64_t *out);
  * usable between fork() and exec(). 0 or -errno; reports nothing. */
 int vms_write_text(const char *path, const char *text);
 /* Writes data to path atomically: temp file in the same directory, fsync, rename, fsync of
- * the directory. On failure nothing is left behind and -errno is returned. */
+ * the directory. On failure nothing is left behind and -errno is returned. An existing path
+ * that is not a regular file is not replaced (see vms_write_atomic_ex()). */
 int vms_write_atomic(const char *path, const void *data, size_t len);
+
+/* Flags of vms_write_atomic_ex(). */
+enum {
+	VMS_WRITE_NOREPLACE = 1 << 0, /* fail with -EEXIST when path exists (checked atomically) */
+};
+/* vms_write_atomic() with flags. A destination that exists and is not a regular file (a
+ * device node, a FIFO, a directory) is never replaced: -ENOTSUP (-EISDIR for a directory),
+ * nothing written. 0 or -errno; reports nothing. */
+int vms_write_atomic_ex(const char *path, const void *data, size_t len, int flags);
+
+/* Checks an output file named by -o before anything runs: it must not be a directory or another
+ * file that is not a regular file (device node, FIFO: vmsuite would replace it), must not
+ * exist unless force (reported with a hint naming force_option, e.g. "--force"), and its
+ * directory must be writable. Returns 0, or -errno after reporting the reason once
+ * ("cannot write 'x': ...", or "cannot write <what> to 'x': ..." when what is not NULL). */
+int vms_output_check(const char *what, const char *path, int force, const char *force_option);
+
+/* True when s is valid UTF-8 (what JSON strings hold; no overlong forms, no surrogates, nothing
+ * above U+10FFFF). */
+int vms_utf8_valid(const char *s);
 
 /* True when stderr is a terminal (progress is shown only then). */
 int vms_stderr_is_tty(void);

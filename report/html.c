@@ -758,7 +758,7 @@ static void run_heading(FILE *f, const struct vms_report_workload *w,
 	esc(f, r->status);
 	if (isfinite(r->elapsed_s))
 		fprintf(f, ", %.2f s", r->elapsed_s);
-	if (r->failed) {
+	if (r->failed || r->interrupted) {
 		fputs(" \u2014 ", f);
 		esc(f, r->reason ? r->reason : "no reason recorded");
 	}
@@ -831,8 +831,8 @@ static size_t missing(FILE *f, const struct vms_report_model *m)
 		fputs("</li>\n", f);                                                               \
 	} while (0)
 	if (!m->complete)
-		ITEM("The suite did not complete (interrupted or still running): the figures "
-		     "cover the runs that ended.");
+		ITEM("The suite %s: the figures cover the runs that ended.",
+		     vms_report_incomplete(m));
 	if (!m->n_workloads)
 		ITEM("No workloads in this result.");
 	if (!m->with_audio)

@@ -88,6 +88,8 @@ static void workload_init(struct vms_report_workload *w, const json_t *wl)
 	if (!w->name)
 		w->name = "?";
 	w->summary = str(wl, "summary");
+	if (str(wl, "status") && !strcmp(str(wl, "status"), "skipped"))
+		w->skipped = str(wl, "reason") ? str(wl, "reason") : "no reason recorded";
 	metrics_init(&w->metrics, m);
 	el = vms_report_metric_get(&w->metrics, "elapsed_s");
 	if (el)
@@ -108,8 +110,10 @@ static void workload_init(struct vms_report_workload *w, const json_t *wl)
 
 		r->status = str(run, "status") ? str(run, "status") : "ok";
 		r->reason = str(run, "reason");
-		r->failed = strcmp(r->status, "ok") != 0;
+		r->interrupted = !strcmp(r->status, "interrupted");
+		r->failed = strcmp(r->status, "ok") && !r->interrupted;
 		w->n_failed += r->failed;
+		w->n_interrupted += r->interrupted;
 		r->elapsed_s = json_is_number(t0) && json_is_number(t1)
 		                   ? json_number_value(t1) - json_number_value(t0)
 		                   : NAN;
@@ -135,6 +139,9 @@ void vms_report_model_init(struct vms_report_model *m, const json_t *doc)
 	m->label = str(doc, "label");
 	m->start_time = str(doc, "start_time");
 	m->complete = json_is_true(json_object_get(doc, "complete"));
+	m->interrupted = json_is_true(json_object_get(doc, "interrupted"));
+	m->finished = json_is_string(json_object_get(doc, "end_time")) &&
+	              json_is_integer(json_object_get(doc, "exit_status"));
 
 	mc->profile = str(machine, "profile");
 	mc->shown = json_object_get(machine, "mem_limit_bytes") != NULL;
@@ -193,16 +200,27 @@ const char *vms_report_fmt(char *buf, size_t len, const struct vms_summary *s, i
 
 typedef void emit_fn(void *ctx, enum vms_report_line kind, const char *text);
 
+const char *vms_report_incomplete(const struct vms_report_model *m)
+{
+	if (m->complete)
+		return NULL;
+	if (m->interrupted)
+		return "INCOMPLETE (interrupted)";
+	if (!m->finished)
+		return "did not finish (killed or crashed)";
+	return "INCOMPLETE (not every workload ran)";
+}
+
 void vms_report_header_lines(const struct vms_report_model *m, emit_fn *emit, void *ctx)
 {
 	const struct vms_report_machine *mc = &m->machine;
 	char line[1024], mem[32], swap[32];
 	size_t off;
 
-	snprintf(line, sizeof(line), "vmsuite %s \u2014 %s \u2014 started %s \u2014 machine %s%s",
+	snprintf(line, sizeof(line), "vmsuite %s \u2014 %s \u2014 started %s \u2014 machine %s%s%s",
 	         m->version ? m->version : "?", m->label ? m->label : "?",
 	         m->start_time ? m->start_time : "?", mc->profile ? mc->profile : "?",
-	         m->complete ? "" : " \u2014 INCOMPLETE (interrupted)");
+	         m->complete ? "" : " \u2014 ", m->complete ? "" : vms_report_incomplete(m));
 	emit(ctx, VMS_LINE_HEADER, line);
 	if (!mc->shown)
 		return;
@@ -241,21 +259,37 @@ static const char *mean_str(char *buf, size_t len, const struct vms_report_workl
 	return vms_report_fmt(buf, len, get(w, name), d ? d->precision : 0, 1, NULL);
 }
 
-static void failed_lines(const struct vms_report_workload *w, emit_fn *emit, void *ctx)
+/* One line per failed run (interrupted 0) or per interrupted run (1). */
+static void run_lines(const struct vms_report_workload *w, int interrupted, emit_fn *emit,
+                      void *ctx)
 {
 	char line[1024];
 	size_t i;
 
-	if (!w->n_failed)
-		return;
-	snprintf(line, sizeof(line), "Failed runs: %zu of %zu", w->n_failed, w->n_runs);
-	emit(ctx, VMS_LINE_FAILED, line);
 	for (i = 0; i < w->n_runs; i++) {
-		if (!w->runs[i].failed)
+		if (!(interrupted ? w->runs[i].interrupted : w->runs[i].failed))
 			continue;
 		snprintf(line, sizeof(line), "  run %zu: %s \u2014 %s", i + 1, w->runs[i].status,
 		         w->runs[i].reason ? w->runs[i].reason : "no reason recorded");
 		emit(ctx, VMS_LINE_FAILED_RUN, line);
+	}
+}
+
+static void failed_lines(const struct vms_report_workload *w, emit_fn *emit, void *ctx)
+{
+	char line[1024];
+
+	if (w->n_failed) {
+		snprintf(line, sizeof(line), "Failed runs: %zu of %zu", w->n_failed, w->n_runs);
+		emit(ctx, VMS_LINE_FAILED, line);
+		run_lines(w, 0, emit, ctx);
+	}
+	/* stopped by a signal to vmsuite: not a failure of the kernel under test */
+	if (w->n_interrupted) {
+		snprintf(line, sizeof(line), "Interrupted runs: %zu of %zu", w->n_interrupted,
+		         w->n_runs);
+		emit(ctx, VMS_LINE_STOPPED, line);
+		run_lines(w, 1, emit, ctx);
 	}
 }
 
@@ -266,7 +300,10 @@ void vms_report_workload_lines(const struct vms_report_workload *w, emit_fn *emi
 	size_t i;
 
 	if (!el->n) {
-		snprintf(line, sizeof(line), "No successful %s runs.", w->name);
+		if (w->skipped)
+			snprintf(line, sizeof(line), "%s skipped: %s", w->name, w->skipped);
+		else
+			snprintf(line, sizeof(line), "No successful %s runs.", w->name);
 		emit(ctx, VMS_LINE_NO_RUNS, line);
 		failed_lines(w, emit, ctx);
 		return;

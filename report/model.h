@@ -31,7 +31,8 @@ struct vms_report_metrics {
 struct vms_report_run {
 	const char *status;   /* "ok", "failed", ... */
 	const char *reason;   /* why it failed; NULL when none was recorded */
-	int failed;           /* status is not "ok" */
+	int failed;           /* status is neither "ok" nor "interrupted" */
+	int interrupted;      /* status is "interrupted": stopped by a signal to vmsuite */
 	double elapsed_s;     /* t_end - t_start, NAN when unknown */
 	const json_t *series; /* the runner's time series, NULL when none */
 	const json_t *audio; /* the probe's window detail (gaps, fill, histogram), NULL when none */
@@ -46,7 +47,8 @@ struct vms_report_workload {
 	int has_pressure; /* the file has a PSI metric (none on kernels without PSI) */
 	int has_cgroup;   /* the file has a memory cgroup metric (an emulated machine) */
 	struct vms_report_run *runs;
-	size_t n_runs, n_failed;
+	size_t n_runs, n_failed, n_interrupted;
+	const char *skipped; /* the reason when the workload was skipped (status "skipped") */
 };
 
 struct vms_report_machine {
@@ -63,6 +65,8 @@ struct vms_report_model {
 	json_t *doc; /* a reference: the strings and json pointers below are borrowed from it */
 	const char *version, *label, *start_time;
 	int complete;
+	int interrupted; /* stopped by a signal, the result kept */
+	int finished;    /* end_time and exit_status are set: vmsuite got to the end */
 	struct vms_report_machine machine;
 	int with_audio;      /* the suite ran with the audio probe */
 	const json_t *audio; /* the "audio" object (facts, baseline), NULL when none */
@@ -111,8 +115,14 @@ enum vms_report_line {
 	VMS_LINE_PRESSURE,   /* "Pressure per run: ..." */
 	VMS_LINE_CGROUP,     /* "Memory cgroup per run: ..." */
 	VMS_LINE_FAILED,     /* "Failed runs: 1 of 3" */
-	VMS_LINE_FAILED_RUN, /* "  run 2: failed — reason" */
+	VMS_LINE_FAILED_RUN, /* "  run 2: failed — reason" (also of an interrupted run) */
+	VMS_LINE_STOPPED,    /* "Interrupted runs: 1 of 3" */
 };
+
+/* How the suite of m ended when it is not complete: "INCOMPLETE (interrupted)", "did not
+ * finish (killed or crashed)" (no end_time or exit_status: vmsuite died, or is still running)
+ * or "INCOMPLETE (not every workload ran)"; NULL when complete. A static string. */
+const char *vms_report_incomplete(const struct vms_report_model *m);
 
 /* Calls emit once per header line of the text report (the header and machine lines, not the
  * baseline's Sound lines), in order. */

@@ -180,13 +180,23 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg)
 	s->hs = (struct vms_hoststate)VMS_HOSTSTATE_INIT;
 }
 
+/* The first save creates the file (another run may have taken the name since the check before
+ * the suite); the later ones replace it. */
 static int checkpoint(void *ctx, const json_t *doc)
 {
-	const char *path = ctx;
-	int ret = vms_json_write_file(doc, path);
+	struct vms_suite *s = ctx;
+	const char *path = s->cfg.output;
+	int ret =
+	    vms_json_write_file_ex(doc, path, s->saves || s->cfg.force ? 0 : VMS_WRITE_NOREPLACE);
 
-	if (ret)
+	if (ret == -EEXIST)
+		vms_error("'%s' exists: not overwritten (--force replaces it)", path);
+	else if (ret)
 		vms_error("cannot write '%s': %s", path, strerror(-ret));
+	if (ret)
+		s->save_failed = 1;
+	else
+		s->saves++;
 	return ret;
 }
 
@@ -255,7 +265,7 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	rc.journal = &s->hs; /* initialised by setup_cgroup() or repair_unlocked() */
 	rc.stop = &suite_stop;
 	rc.checkpoint = checkpoint;
-	rc.checkpoint_ctx = (void *)s->cfg.output;
+	rc.checkpoint_ctx = s;
 	ret = vms_runner_run(&rc, doc);
 out:
 	teardown(s);

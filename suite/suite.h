@@ -22,6 +22,7 @@ struct vms_suite_config {
 	const char *workdir;               /* absolute */
 	const char *label;
 	const char *output; /* result file, checked writable */
+	int force;          /* the first checkpoint may replace an existing output (--force) */
 	int argc;           /* the command line, recorded in the result */
 	char **argv;
 	int progress;
@@ -44,6 +45,8 @@ struct vms_suite {
 	json_t *machine_json;
 	struct sigaction old_sa[3]; /* the handlers before vms_suite_run() */
 	int signals_installed;
+	int saves;       /* checkpoints written to cfg.output */
+	int save_failed; /* a checkpoint failed: the file holds the last one saved, if any */
 };
 
 /* Prepares s for cfg (copied; what it points to is not). Allocates nothing; never fails. */
@@ -54,7 +57,8 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
  * (waiting, with a message naming the holder, while another run holds it), repairs what dead
  * runs left, records the cgroup in the journal and creates it (without a cgroup: only repairs,
  * without the lock); starts the probe; runs the plan,
- * checkpointing the result to cfg->output; then undoes all of it. *doc gets the result document
+ * checkpointing the result to cfg->output (the first checkpoint does not replace an existing
+ * file unless cfg->force: -EEXIST, 128); then undoes all of it. *doc gets the result document
  * (caller decrefs; NULL when nothing ran). Returns an exit code: those of vms_runner_run(); 128
  * when the set-up failed (reported); 130 when interrupted (also while waiting for the lock). */
 int vms_suite_run(struct vms_suite *s, json_t **doc);

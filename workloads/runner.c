@@ -449,7 +449,8 @@ static void private_dir_remove(const struct vms_run_config *cfg, struct vms_host
 }
 
 /* Runs one workload run; fills `run` (a new JSON object) and the workload's metrics. Returns
- * 0 ok, 1 failed, 2 interrupted. */
+ * 0 ok, 1 failed, 2 interrupted, 3 stopped before the child was started (run holds nothing
+ * worth keeping). */
 static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx, json_t *metrics,
                     json_t *run, size_t index, long nruns)
 {
@@ -493,6 +494,11 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	snprintf(what, sizeof(what), "%s run %zu/%ld", ctx->w->name, index + 1, nruns);
 
 	json_object_set_new(run, "clean_state", json_string(clean_state(cfg->drop_caches)));
+	/* sync and drop_caches take a while: a stop that came meanwhile starts no child */
+	if (stop_signal(cfg)) {
+		ret = 3;
+		goto out;
+	}
 	json_object_set_new(run, "start_state", start_state_json());
 	se.cg = cfg->cgroup;
 	if (cfg->cgroup && vms_cgroup_run_begin(cfg->cgroup, cgb)) {
@@ -722,10 +728,20 @@ static int audio_windows(const struct vms_run_config *cfg, json_t *doc, double b
 	return died || empty;
 }
 
+/* Checks the workload's needs again when its turn comes (the disk may have filled since the
+ * check before the suite). 0, or -errno with the reason in why. */
+static int still_runnable(const struct vms_workload_ctx *ctx, char *why, size_t len)
+{
+	struct vms_workload_ctx c = *ctx;
+
+	return c.w->prepare ? c.w->prepare(&c, why, len) : 0;
+}
+
 int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 {
 	json_t *doc = new_document(cfg), *workloads = json_object_get(doc, "workloads");
-	int interrupted = 0, failed = 0, measured = 0, audio_dead = 0, warned = 0, ret;
+	int interrupted = 0, failed = 0, measured = 0, skipped = 0, audio_dead = 0, warned = 0;
+	int ret;
 	double b0 = 0, b1 = 0;
 	size_t i;
 
@@ -744,18 +760,44 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 		                               .workdir = it->workdir ? it->workdir : cfg->workdir,
 		                               .tmpfile = it->tmpfile};
 		json_t *wl, *metrics = json_object(), *runs = json_array();
+		char why[512];
 		long r;
 
+		if (stop_signal(cfg)) {
+			interrupted = 1;
+			json_decref(metrics);
+			json_decref(runs);
+			break;
+		}
 		wl = json_pack("{s:s, s:s, s:o, s:i, s:o, s:o}", "name", ctx.w->name, "summary",
 		               ctx.w->summary, "options", vms_workload_opts_json(ctx.w, ctx.opts),
 		               "runs_planned", (int)it->runs, "metrics", metrics, "runs", runs);
 		json_array_append_new(workloads, wl);
+		if (still_runnable(&ctx, why, sizeof(why))) {
+			json_object_set_new(wl, "status", json_string("skipped"));
+			json_object_set_new(wl, "reason", json_string(why));
+			vms_warn("%s skipped: %s", ctx.w->name, why);
+			skipped = failed = 1;
+			if (checkpoint(cfg, doc))
+				return VMS_EXIT_FATAL;
+			continue;
+		}
 		for (r = 0; r < it->runs; r++) {
-			json_t *run = json_object();
+			json_t *run;
 			int st;
 
+			if (stop_signal(cfg)) { /* arrived between two runs: start no other */
+				interrupted = 1;
+				break;
+			}
+			run = json_object();
 			json_array_append_new(runs, run);
 			st = run_once(cfg, &ctx, metrics, run, (size_t)r, it->runs);
+			if (st == 3) {
+				json_array_remove(runs, (size_t)r);
+				interrupted = 1;
+				break;
+			}
 			audio_check(cfg, ctx.w->name, r + 1, it->runs, &warned);
 			vms_metrics_pad(metrics, (size_t)r + 1);
 			apply_primary(ctx.w, metrics);
@@ -787,7 +829,7 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	                             : VMS_EXIT_SKIP;
 	if (failed && !measured && !interrupted)
 		ret = VMS_EXIT_FAILED;
-	vms_result_finish(doc, !interrupted, interrupted, ret);
+	vms_result_finish(doc, !interrupted && !skipped, interrupted, ret);
 	if (checkpoint(cfg, doc))
 		return VMS_EXIT_FATAL;
 	return ret;

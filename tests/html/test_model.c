@@ -97,9 +97,45 @@ static void test_header(void **state)
 	assert_int_equal(m->n_workloads, 2);
 	vms_report_header_lines(m, collect, &l);
 	assert_int_equal(l.n, 2);
-	assert_string_equal(l.text[0], "vmsuite 9.9 \u2014 k \u2014 started 2001-10-19T06:38:00Z "
-	                               "\u2014 machine p \u2014 INCOMPLETE (interrupted)");
+	assert_string_equal(l.text[0],
+	                    "vmsuite 9.9 \u2014 k \u2014 started 2001-10-19T06:38:00Z "
+	                    "\u2014 machine p \u2014 did not finish (killed or crashed)");
 	assert_string_equal(l.text[1], "Machine: p \u2014 no memory limit");
+}
+
+/* How a suite that is not complete ended: from interrupted, end_time and exit_status. */
+static void test_incomplete(void **state)
+{
+	static const struct {
+		const char *doc, *want;
+	} cases[] = {
+	    {"{\"complete\": true, \"end_time\": \"x\", \"exit_status\": 0}", NULL},
+	    {"{\"complete\": false, \"interrupted\": true, \"end_time\": \"x\", "
+	     "\"exit_status\": 130}",
+	     "INCOMPLETE (interrupted)"},
+	    {"{\"complete\": false, \"interrupted\": false, \"end_time\": null, "
+	     "\"exit_status\": null}",
+	     "did not finish (killed or crashed)"},
+	    {"{\"complete\": false, \"interrupted\": false, \"end_time\": \"x\", "
+	     "\"exit_status\": 1}",
+	     "INCOMPLETE (not every workload ran)"},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct vms_report_model m;
+		json_t *doc = json_loads(cases[i].doc, 0, NULL);
+
+		assert_non_null(doc);
+		vms_report_model_init(&m, doc);
+		if (cases[i].want)
+			assert_string_equal(vms_report_incomplete(&m), cases[i].want);
+		else
+			assert_null(vms_report_incomplete(&m));
+		vms_report_model_release(&m);
+		json_decref(doc);
+	}
 }
 
 static void test_metrics(void **state)
@@ -209,7 +245,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_header),         cmocka_unit_test(test_metrics),
 	    cmocka_unit_test(test_runs_and_sound), cmocka_unit_test(test_lines),
-	    cmocka_unit_test(test_renderers),
+	    cmocka_unit_test(test_renderers),      cmocka_unit_test(test_incomplete),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

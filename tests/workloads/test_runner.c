@@ -329,6 +329,77 @@ static void test_prepare(void **state)
 	vms_workload_spec_release(&it.spec);
 }
 
+/* A stop that arrives between two runs (here: during the checkpoint after run 1) starts no
+ * further run: no child is forked for run 2. */
+static volatile sig_atomic_t between_stop;
+
+static int stop_after_first_run(void *ctx, const json_t *doc)
+{
+	int *calls = ctx;
+
+	/* call 1 is the header, call 2 follows run 1 */
+	if (++*calls == 2)
+		between_stop = SIGINT;
+	(void)doc;
+	return 0;
+}
+
+static void test_stop_between_runs(void **state)
+{
+	struct vms_run_config cfg;
+	struct plan p = {0};
+	int calls = 0;
+	json_t *doc;
+
+	(void)state;
+	between_stop = 0;
+	config(&cfg, &p);
+	plan_add(&p, "mtest01:bytes=1M", 3);
+	cfg.n_items = p.n;
+	cfg.stop = &between_stop;
+	cfg.checkpoint = stop_after_first_run;
+	cfg.checkpoint_ctx = &calls;
+	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_INTERRUPTED);
+	assert_int_equal(json_array_size(runs_of(doc, 0)), 1);
+	assert_string_equal(status_of(doc, 0, 0), "ok");
+	assert_true(json_is_true(json_object_get(doc, "interrupted")));
+	json_decref(doc);
+	plan_release(&p);
+}
+
+/* A workload whose needs are no longer met when its turn comes (the disk filled since the
+ * check before the suite; simulated by a size no disk has) is recorded as skipped with its
+ * reason, the suite goes on, and the result is not complete. */
+static void test_skipped_workload(void **state)
+{
+	struct vms_run_config cfg;
+	struct plan p = {0};
+	json_t *doc, *wl;
+	const char *reason;
+
+	(void)state;
+	config(&cfg, &p);
+	plan_add(&p, "mmap001:bytes=1M", 1);
+	plan_add(&p, "mtest01:bytes=1M", 1);
+	cfg.n_items = p.n;
+	p.items[0].spec.opts[0].u = UINT64_C(1) << 60; /* bytes: the disk "filled" */
+	assert_string_equal(p.items[0].spec.w->options[0].name, "bytes");
+	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_FAILED);
+	assert_int_equal(json_array_size(json_object_get(doc, "workloads")), 2);
+	wl = json_array_get(json_object_get(doc, "workloads"), 0);
+	assert_string_equal(json_string_value(json_object_get(wl, "name")), "mmap001");
+	assert_string_equal(json_string_value(json_object_get(wl, "status")), "skipped");
+	reason = json_string_value(json_object_get(wl, "reason"));
+	assert_non_null(reason);
+	assert_non_null(strstr(reason, "free"));
+	assert_int_equal(json_array_size(runs_of(doc, 0)), 0);
+	assert_string_equal(status_of(doc, 1, 0), "ok");
+	assert_true(json_is_false(json_object_get(doc, "complete")));
+	assert_true(json_is_false(json_object_get(doc, "interrupted")));
+	json_decref(doc);
+	plan_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -338,6 +409,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_audio_source, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_primary_per_workload, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prepare, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_stop_between_runs, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_skipped_workload, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
