@@ -97,18 +97,7 @@ int cmd_report(int argc, char **argv)
 		json_decref(doc);
 		return VMS_EXIT_FATAL;
 	}
-	if (!strcmp(format, "json")) {
-		json_t *sum = vms_report_summary_json(doc);
-
-		json_dumpf(sum, out,
-		           JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-		fputc('\n', out);
-		json_decref(sum);
-	} else if (!strcmp(format, "html")) {
-		vms_report_html(out, doc);
-	} else {
-		vms_report_render(out, doc, format); /* text or markdown */
-	}
+	vms_report_render(out, doc, format); /* every format through the renderer table */
 	if (out != stdout && (ferror(out) | fclose(out))) {
 		vms_error("cannot write '%s': %s", outpath, strerror(errno));
 		ret = VMS_EXIT_FATAL;
