@@ -8,7 +8,6 @@
 #include "cli/options.h"
 #include "core/result.h"
 #include "core/util.h"
-#include "report/html.h"
 #include "report/model.h"
 #include "report/report.h"
 
