@@ -9,6 +9,7 @@
 
 #include "audio-probe/probe.h"
 #include "core/machine.h"
+#include "core/util.h"
 
 static const struct {
 	const char *name;
@@ -31,19 +32,14 @@ int vms_probe_opt_known(const char *name, int *takes_value)
 	return 0;
 }
 
-/* Milliseconds as "25", "25ms" or "0.025s": plain decimal digits, then no unit, "ms" or "s".
- * 0 or -EINVAL. */
+/* Milliseconds as "25", "25ms" or "0.025s": a plain decimal (vms_parse_decimal: no exponent,
+ * hex, sign, blank, inf or nan), then no unit, "ms" or "s". 0 or -EINVAL. */
 static int parse_ms(const char *s, double *out)
 {
-	size_t digits = strspn(s, "0123456789.");
-	char *end;
+	const char *end;
 	double v;
 
-	if (!digits)
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end != s + digits)
+	if (vms_parse_decimal(s, &end, &v))
 		return -EINVAL;
 	if (!strcmp(end, "s"))
 		v *= 1000;

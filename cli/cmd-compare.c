@@ -17,12 +17,11 @@
 /* A percentage "2", "2%" or "0.5" into a fraction in (0, max]. 0 or -EINVAL. */
 static int parse_pct(const char *s, double max, double *out)
 {
-	char *end;
+	const char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || (*end && strcmp(end, "%")) || !(v > 0) || v / 100 > max)
+	if (vms_parse_decimal(s, &end, &v) || (*end && strcmp(end, "%")) || !(v > 0) ||
+	    v / 100 > max)
 		return -EINVAL;
 	*out = v / 100;
 	return 0;
@@ -131,7 +130,6 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
                           size_t errlen)
 {
 	struct compare_args *a = ctx;
-	char *end;
 
 	if (!opt) {
 		if (a->n_files == VMS_ARRAY_SIZE(a->files) - 1) {
@@ -158,9 +156,8 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 		}
 		return 0;
 	case CMP_ALPHA:
-		errno = 0;
-		a->opts.alpha = strtod(val, &end);
-		if (end == val || *end || errno || !(a->opts.alpha > 0 && a->opts.alpha < 0.5)) {
+		if (vms_parse_decimal(val, NULL, &a->opts.alpha) ||
+		    !(a->opts.alpha > 0 && a->opts.alpha < 0.5)) {
 			snprintf(err, errlen, "--alpha wants a number in (0, 0.5), not '%s'", val);
 			return -EINVAL;
 		}

@@ -15,6 +15,7 @@
 #include "audio-probe/probe.h"
 #include "cli/options.h"
 #include "core/machine.h"
+#include "core/procfs.h"
 #include "core/result.h"
 #include "core/util.h"
 #include "report/report.h"
@@ -200,15 +201,25 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		}
 		a->machine.profile = val;
 		return 0;
-	case RUN_MEM_LIMIT:
+	case RUN_MEM_LIMIT: {
+		struct vms_meminfo mi;
+		char ram[32];
+
+		/* the emulated machine's RAM must be real RAM: a larger limit emulates nothing
+		 * and sizes the workloads for memory the host does not have */
+		if (vms_meminfo_read(&mi, NULL))
+			mi.mem_total = UINT64_MAX;
 		if (vms_parse_size(val, &a->machine.mem_limit) ||
-		    a->machine.mem_limit < (16u << 20)) {
-			snprintf(err, errlen, "--mem-limit needs a size of at least 16M, not '%s'",
-			         val);
+		    a->machine.mem_limit < (16u << 20) || a->machine.mem_limit > mi.mem_total) {
+			snprintf(
+			    err, errlen,
+			    "--mem-limit needs a size from 16M to the host's RAM (%s), not '%s'",
+			    vms_format_size(mi.mem_total, ram, sizeof(ram)), val);
 			return -EINVAL;
 		}
 		a->machine.set_mem_limit = 1;
 		return 0;
+	}
 	case RUN_SWAP_LIMIT:
 		if (vms_parse_size(val, &a->machine.swap_limit)) {
 			snprintf(err, errlen, "--swap-limit needs a size, not '%s'", val);

@@ -109,34 +109,84 @@ char *vms_xasprintf(const char *fmt, ...)
 	return s;
 }
 
+/* Decimal digits at *p as a 64-bit number; *p moves past all of them. Returns the count of
+ * digits (0: none, *out untouched); *overflow is set when they do not fit 64 bits. */
+static size_t scan_digits(const char **p, uint64_t *out, int *overflow)
+{
+	const char *q = *p;
+	uint64_t v = 0;
+	size_t n;
+
+	*overflow = 0;
+	for (; *q >= '0' && *q <= '9'; q++) {
+		unsigned d = (unsigned)(*q - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			*overflow = 1;
+		else
+			v = v * 10 + d;
+	}
+	if (q != *p)
+		*out = v;
+	n = (size_t)(q - *p);
+	*p = q;
+	return n;
+}
+
+/* The fraction digits of a size beyond 40 cannot change its byte count: 2^-40 has 40 decimal
+ * places, so no multiple of 2^-shift lies strictly between a fraction cut after 40 digits and
+ * the whole one. */
+#define SIZE_FRAC_DIGITS 40
+
+/* floor(0.DIGITS * 2^shift) for the first n (<= SIZE_FRAC_DIGITS) fraction digits, exactly:
+ * each doubling of the decimal fraction carries out the next binary digit. */
+static uint64_t size_frac_bits(const char *digits, size_t n, int shift)
+{
+	unsigned char d[SIZE_FRAC_DIGITS];
+	uint64_t bits = 0;
+	size_t i;
+	int b;
+
+	for (i = 0; i < n; i++)
+		d[i] = (unsigned char)(digits[i] - '0');
+	for (b = 0; b < shift; b++) {
+		unsigned carry = 0;
+
+		for (i = n; i-- > 0;) {
+			unsigned v = d[i] * 2u + carry;
+
+			d[i] = (unsigned char)(v % 10);
+			carry = v / 10;
+		}
+		bits = bits << 1 | carry;
+	}
+	return bits;
+}
+
 int vms_parse_size(const char *s, uint64_t *out)
 {
-	const char *p = s;
-	char *end;
-	uint64_t whole, mult = 1;
-	double frac = 0;
-	int shift = 0;
+	const char *p = s, *frac = NULL;
+	size_t nfrac = 0, i;
+	uint64_t whole = 0, bits = 0, unused;
+	int shift = 0, overflow, frac_overflow, nonzero = 0;
 
-	if (!s || !isdigit((unsigned char)*p))
+	if (!s || !scan_digits(&p, &whole, &overflow))
 		return -EINVAL;
-	errno = 0;
-	whole = strtoull(p, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	p = end;
 	if (*p == '.') {
-		const char *f = p + 1;
-
-		if (!isdigit((unsigned char)*f))
+		frac = ++p;
+		nfrac = scan_digits(&p, &unused, &frac_overflow);
+		if (!nfrac)
 			return -EINVAL;
-		frac = strtod(p, &end);
-		p = end;
 	}
-	switch (toupper((unsigned char)*p)) {
-	case 'K': shift = 10; break;
-	case 'M': shift = 20; break;
-	case 'G': shift = 30; break;
-	case 'T': shift = 40; break;
+	switch (*p) {
+	case 'K':
+	case 'k': shift = 10; break;
+	case 'M':
+	case 'm': shift = 20; break;
+	case 'G':
+	case 'g': shift = 30; break;
+	case 'T':
+	case 't': shift = 40; break;
 	default: break;
 	}
 	if (shift) {
@@ -150,35 +200,74 @@ int vms_parse_size(const char *s, uint64_t *out)
 	}
 	if (*p)
 		return -EINVAL;
-	if (frac != 0 && !shift)
-		return -EINVAL;
-	mult = UINT64_C(1) << shift;
-	if (whole > UINT64_MAX / mult)
+	for (i = 0; i < nfrac; i++)
+		nonzero |= frac[i] != '0';
+	if (nonzero && !shift)
+		return -EINVAL; /* a fraction of a byte */
+	if (overflow || whole > UINT64_MAX >> shift)
 		return -ERANGE;
-	*out = whole * mult + (uint64_t)(frac * (double)mult);
+	if (nonzero)
+		bits = size_frac_bits(frac, nfrac < SIZE_FRAC_DIGITS ? nfrac : SIZE_FRAC_DIGITS,
+		                      shift);
+	/* bits < 2^shift and the low shift bits of whole << shift are zero: no carry */
+	*out = whole << shift | bits;
+	return 0;
+}
+
+int vms_parse_decimal(const char *s, const char **end, double *out)
+{
+	const char *p = s;
+	uint64_t whole = 0, num = 0;
+	double den = 1;
+	size_t n;
+	int overflow = 0;
+
+	if (!s)
+		return -EINVAL;
+	n = scan_digits(&p, &whole, &overflow);
+	if (*p == '.') {
+		/* the first 19 fraction digits (2^64 holds them); the rest must be digits */
+		for (p++; *p >= '0' && *p <= '9'; p++, n++) {
+			if (den < 1e19) {
+				num = num * 10 + (unsigned)(*p - '0');
+				den *= 10;
+			}
+		}
+	}
+	if (!n)
+		return -EINVAL;
+	if (end)
+		*end = p;
+	else if (*p)
+		return -EINVAL;
+	if (overflow)
+		return -ERANGE;
+	*out = (double)whole + (double)num / den;
 	return 0;
 }
 
 int vms_parse_seconds(const char *s, double *out)
 {
-	char *end;
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = {{"", 1}, {"s", 1}, {"ms", 0.001}, {"m", 60}, {"min", 60}, {"h", 3600}};
+	const char *unit;
 	double v;
+	size_t i;
+	int ret;
 
-	if (!s || !*s || !(isdigit((unsigned char)*s) || *s == '.'))
+	ret = vms_parse_decimal(s, &unit, &v);
+	if (ret == -EINVAL)
+		return ret;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(unit, units[i].unit))
+			break;
+	if (i == sizeof(units) / sizeof(units[0]))
 		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || !isfinite(v) || v < 0)
-		return -EINVAL;
-	if (!strcmp(end, "ms"))
-		v /= 1000;
-	else if (!strcmp(end, "m") || !strcmp(end, "min"))
-		v *= 60;
-	else if (!strcmp(end, "h"))
-		v *= 3600;
-	else if (*end && strcmp(end, "s"))
-		return -EINVAL;
-	*out = v;
+	if (ret)
+		return ret;
+	*out = v * units[i].scale;
 	return 0;
 }
 
@@ -187,11 +276,12 @@ int vms_parse_long(const char *s, long min, long max, long *out)
 	char *end;
 	long v;
 
-	if (!s || !*s)
+	/* strtol alone would also take blanks, a '+' and (with base 0) hex */
+	if (!s || !(isdigit((unsigned char)*s) || (*s == '-' && isdigit((unsigned char)s[1]))))
 		return -EINVAL;
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (*end || end == s)
+	if (*end)
 		return -EINVAL;
 	if (errno == ERANGE || v < min || v > max)
 		return -ERANGE;

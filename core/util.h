@@ -41,13 +41,27 @@ char *vms_xstrdup(const char *s);
 /* printf into a new string; caller frees. */
 char *vms_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Parses a size: plain bytes or a number with K/M/G/T suffix (binary multiples, optional
- * trailing "B" or "iB"; "1.5G" allowed). Returns 0, or -EINVAL for malformed text and
- * -ERANGE for values that do not fit 64 bits. Zero is accepted; callers check ranges. */
+/* Parses a size: decimal digits, an optional fraction (".5"; needs digits on both sides of
+ * the point) and an optional K/M/G/T suffix (binary multiples, any case, optional trailing
+ * "iB", "i" or "B"; a bare "B" means bytes): "4096", "256M", "1.5G", "512MiB". A fraction is
+ * only taken with a suffix ("1.0" is 1, "1.5" is refused) and rounds down to whole bytes.
+ * Exponents, hex, signs, blanks, inf and nan are malformed. Returns 0, or -EINVAL for
+ * malformed text and -ERANGE for values that do not fit 64 bits; *out is set only on
+ * success. Zero is accepted; callers check ranges. */
 int vms_parse_size(const char *s, uint64_t *out);
-/* Parses a non-negative duration in seconds ("10", "2.5", "300ms", "2m"). 0 or -EINVAL. */
+/* Parses a non-negative decimal number: digits with an optional fraction ("2", "2.5", ".5",
+ * "5."; at least one digit), no exponent, hex, sign, blank, inf or nan. With end NULL nothing
+ * may follow; otherwise *end is set just past the number (also when it is too large) and the
+ * caller checks what follows. Returns 0, -EINVAL (no number, or text after it) or -ERANGE (a
+ * whole part beyond 64 bits); *out is set only on success and is finite. */
+int vms_parse_decimal(const char *s, const char **end, double *out);
+/* Parses a non-negative duration in seconds: decimal digits with an optional fraction ("10",
+ * "2.5", ".5", "5."), then no unit, "s", "ms", "m"/"min" or "h" ("300ms", "2m"). Exponents,
+ * hex, signs, blanks, inf and nan are malformed. Returns 0, -EINVAL (malformed) or -ERANGE
+ * (a whole part beyond 64 bits); *out is set only on success and is always finite. */
 int vms_parse_seconds(const char *s, double *out);
-/* Parses a whole number in [min, max]. 0, -EINVAL or -ERANGE. */
+/* Parses a whole decimal number in [min, max]: an optional '-', then digits only (no blanks,
+ * '+' or hex). 0, -EINVAL or -ERANGE. */
 int vms_parse_long(const char *s, long min, long max, long *out);
 /* Parses an unsigned decimal number as procfs, sysfs and cgroupfs files hold it: optional
  * leading blanks, then digits, or the word "max" (cgroup v2's "no limit"), which reads as

@@ -40,6 +40,70 @@ static void test_parse_size(void **state)
 	assert_int_equal(vms_parse_size("99999999999T", &v), -ERANGE);
 }
 
+/* Sizes are decimal digits, an optional fraction and a suffix: no exponent, hex, sign, blank,
+ * inf or nan, and nothing beyond 64 bits, whatever strtod would make of it. */
+static void test_parse_size_strict(void **state)
+{
+	static const char *const junk[] = {
+	    "1.5e3G", "1.54E444G", "1.0e400K", "1e3",   "1E3",    "0x10",    "0X10", "inf",
+	    "nan",    "INF",       "infinity", " 1",    "1 ",     "+1",      "+1G",  "1\n",
+	    "\t1K",   ".5K",       "5.",       "5.K",   "1.5e3",  "1e",      "1.",   ".",
+	    "K",      "1..5K",     "1.5.5K",   "1,5K",  "0x1p3K", "1.5 G",   "1G ",  "1GB ",
+	    "1KiBB",  "1iB",       "1.0x",     "1.5ei", "nanK",   "1.5e-3K",
+	};
+	uint64_t v = 42;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
+		v = 42;
+		if (vms_parse_size(junk[i], &v) != -EINVAL)
+			fail_msg("'%s' parsed as %llu", junk[i], (unsigned long long)v);
+		assert_int_equal(v, 42); /* untouched on failure */
+	}
+	assert_int_equal(vms_parse_size("18446744073709551615", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(vms_parse_size("18446744073709551616", &v), -ERANGE);
+	assert_int_equal(vms_parse_size("184467440737095516150", &v), -ERANGE);
+	assert_int_equal(vms_parse_size("18446744073709551615B", &v), 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(vms_parse_size("16777215T", &v), 0); /* 2^64 - 2^40 */
+	assert_true(v == UINT64_MAX - ((UINT64_C(1) << 40) - 1));
+	assert_int_equal(vms_parse_size("16777216T", &v), -ERANGE);
+	assert_int_equal(vms_parse_size("17179869183.9999999G", &v), 0);
+	assert_true(v == UINT64_MAX - 107); /* 107.37 bytes short: rounded down */
+	assert_int_equal(vms_parse_size("16777215.9999999999999999999999999999999999999999T", &v),
+	                 0);
+	assert_true(v == UINT64_MAX);
+	assert_int_equal(vms_parse_size("17179869184G", &v), -ERANGE);
+	assert_int_equal(vms_parse_size("1.5G", &v), 0);
+	assert_int_equal(v, 1610612736);
+	assert_int_equal(vms_parse_size("0.5K", &v), 0);
+	assert_int_equal(v, 512);
+	assert_int_equal(vms_parse_size("0.5k", &v), 0);
+	assert_int_equal(v, 512);
+	assert_int_equal(vms_parse_size("0.1K", &v), 0);
+	assert_int_equal(v, 102); /* 102.4 bytes: rounded down */
+	assert_int_equal(vms_parse_size("0.0009765625K", &v), 0);
+	assert_int_equal(v, 1); /* exactly 2^-10 K */
+	assert_int_equal(vms_parse_size("0.0009765624999999999999999K", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(vms_parse_size("2.25MiB", &v), 0);
+	assert_int_equal(v, 9ULL << 18);
+	assert_int_equal(vms_parse_size("3Ki", &v), 0);
+	assert_int_equal(v, 3072);
+	assert_int_equal(vms_parse_size("3KB", &v), 0);
+	assert_int_equal(v, 3072);
+	assert_int_equal(vms_parse_size("0", &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(vms_parse_size("007", &v), 0);
+	assert_int_equal(v, 7);
+	assert_int_equal(vms_parse_size("1.0", &v), 0); /* accepted before: a zero fraction */
+	assert_int_equal(v, 1);
+	assert_int_equal(vms_parse_size("1.000000000000000000000000000000000000000000001T", &v), 0);
+	assert_true(v == UINT64_C(1) << 40);
+}
+
 static void test_parse_seconds_and_long(void **state)
 {
 	double d;
@@ -60,6 +124,58 @@ static void test_parse_seconds_and_long(void **state)
 	assert_int_equal(vms_parse_long("-3", 1, 10, &l), -ERANGE);
 	assert_int_equal(vms_parse_long("3x", 1, 10, &l), -EINVAL);
 	assert_int_equal(vms_parse_long("", 1, 10, &l), -EINVAL);
+}
+
+/* Durations: digits with an optional fraction and unit; exponents, hex, signs, blanks, inf
+ * and nan are refused, and so is anything that does not stay finite once scaled. */
+static void test_parse_seconds_strict(void **state)
+{
+	static const char *const junk[] = {
+	    "1e3",   "1E3",     "1e400", "0x10", "inf", "nan", "INF",   "infinity",
+	    " 1",    "1 ",      "+1",    "1\n",  "",    ".",   "1.2.3", "1es",
+	    "0x1p3", "1.5e-3s", "e3",    "1 ms", "ms",  "-0",  "nanms",
+	};
+	char big[400];
+	double d = 42;
+	size_t i;
+	long l = 42;
+
+	(void)state;
+	for (i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
+		d = 42;
+		if (vms_parse_seconds(junk[i], &d) != -EINVAL)
+			fail_msg("'%s' parsed as %g", junk[i], d);
+		assert_true(d == 42);
+	}
+	assert_int_equal(vms_parse_seconds(".5", &d), 0); /* both accepted before */
+	assert_true(d == 0.5);
+	assert_int_equal(vms_parse_seconds("5.", &d), 0);
+	assert_true(d == 5);
+	assert_int_equal(vms_parse_seconds("2.5", &d), 0);
+	assert_true(d == 2.5);
+	assert_int_equal(vms_parse_seconds("1.5h", &d), 0);
+	assert_true(d == 5400);
+	assert_int_equal(vms_parse_seconds("2min", &d), 0);
+	assert_true(d == 120);
+	assert_int_equal(vms_parse_seconds("0s", &d), 0);
+	assert_true(d == 0);
+	/* 400 digits do not fit a double: refused, not infinite */
+	memset(big, '9', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_not_equal(vms_parse_seconds(big, &d), 0);
+	/* finite as seconds, infinite as hours */
+	memset(big, '0', sizeof(big));
+	memcpy(big, "17", 2);
+	memcpy(big + 307, "h", 2);
+	assert_int_not_equal(vms_parse_seconds(big, &d), 0);
+	assert_int_equal(vms_parse_long("+5", 1, 10, &l), -EINVAL);
+	assert_int_equal(vms_parse_long(" 5", 1, 10, &l), -EINVAL);
+	assert_int_equal(vms_parse_long("0x5", 1, 10, &l), -EINVAL);
+	assert_int_equal(vms_parse_long("5 ", 1, 10, &l), -EINVAL);
+	assert_int_equal(vms_parse_long("-", -10, 10, &l), -EINVAL);
+	assert_int_equal(vms_parse_long("-5", -10, 10, &l), 0);
+	assert_int_equal(l, -5);
+	assert_int_equal(vms_parse_long("99999999999999999999", 1, 10, &l), -ERANGE);
 }
 
 static void test_format_size(void **state)
@@ -251,10 +367,11 @@ static void test_error_ret(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_size),  cmocka_unit_test(test_parse_seconds_and_long),
-	    cmocka_unit_test(test_format_size), cmocka_unit_test(test_write_atomic),
-	    cmocka_unit_test(test_error_ret),   cmocka_unit_test(test_parse_u64),
-	    cmocka_unit_test(test_read_u64),    cmocka_unit_test(test_write_text),
+	    cmocka_unit_test(test_parse_size),        cmocka_unit_test(test_parse_seconds_and_long),
+	    cmocka_unit_test(test_format_size),       cmocka_unit_test(test_write_atomic),
+	    cmocka_unit_test(test_error_ret),         cmocka_unit_test(test_parse_u64),
+	    cmocka_unit_test(test_read_u64),          cmocka_unit_test(test_write_text),
+	    cmocka_unit_test(test_parse_size_strict), cmocka_unit_test(test_parse_seconds_strict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

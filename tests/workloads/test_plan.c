@@ -1,7 +1,7 @@
 /* Unit tests of workloads/plan.c and vms_workload_available(): machine facts in, plan out (the
  * hron2001 and host default plans, user options and -n winning over the profile and the
- * workloads' plan hooks, mmap001's free-disk cap), the protocol.machine.plan record, and
- * whether a workload can run here (needs flags, available hook). */
+ * workloads' plan hooks, mmap001's free-disk cap and its note), the protocol.machine.plan
+ * record, and whether a workload can run here (needs flags, available hook). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -251,6 +251,48 @@ static void test_apply(void **state)
 	free(m);
 }
 
+/* The "mmap001 capped by the free disk" note only when the plan hook sized an mmap001 that is
+ * in the plan: not for a plan without mmap001, nor for one whose size was given. */
+static void test_disk_note(void **state)
+{
+	static const char *const no_mmap001[] = {"mtest01", "mmap002:bytes=1M", NULL};
+	static const char *const sized[] = {"mmap001:bytes=1G", NULL};
+	static const char *const pages[] = {"mmap001:pages=1000", NULL};
+	static const char *const bare[] = {"mtest01", "mmap001", NULL};
+	struct vms_machine_facts f = facts(8 * GIB, 20 * GIB, 0); /* 4 x RAM does not fit */
+	struct vms_machine *m = vms_xcalloc(1, sizeof(*m));
+	struct plan p;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(make(&p, "host", &f, 0, no_mmap001), 0);
+	assert_string_equal(p.msg, "");
+	release(&p);
+	assert_int_equal(make(&p, "host", &f, 0, sized), 0);
+	assert_string_equal(p.msg, "");
+	release(&p);
+	assert_int_equal(make(&p, "host", &f, 0, pages), 0);
+	assert_string_equal(p.msg, "");
+	release(&p);
+	assert_int_equal(make(&p, "host", &f, 0, bare), 0);
+	assert_non_null(strstr(p.msg, "mmap001 capped to"));
+	release(&p);
+
+	/* the machine's note, as `run -w mtest01` on the host gets it */
+	m->profile = vms_machine_profile_find("host");
+	m->facts = f;
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(vms_workload_spec_parse("mtest01", &p.items[0].spec, p.msg, sizeof(p.msg)),
+	                 0);
+	p.n = 1;
+	assert_int_equal(vms_plan_apply(p.items, &p.n, VMS_ARRAY_SIZE(p.items), m, 0), 0);
+	assert_int_equal(p.n, 1);
+	assert_null(strstr(m->note, "capped"));
+	for (i = 0; i < p.n; i++)
+		vms_workload_spec_release(&p.items[i].spec);
+	free(m);
+}
+
 /* Every profile has a default plan whose steps parse. */
 static void test_every_profile_has_a_plan(void **state)
 {
@@ -374,6 +416,7 @@ int main(void)
 	    cmocka_unit_test(test_user_wins),
 	    cmocka_unit_test(test_profile_json),
 	    cmocka_unit_test(test_apply),
+	    cmocka_unit_test(test_disk_note),
 	    cmocka_unit_test(test_every_profile_has_a_plan),
 	    cmocka_unit_test(test_step),
 	    cmocka_unit_test(test_available),
