@@ -3,7 +3,10 @@
 # happens (kills the runs we started, removes their cgroups and journal records).
 . "$VMS_SOURCE_DIR/tests/cli/lib.sh"
 
-state=${VMSUITE_STATE_DIR:-/run/vmsuite}
+# a journal and lock of this test's own: every vmsuite run repairs the journal it uses, so runs
+# of tests going on at the same time would repair this test's records before it looks
+export VMSUITE_STATE_DIR=$VMS_TEST_TMP/state
+state=$VMSUITE_STATE_DIR
 if [ "$(id -u)" -ne 0 ]; then
   echo "SKIP: needs root (memory cgroups, $state)"
   exit 77
@@ -57,3 +60,10 @@ wait_for() {
 
 has_record() { compgen -G "$state/journal/$1-*.json" >/dev/null; }
 has_child() { [ -n "$(pgrep -P "$1")" ]; }
+
+# cgroup_empty DIR: no task is left in the cgroup DIR (v1 tasks, v2 cgroup.procs)
+cgroup_empty() {
+  local f=$1/tasks
+  [ -e "$f" ] || f=$1/cgroup.procs
+  [ -z "$(cat "$f" 2>/dev/null)" ]
+}

@@ -12,6 +12,9 @@ kill_mid_run() {
   has_record "$victim" && ok || fail "no journal record while the run runs"
   kill -KILL "$victim"
   wait "$victim" 2>/dev/null
+  # its children die with it (PR_SET_PDEATHSIG) but not at once: until they are gone they
+  # hold the host lock and sit in the cgroup, and what a later run repairs depends on timing
+  wait_for 20 cgroup_empty "$parent/vmsuite-$victim" || fail "the killed run's tasks linger"
   [ -d "$parent/vmsuite-$victim" ] && ok || fail "no stale cgroup after SIGKILL"
   has_record "$victim" && ok || fail "the record went with the SIGKILL"
   grep -q "\"path\": \"$parent/vmsuite-$victim\"" "$state/journal/$victim-"*.json \
