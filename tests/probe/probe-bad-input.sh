@@ -66,7 +66,9 @@ plays_with_warning() {
 	local rc=$?
 	echo "[$name] rc=$rc: $(cat err)"
 	[ $rc = 0 ] || fail "$name: exit $rc, want 0"
-	grep -q "^Sound (idle baseline): 10.0/10" out || fail "$name: no clean Sound line: $(cat out)"
+	# it played (a loaded machine may add an underrun: the rating is not what is tested here)
+	grep -qE "^Sound \(idle baseline\): [0-9.]+/10 — played" out ||
+		fail "$name: no Sound line: $(cat out)"
 	grep -qE -- "$pattern" err || fail "$name: warning does not match '$pattern'"
 }
 head -c 240000 "$sample" >truncated.mp3
