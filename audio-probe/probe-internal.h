@@ -70,6 +70,9 @@ struct vms_probe_view {
 #define VMS_CAUSE_IO_FRACTION 0.1
 enum vms_cause vms_probe_classify(const struct vms_gap_evidence *e);
 
+/* The index of the first wake-up at or after t in wakes[0..n) (sorted by time); n when none. */
+size_t vms_wake_index(const struct vms_wake_rec *wakes, size_t n, double t);
+
 /* Skips: gaps closer than this much sound merge into one skip. */
 #define VMS_SKIP_MERGE_S 0.050
 

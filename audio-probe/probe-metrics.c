@@ -57,14 +57,14 @@ static json_t *evidence_json(const struct vms_gap_evidence *ev)
 	                 ev->psi_io_ms);
 }
 
-static size_t first_wake_at(const struct vms_probe_view *v, double t)
+size_t vms_wake_index(const struct vms_wake_rec *wakes, size_t n, double t)
 {
-	size_t lo = 0, hi = v->n_wakes;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (v->wakes[mid].t < t)
+		if (wakes[mid].t < t)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -154,12 +154,14 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 		clean += !touched[k];
 
 	/* wake-ups */
-	late = vms_xcalloc(first_wake_at(v, t1) - first_wake_at(v, t0) + 1, sizeof(*late));
+	late = vms_xcalloc(vms_wake_index(v->wakes, v->n_wakes, t1) -
+	                       vms_wake_index(v->wakes, v->n_wakes, t0) + 1,
+	                   sizeof(*late));
 	series = json_object();
 	s_t = json_array(), s_fill = json_array(), s_late = json_array(), s_gap = json_array(),
 	s_xr = json_array();
 	{
-		size_t w = first_wake_at(v, t0);
+		size_t w = vms_wake_index(v->wakes, v->n_wakes, t0);
 		size_t sec = 0;
 		double fmin = INFINITY, lmax = 0;
 

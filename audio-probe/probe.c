@@ -857,22 +857,6 @@ int vms_probe_stop(struct vms_probe *p)
 	return 0;
 }
 
-/* The first wake-up at or after t (an index; n_wakes when none). */
-static size_t wake_at(const struct vms_probe *p, size_t n_wakes, double t)
-{
-	size_t lo = 0, hi = n_wakes;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (p->wakes[mid].t < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Why the window ending at t1 has no sound data, or NULL when it has: the probe was dead, or
  * stopped (SIGSTOP), at t1. Judged from the first look at the process after t1: stopped then
  * and not woken since t1; dead then and its records end before t1. No look after t1 yet: one
@@ -893,7 +877,7 @@ static const char *no_data_cause(struct vms_probe *p, double t1, size_t n_wakes)
 		return NULL; /* after a clean stop */
 	switch (s->what) {
 	case SEEN_STOPPED:
-		w = wake_at(p, n_wakes, t1);
+		w = vms_wake_index(p->wakes, n_wakes, t1);
 		return w < n_wakes && p->wakes[w].t <= s->t ? NULL : "probe_stopped";
 	case SEEN_DEAD: return load_d(&p->h->last_wake) >= t1 ? NULL : "probe_died";
 	default: return NULL;

@@ -119,7 +119,10 @@ def gap_list(doc):
     return doc["audio"]["baseline"]["detail"]["gaps"]
 
 
-def agree(gaps, plugin, tol_ms=5.0):
+def agree(gaps, plugin, tol_ms=15.0):
+    """The probe's gaps match the plugin's own record of each underrun. Both clocks are
+    CLOCK_MONOTONIC; on a loaded machine the probe may see its restart up to a few scheduler
+    ticks after the plugin does, so the bound is under one 25 ms period, not zero."""
     check(len(plugin) == len(gaps), f"plugin log has {len(plugin)} underruns, probe {len(gaps)}")
     for g, (dry, resume) in zip(gaps, plugin):
         d_dry = abs(g["t_mono"] - dry) * 1000
