@@ -109,17 +109,39 @@ static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome out
 	}
 }
 
-/* Lock, repair, record, create. Returns an exit code (0 = the cgroup exists). */
-static int setup_cgroup(struct vms_suite *s)
+static void repair_unlocked(struct vms_suite *s);
+
+/* Whether this user can keep a state directory (and so share the host lock) at hs->dir. */
+static int can_keep_state(const struct vms_hoststate *hs)
 {
-	const struct vms_machine *m = s->cfg.machine;
-	char name[64];
+	char parent[sizeof(hs->dir)];
+	char *slash;
+
+	if (!access(hs->dir, W_OK))
+		return 1;
+	snprintf(parent, sizeof(parent), "%s", hs->dir);
+	slash = strrchr(parent, '/');
+	if (slash)
+		*(slash == parent ? slash + 1 : slash) = '\0';
+	return !access(slash ? parent : ".", W_OK);
+}
+
+/* Takes the host lock (waiting, with a note naming the holder) and repairs what dead runs
+ * left. Two runs never overlap on one machine: cache drops, memory pressure and host changes
+ * disturb both. A run that changes nothing (must == 0) by a user who cannot keep a state
+ * directory there runs without the lock, repairing what it may. Returns an exit code. */
+static int lock_host(struct vms_suite *s, int must)
+{
 	int ret;
 
 	ret = vms_hoststate_init(&s->hs, s->cfg.state_dir);
 	if (ret) {
 		vms_error("state directory '%s' too long", s->cfg.state_dir);
 		return VMS_EXIT_FATAL;
+	}
+	if (!must && !can_keep_state(&s->hs)) {
+		repair_unlocked(s);
+		return 0;
 	}
 	ret = vms_hoststate_lock(&s->hs, 1, &suite_stop);
 	if (ret == -EINTR) {
@@ -129,6 +151,18 @@ static int setup_cgroup(struct vms_suite *s)
 	if (ret)
 		return VMS_EXIT_FATAL;
 	vms_hoststate_repair(&s->hs, say_repair, NULL);
+	return 0;
+}
+
+/* Lock, repair, record, create. Returns an exit code (0 = the cgroup exists). */
+static int setup_cgroup(struct vms_suite *s)
+{
+	const struct vms_machine *m = s->cfg.machine;
+	char name[64];
+	int ret;
+
+	if ((ret = lock_host(s, 1)))
+		return ret;
 
 	snprintf(name, sizeof(name), "vmsuite-%ld", (long)getpid());
 	s->cg_entry.kind = VMS_HOST_CGROUP;
@@ -147,8 +181,8 @@ static int setup_cgroup(struct vms_suite *s)
 	return 0;
 }
 
-/* A run that changes nothing takes no lock, but still repairs what dead runs left (every undo
- * is idempotent, see vmsuite cleanup) when there is a journal. */
+/* Repairs what dead runs left without the lock (every undo is idempotent, see vmsuite
+ * cleanup) when there is a journal. */
 static void repair_unlocked(struct vms_suite *s)
 {
 	struct stat st;
@@ -222,8 +256,10 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	if (m->note[0])
 		vms_note("%s", m->note);
 	if (!m->use_cgroup)
-		repair_unlocked(s);
-	else if ((ret = setup_cgroup(s)))
+		ret = lock_host(s, 0);
+	else
+		ret = setup_cgroup(s);
+	if (ret)
 		goto out;
 	s->machine_json = vms_machine_json(m, m->use_cgroup ? &s->cg : NULL);
 	if (s->cfg.with_audio) {

@@ -53,10 +53,10 @@ struct vms_suite {
 void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
 
 /* Runs the suite: installs the signal handlers, prepares every workload (a failure ends here
- * with nothing changed), and when the machine needs a memory cgroup takes the host lock
- * (waiting, with a message naming the holder, while another run holds it), repairs what dead
- * runs left, records the cgroup in the journal and creates it (without a cgroup: only repairs,
- * without the lock); starts the probe; runs the plan,
+ * with nothing changed), takes the host lock (waiting, with a message naming the holder, while
+ * another run holds it; a run without a cgroup by a user who cannot keep a state directory goes
+ * without it), repairs what dead runs left, and when the machine needs a memory cgroup records
+ * it in the journal and creates it; starts the probe; runs the plan,
  * checkpointing the result to cfg->output (the first checkpoint does not replace an existing
  * file unless cfg->force: -EEXIST, 128); then undoes all of it. *doc gets the result document
  * (caller decrefs; NULL when nothing ran). Returns an exit code: those of vms_runner_run(); 128

@@ -1,4 +1,4 @@
-# Two runs that change the host never overlap: a second `vmsuite run` waits for the host lock
+# Two runs never overlap, whatever their profile: a second `vmsuite run` waits for the host lock
 # with a note naming the holder (pid and command), changes nothing while it waits, and runs
 # once the first ends; Ctrl-C while waiting exits 130 with nothing changed. Root only.
 . "$(dirname "$0")/lib-host.sh"
@@ -17,7 +17,12 @@ started+=("$b")
 "$VMSUITE" run -w mtest01:bytes=8M -n 1 -o c.json >c.out 2>c.err &
 c=$!
 started+=("$c")
+# a run on the host profile changes nothing, but it would disturb the first run's figures
+"$VMSUITE" run --machine host --no-drop-caches -w mtest01:bytes=8M -n 1 -o d.json >d.out 2>d.err &
+d=$!
+started+=("$d")
 wait_for 60 waiting b.err || fail "the second run does not say it waits: $(cat b.err)"
+wait_for 60 waiting d.err || fail "a host-profile run does not wait: $(cat d.err)"
 wait_for 60 waiting c.err || fail "the third run does not say it waits: $(cat c.err)"
 expect_in "$(cat b.err)" "waiting for the host lock '$state/lock' held by pid $a ('" "names the holder's pid"
 expect_in "$(cat b.err)" "vmsuite run -w mmap001:bytes=1G -n 20 -o a.json')" "names the holder's command"
@@ -25,6 +30,7 @@ kill -0 "$b" 2>/dev/null && ok || fail "the second run did not wait"
 [ ! -d "$parent/vmsuite-$b" ] && ok || fail "a waiting run made its cgroup"
 has_record "$b" && fail "a waiting run wrote a journal record" || ok
 [ ! -e b.json ] && ok || fail "a waiting run wrote its result"
+[ ! -e d.json ] && ok || fail "a waiting host-profile run wrote its result"
 
 # Ctrl-C while waiting: 130, nothing changed
 kill -INT "$c"
@@ -44,6 +50,9 @@ wait "$b"
 code=$?
 [ "$code" -eq 0 ] && ok || fail "second run: exit $code, want 0; $(cat b.err)"
 [ "$(json_get b.json 'd["complete"]')" = True ] && ok || fail "second run's result"
+wait "$d"
+code=$?
+[ "$code" -eq 0 ] && ok || fail "host-profile run: exit $code, want 0; $(cat d.err)"
 [ ! -d "$parent/vmsuite-$b" ] && ok || fail "the second run left its cgroup"
 has_record "$a" && fail "the first run left its record" || ok
 has_record "$b" && fail "the second run left its record" || ok

@@ -43,7 +43,7 @@ expect_in "$err" "repaired what a dead vmsuite left: removed the memory cgroup '
 [ ! -d "$parent/vmsuite-$victim" ] && ok || fail "the run left the stale cgroup"
 has_record "$victim" && fail "the run left the stale record" || ok
 
-# so does one on the host profile, which changes nothing and takes no lock
+# so does one on the host profile, which changes nothing
 kill_mid_run
 expect_exit 0 "host run after a killed run" -- "$VMSUITE" run --machine host -w mtest01:bytes=8M -n 1 -q -o host.json
 expect_in "$err" "repaired what a dead vmsuite left: removed the memory cgroup '$parent/vmsuite-$victim'" "host run repairs first"
