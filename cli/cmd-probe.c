@@ -42,11 +42,7 @@ enum probe_key { PROBE_SECONDS, PROBE_OPT, PROBE_OUTPUT, PROBE_FORCE };
 static const struct vms_cli_option probe_options[] = {
     {"seconds", 0, VMS_CLI_REQUIRED, "N",
      "how long to play (default 10; \"300ms\", \"2m\" accepted)", PROBE_SECONDS, 0},
-    {"device", 0, VMS_CLI_REQUIRED, "DEV", VMS_PROBE_HELP_DEVICE, PROBE_OPT, 0},
-    {"period", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_PERIOD, PROBE_OPT, 0},
-    {"buffer", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_BUFFER, PROBE_OPT, 0},
-    {"rt", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_RT, PROBE_OPT, 0},
-    {"mlock", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_MLOCK, PROBE_OPT, 0},
+    VMS_CLI_PROBE_OPTIONS(PROBE_OPT),
     {"cpu", 0, VMS_CLI_REQUIRED, "LIST", VMS_PROBE_HELP_CPU, PROBE_OPT, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "FILE",
      "write a vmsuite.result/1 file with the audio facts and the baseline\n"

@@ -97,11 +97,7 @@ static const struct vms_cli_option run_options[] = {
      RUN_WITH_AUDIO, 0},
     {"baseline", 0, VMS_CLI_REQUIRED, "SECONDS",
      "idle audio baseline before the first workload (default 10)", RUN_BASELINE, 0},
-    {"device", 0, VMS_CLI_REQUIRED, "DEV", VMS_PROBE_HELP_DEVICE, RUN_PROBE, 0},
-    {"period", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_PERIOD, RUN_PROBE, 0},
-    {"buffer", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_BUFFER, RUN_PROBE, 0},
-    {"rt", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_RT, RUN_PROBE, 0},
-    {"mlock", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_MLOCK, RUN_PROBE, 0},
+    VMS_CLI_PROBE_OPTIONS(RUN_PROBE),
     {"quiet", 'q', VMS_CLI_FLAG, NULL, "no progress and no report on stdout", RUN_QUIET, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
