@@ -4,10 +4,12 @@
  * leaves live runs alone. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/builtin.h"
+#include "core/escape.h"
 #include "core/hoststate.h"
 #include "core/util.h"
 
@@ -15,39 +17,46 @@ struct tally {
 	int undone, live, failed, refused;
 };
 
+/* Paths and command lines come from journal files: shown escaped, so none can drive the
+ * terminal or forge a line (core/escape.h). */
 static void say(const struct vms_host_entry *e, enum vms_host_outcome outcome, int err, void *arg)
 {
 	const char *what = vms_host_kind_what(e->kind);
+	char *path = vms_text_escape(e->path), *cmd = vms_text_escape(e->owner.command);
+	char *rec = vms_text_escape(e->record);
 	struct tally *t = arg;
 
 	switch (outcome) {
 	case VMS_HOST_UNDONE:
-		printf("removed the %s '%s' left by pid %ld ('%s'), which is gone\n", what, e->path,
-		       e->owner.pid, e->owner.command);
+		printf("removed the %s '%s' left by pid %ld ('%s'), which is gone\n", what, path,
+		       e->owner.pid, cmd);
 		t->undone++;
 		break;
 	case VMS_HOST_GONE:
 		printf("forgot the %s '%s' of pid %ld, which is gone: it was already removed\n",
-		       what, e->path, e->owner.pid);
+		       what, path, e->owner.pid);
 		t->undone++;
 		break;
 	case VMS_HOST_LIVE:
-		printf("left alone: the %s '%s' of the running pid %ld ('%s')\n", what, e->path,
-		       e->owner.pid, e->owner.command);
+		printf("left alone: the %s '%s' of the running pid %ld ('%s')\n", what, path,
+		       e->owner.pid, cmd);
 		t->live++;
 		break;
 	case VMS_HOST_FAILED:
 		vms_error("cannot undo the %s '%s' left by pid %ld: %s (the record '%s' is kept)",
-		          what, e->path, e->owner.pid, strerror(-err), e->record);
+		          what, path, e->owner.pid, strerror(-err), rec);
 		t->failed++;
 		break;
 	case VMS_HOST_REFUSED:
 		vms_warn("left alone: the journal record '%s' names '%s', which vmsuite does not "
 		         "make",
-		         e->record, e->path);
+		         rec, path);
 		t->refused++;
 		break;
 	}
+	free(path);
+	free(cmd);
+	free(rec);
 }
 
 static const struct vms_cli_option cleanup_options[] = {
@@ -101,9 +110,12 @@ int cmd_cleanup(int argc, char **argv)
 	/* no lock needed: only changes of dead owners are touched, and each undo is idempotent */
 	if (vms_hoststate_repair(&hs, say, &t) < 0 && !t.failed)
 		return VMS_EXIT_FATAL; /* the journal itself could not be read (reported) */
-	if (!vms_hoststate_holder(&hs, &holder))
-		printf("a vmsuite run holds the host lock: pid %ld ('%s')\n", holder.pid,
-		       holder.command);
+	if (!vms_hoststate_holder(&hs, &holder)) {
+		char *cmd = vms_text_escape(holder.command);
+
+		printf("a vmsuite run holds the host lock: pid %ld ('%s')\n", holder.pid, cmd);
+		free(cmd);
+	}
 	if (!t.undone && !t.live && !t.failed && !t.refused)
 		printf("nothing to clean up: the journal in '%s' is empty\n", hs.dir);
 	else if (!t.failed)

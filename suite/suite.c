@@ -5,10 +5,12 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/escape.h"
 #include "core/result.h"
 #include "core/util.h"
 
@@ -81,32 +83,38 @@ static long audio_underruns(void *ctx)
 
 /* ---- host changes ---- */
 
+/* Paths and command lines come from journal files: shown escaped (core/escape.h). */
 static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome outcome, int err,
                        void *arg)
 {
 	const char *what = vms_host_kind_what(e->kind);
+	char *path = vms_text_escape(e->path), *cmd = vms_text_escape(e->owner.command);
+	char *rec = vms_text_escape(e->record);
 
 	(void)arg;
 	switch (outcome) {
 	case VMS_HOST_UNDONE:
 		vms_note("repaired what a dead vmsuite left: removed the %s '%s' of pid %ld ('%s')",
-		         what, e->path, e->owner.pid, e->owner.command);
+		         what, path, e->owner.pid, cmd);
 		break;
 	case VMS_HOST_GONE:
 		vms_note("repaired the journal: the %s '%s' of the dead pid %ld was already gone",
-		         what, e->path, e->owner.pid);
+		         what, path, e->owner.pid);
 		break;
 	case VMS_HOST_FAILED:
 		vms_warn("cannot undo the %s '%s' a dead vmsuite left: %s (see 'vmsuite cleanup')",
-		         what, e->path, strerror(-err));
+		         what, path, strerror(-err));
 		break;
 	case VMS_HOST_REFUSED:
 		vms_warn("the journal record '%s' names '%s', which vmsuite does not make: left "
 		         "alone",
-		         e->record, e->path);
+		         rec, path);
 		break;
 	case VMS_HOST_LIVE: break;
 	}
+	free(path);
+	free(cmd);
+	free(rec);
 }
 
 static void repair_unlocked(struct vms_suite *s);
