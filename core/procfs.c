@@ -86,11 +86,6 @@ json_t *vms_vmstat_delta_json(const struct vms_vmstat *before, const struct vms_
 
 static const char *const psi_names[VMS_PSI_NR] = {"memory", "io", "cpu"};
 
-const char *vms_psi_name(enum vms_psi_resource r)
-{
-	return psi_names[r];
-}
-
 int vms_psi_read_file(const char *path, uint64_t *some_us, uint64_t *full_us)
 {
 	FILE *f = fopen(path, "re");

@@ -44,7 +44,6 @@ int vms_psi_read(struct vms_psi *p, const char *dir);
 int vms_psi_read_file(const char *path, uint64_t *some_us, uint64_t *full_us);
 /* {"memory": {"some_us": d, "full_us": d}, "io": ..., "cpu": ...} of after - before. */
 json_t *vms_psi_delta_json(const struct vms_psi *before, const struct vms_psi *after);
-const char *vms_psi_name(enum vms_psi_resource r);
 
 struct vms_meminfo {
 	uint64_t mem_total, mem_free, mem_available, cached, dirty, writeback;
