@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli/builtin.h"
-#include "core/metric.h"
 #include "core/result.h"
 #include "core/util.h"
 #include "report/compare.h"
@@ -262,31 +261,6 @@ static int error_status(char **argv, int argc)
 	return COMPARE_EXIT_ERROR;
 }
 
-/* Every --metric must name a metric of some workload of some file (a typo would leave the
- * verdict with nothing to decide). 0, or err_status after a usage error. */
-static int check_metrics(json_t **docs, size_t n, const char *const *names, size_t n_names,
-                         int err_status)
-{
-	size_t i, k, w;
-
-	for (i = 0; i < n_names; i++) {
-		int found = vms_metric_find(names[i]) && vms_metric_find(names[i])->source ==
-		                                             VMS_SOURCE_RUNS;
-		const json_t *wl;
-
-		for (k = 0; k < n && !found; k++)
-			json_array_foreach (json_object_get(docs[k], "workloads"), w, wl)
-				found |= json_object_get(json_object_get(wl, "metrics"), names[i]) !=
-				         NULL;
-		if (!found) {
-			usage_error("--metric %s: no workload of these files has that metric",
-			            names[i]);
-			return err_status;
-		}
-	}
-	return 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = {.r = vms_compare_renderer_find("text"), .n_sides = 1};
@@ -361,9 +335,14 @@ int cmd_compare(int argc, char **argv)
 			usage_error("%s", "needs two sides: A1.json... -- B1.json...");
 		goto out;
 	}
-	if (a.n_metrics && (status = check_metrics(docs, n, a.metrics, a.n_metrics,
-	                                           error_status(argv, argc))))
-		goto out;
+	if (a.n_metrics) {
+		char err[512];
+
+		if (vms_compare_check_metrics(docs, n, a.metrics, a.n_metrics, err, sizeof(err))) {
+			usage_error("%s", err);
+			goto out;
+		}
+	}
 	vms_compare_build_ex(&cmp, &a.opts, &in);
 	if (render(r, &cmp, out, a.overwrite)) {
 		vms_compare_release(&cmp);

@@ -985,6 +985,47 @@ json_t *vms_compare_verdict_json(const struct vms_compare *c, const char *const 
 	                 "metrics", metrics, "compare", vms_compare_to_json(c));
 }
 
+int vms_compare_check_metrics(json_t *const *docs, size_t n, const char *const *names,
+                              size_t n_names, char *err, size_t errlen)
+{
+	size_t i, k, w;
+
+	for (i = 0; i < n_names; i++) {
+		const struct vms_metric_def *d = vms_metric_find(names[i]);
+		int found = d && d->source == VMS_SOURCE_RUNS;
+		const json_t *wl;
+
+		for (k = 0; k < n && !found; k++)
+			json_array_foreach (json_object_get(docs[k], "workloads"), w, wl)
+				found |= json_object_get(json_object_get(wl, "metrics"), names[i]) !=
+				         NULL;
+		if (!found) {
+			snprintf(err, errlen, "--metric %s: no workload of these files has that metric",
+			         names[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k)
+{
+	unsigned most = 0;
+	size_t i, j;
+
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_cmp_cell *cell = &m->cells[k];
+
+			if (m->primary && c->workloads[i].present[k] &&
+			    cell->verdict == VMS_VERDICT_INCONCLUSIVE && cell->runs_needed > most &&
+			    cell->runs_needed > cell->runs_have)
+				most = cell->runs_needed;
+		}
+	return most;
+}
+
 /* Largest magnitude a sample of a metric in unit may have (docs/compare.md): a time beyond
  * 1e12 s or ms (more than 31 years) or any other value beyond 1e18 (an exabyte, 10^18
  * events) is no measurement, and such values overflow the statistics' squares. */

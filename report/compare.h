@@ -198,6 +198,15 @@ int vms_compare_bisect_status(const struct vms_compare *c);
 json_t *vms_compare_verdict_json(const struct vms_compare *c, const char *const *baselines,
                                  size_t n_baselines, int exit_status);
 
+/* Every name must be a metric of some workload of some document, or a metric derived from
+ * runs[] (failed_runs): a typo would leave the verdict with nothing to decide. 0, or -EINVAL
+ * with the reason in err. */
+int vms_compare_check_metrics(json_t *const *docs, size_t n, const char *const *names,
+                              size_t n_names, char *err, size_t errlen);
+/* The most runs per side an inconclusive deciding metric of side k + 1 asks for (its n≈N),
+ * 0 when none does. */
+unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k);
+
 /* Refuses a loaded result document whose samples no run can produce: a sample that is not a
  * finite number, a time (unit s or ms) beyond 1e12 in magnitude or any other value beyond
  * 1e18 (docs/compare.md). Returns 0, or -EINVAL with "WORKLOAD: METRIC: ..." in err. */
