@@ -1449,13 +1449,13 @@ static void text_env(const struct vms_compare *c, size_t k, FILE *f)
 
 static void text_workload(const struct vms_compare *c, const struct vms_cmp_workload *w, FILE *f)
 {
-	char nm[40], a[40], b[40], la[40], lb[40], ci[32];
+	char nm[160], a[40], b[40], la[40], lb[40], ci[32];
 	size_t j, pass;
 
 	snprintf(la, sizeof(la), "A: %s", c->files[0].label);
 	snprintf(lb, sizeof(lb), "B: %s", c->files[1].label);
 	snprintf(ci, sizeof(ci), "change %% [%g%% CI]", 100 * (1 - c->opts.alpha));
-	fprintf(f, "%-18s %-16s %s\n", fit(w->display, 18, nm, sizeof(nm)), fit(la, 16, a, sizeof(a)),
+	fprintf(f, "%-18s %-16s %s\n", fit(w->display, 44, nm, sizeof(nm)), fit(la, 16, a, sizeof(a)),
 	        fit(lb, 16, b, sizeof(b)));
 	fprintf(f, ROW_FMT, "metric", "mean", "cv", "n", "mean", "cv", "n", ci, "p", "verdict");
 	for (pass = 0; pass < 2; pass++) {
@@ -1499,14 +1499,14 @@ static void text_series_metric(const struct vms_cmp_metric *m, size_t k0, size_t
 static void text_series_workload(const struct vms_compare *c, const struct vms_cmp_workload *w,
                                  FILE *f)
 {
-	char nm[40], lab[64], buf[64];
+	char nm[160], lab[64], buf[64];
 	size_t k0, k, j, pass;
 
 	for (k0 = 0; k0 + 1 < c->n_files; k0 += 2) {
 		size_t k1 = k0 + 2 < c->n_files - 1 ? k0 + 2 : c->n_files - 1;
 
 		snprintf(lab, sizeof(lab), "A: %s", c->files[0].label);
-		fprintf(f, "%-18s %-16s", fit(w->display, 18, nm, sizeof(nm)),
+		fprintf(f, "%-18s %-16s", fit(w->display, 44, nm, sizeof(nm)),
 		        fit(lab, 16, buf, sizeof(buf)));
 		for (k = k0; k < k1; k++) {
 			snprintf(lab, sizeof(lab), "%c: %s", file_letter(k + 1), c->files[k + 1].label);
