@@ -724,6 +724,44 @@ static char *file_label(const json_t *doc, const char *path)
 	return vms_xstrdup(label && *label ? label : slash ? slash + 1 : path);
 }
 
+/* The settings of variant v of doc ("variants"[v].settings), or NULL. */
+static const json_t *variant_settings(const json_t *doc, size_t v)
+{
+	return json_object_get(json_array_get(json_object_get(doc, "variants"), v), "settings");
+}
+
+static void env_add(struct vms_envdiff *d, const char *key, const char *base, const char *other)
+{
+	struct vms_env_item *it;
+
+	d->items = vms_xrealloc(d->items, (d->n + 1) * sizeof(*d->items));
+	it = &d->items[d->n++];
+	memset(it, 0, sizeof(*it));
+	it->cls = VMS_ENV_EXPECTED;
+	it->scope = VMS_ENV_GLOBAL;
+	it->key = vms_xasprintf("variant: %s", key);
+	it->base = vms_xstrdup(base ? base : "(absent)");
+	it->other = vms_xstrdup(other ? other : "(absent)");
+}
+
+/* The settings in which variant b of doc differs from variant a, as expected differences:
+ * what the tester chose to vary. */
+static void variant_settings_diff(const json_t *doc, size_t a, size_t b, struct vms_envdiff *d)
+{
+	const json_t *sa = variant_settings(doc, a), *sb = variant_settings(doc, b), *v;
+	const char *key;
+
+	json_object_foreach ((json_t *)sa, key, v) {
+		const char *x = json_string_value(v), *y = json_string_value(json_object_get(sb, key));
+
+		if (!x || !y || strcmp(x, y))
+			env_add(d, key, x, y);
+	}
+	json_object_foreach ((json_t *)sb, key, v)
+		if (!json_object_get(sa, key))
+			env_add(d, key, NULL, json_string_value(v));
+}
+
 /* Holm's adjustment over the deciding (workload, metric) pairs of column k + 1 that were
  * tested, and their verdicts again with the adjusted p. */
 static void holm_column(struct vms_compare *c, size_t k)
@@ -829,8 +867,11 @@ void vms_compare_build_ex(struct vms_compare *c, const struct vms_compare_opts *
 		}
 	}
 	c->env = vms_xcalloc(n_sides - 1, sizeof(*c->env));
-	for (k = 1; k < n_sides; k++)
+	for (k = 1; k < n_sides; k++) {
 		vms_envdiff_build(x.cols[0].docs[0], x.cols[k].docs[0], &c->env[k - 1]);
+		if (c->variants)
+			variant_settings_diff(in->docs[0], 0, k, &c->env[k - 1]);
+	}
 	if (c->variants) {
 		for (k = 0; k < n_sides; k++)
 			json_array_foreach (json_object_get(in->docs[0], "workloads"), i, wl) {
