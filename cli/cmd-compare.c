@@ -99,7 +99,7 @@ static const struct vms_cli_option compare_options[] = {
 };
 
 const struct vms_cli_usage vms_compare_usage = {
-    .operands = "BASE.json OTHER.json [MORE.json...] | FILE.json | A1.json... -- B1.json... [-- C1...]",
+    .operands = "BASE.json OTHER.json... | VARIANTS.json | A1.json... -- B1.json...",
     .about = "Compares result files of `vmsuite run`, each OTHER against BASE (the first). First "
              "the\n"
              "environment facts that differ: expected; soft (possible confounders, marked * on the "
