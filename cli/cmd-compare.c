@@ -93,7 +93,8 @@ static const struct vms_cli_option compare_options[] = {
      CMP_METRIC, 1},
     {"bisect", 0, VMS_CLI_FLAG, NULL,
      "exit as `git bisect run` reads it: 0 good, 1 bad, 125 skip\n"
-     "(cannot tell, not comparable), 128 error (stops the bisect)",
+     "(cannot tell, not comparable, a deciding metric unstable),\n"
+     "128 error (stops the bisect)",
      CMP_BISECT, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
@@ -134,8 +135,9 @@ const struct vms_cli_usage vms_compare_usage = {
             "nothing\n"
             "comparable, or an error (bad file, bad option). With --bisect: 0, 1, 125 "
             "instead of 2\n"
-            "for cannot tell / not comparable, 128 for an error (git bisect run; see "
-            "docs/bisect.md).\n",
+            "for cannot tell / not comparable (and for no regression with an unstable deciding "
+            "metric),\n"
+            "128 for an error (git bisect run; see docs/bisect.md).\n",
 };
 
 struct compare_args {

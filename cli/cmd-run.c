@@ -144,7 +144,7 @@ const struct vms_cli_usage vms_run_usage = {
             "against\n"
             "the baseline, 1 a regression (failed runs included), 125 cannot judge (not "
             "comparable,\n"
-            "not measured, the audio probe died).\n",
+            "not measured, a deciding metric unstable, the audio probe died).\n",
 };
 
 static const char *profile_names(void)

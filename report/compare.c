@@ -1005,10 +1005,32 @@ int vms_compare_status(const struct vms_compare *c)
 	}
 	return untold ? 2 : 0;
 }
+/* True when a deciding metric of side k + 1 is unstable: its runs disagree too much for the
+ * test, so "no regression" there is no judgement. */
+static int unstable_decider(const struct vms_compare *c, size_t k)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+
+			if (m->primary && c->workloads[i].present[k] &&
+			    m->cells[k].verdict == VMS_VERDICT_UNSTABLE)
+				return 1;
+		}
+	return 0;
+}
+
 int vms_compare_bisect_status(const struct vms_compare *c)
 {
 	int status = vms_compare_status(c);
+	size_t k;
 
+	if (status == 0)
+		for (k = 0; k + 1 < c->n_files; k++)
+			if (unstable_decider(c, k))
+				return VMS_BISECT_SKIP;
 	return status == 2 ? VMS_BISECT_SKIP : status;
 }
 

@@ -187,8 +187,9 @@ enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k);
  * file is not comparable or cannot tell, else 0 (docs/compare.md). */
 int vms_compare_status(const struct vms_compare *c);
 
-/* The `git bisect run` reading of the model: 0 no regression, 1 a deciding metric regressed
- * in some side, 125 (skip) when a side cannot tell or is not comparable. */
+/* The `git bisect run` reading of the model: 1 a deciding metric regressed in some side; 125
+ * (skip) when a side cannot tell, is not comparable, or has an unstable deciding metric (a
+ * "good" there would be no judgement); else 0. */
 #define VMS_BISECT_SKIP 125
 int vms_compare_bisect_status(const struct vms_compare *c);
 
