@@ -169,8 +169,9 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 	if (!opt) {
 		if (val == side_separator) {
 			if (!a->n_files || a->side[a->n_files - 1] != a->n_sides - 1) {
-				snprintf(err, errlen, "'--' needs result files on both sides (A1.json "
-				                      "A2.json -- B1.json B2.json)");
+				snprintf(err, errlen,
+				         "'--' needs result files on both sides (A1.json "
+				         "A2.json -- B1.json B2.json)");
 				return -EINVAL;
 			}
 			a->grouped = 1;

@@ -316,8 +316,7 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 
 /* Loads the --against baselines into docs[0..n) before anything runs: a baseline that cannot
  * be compared is a usage error (exit 129: `git bisect run` stops, nothing was measured). */
-static int load_baselines(const struct vms_command *self, const struct run_args *a,
-                          json_t **docs)
+static int load_baselines(const struct vms_command *self, const struct run_args *a, json_t **docs)
 {
 	char err[512];
 	size_t i;
@@ -329,9 +328,8 @@ static int load_baselines(const struct vms_command *self, const struct run_args 
 		if (!docs[i] || vms_compare_check_doc(docs[i], err, sizeof(err)))
 			return vms_usage_error(self, "--against '%s': %s", a->against[i], err);
 	}
-	if (a->n_metrics &&
-	    vms_compare_check_metrics(docs, a->n_against, a->metrics, a->n_metrics, err,
-	                              sizeof(err)))
+	if (a->n_metrics && vms_compare_check_metrics(docs, a->n_against, a->metrics, a->n_metrics,
+	                                              err, sizeof(err)))
 		return vms_usage_error(self, "%s", err);
 	return 0;
 }

@@ -198,7 +198,8 @@ static void side_add(struct vms_cmp_side *s, const json_t *wl, unsigned su, cons
 			x = json_is_true(json_object_get(v, "oom_killed"));
 		s->runs[s->s.n] = i;
 		s->suite[s->s.n] = su;
-		s->index[s->s.n] = json_is_integer(idx) ? (long)json_integer_value(idx) : (long)i + 1;
+		s->index[s->s.n] =
+		    json_is_integer(idx) ? (long)json_integer_value(idx) : (long)i + 1;
 		s->values[s->s.n++] = x;
 	}
 }
@@ -214,9 +215,8 @@ static void side_done(struct vms_cmp_side *s)
 }
 
 /* Fills side s with metric name of workload w in column k (every suite). */
-static void side_fill(const struct vms_compare *c, const struct cmp_ctx *x,
-                      struct vms_cmp_side *s, size_t k, const struct vms_cmp_workload *w,
-                      const char *name, int derived)
+static void side_fill(const struct vms_compare *c, const struct cmp_ctx *x, struct vms_cmp_side *s,
+                      size_t k, const struct vms_cmp_workload *w, const char *name, int derived)
 {
 	size_t su;
 
@@ -383,14 +383,16 @@ static void judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *
 	c->runs_have = (unsigned)(na < nb ? na : nb);
 	c->method = VMS_CMP_NONE;
 	if (paired) {
-		double *pa = vms_xcalloc(na + 1, sizeof(*pa)), *pb = vms_xcalloc(na + 1, sizeof(*pb));
+		double *pa = vms_xcalloc(na + 1, sizeof(*pa)),
+		       *pb = vms_xcalloc(na + 1, sizeof(*pb));
 		size_t n = make_pairs(a, b, pa, pb), i;
 
 		ret = vms_paired_change(pa, pb, n, o->alpha, &ch);
 		if (!ret) {
 			struct vms_summary sd;
 
-			c->method = ch.method == VMS_CHANGE_LOG ? VMS_CMP_PAIRED_LOG : VMS_CMP_PAIRED_RAW;
+			c->method =
+			    ch.method == VMS_CHANGE_LOG ? VMS_CMP_PAIRED_LOG : VMS_CMP_PAIRED_RAW;
 			c->pairs = n;
 			c->runs_have = (unsigned)n;
 			for (i = 0; i < n; i++)
@@ -501,7 +503,8 @@ static void build_cell(const struct vms_compare *cmp, const struct cmp_ctx *x,
 	nb = c->side.s.n;
 	/* A side where the workload never ran to the end: its measurements, whatever a failed
 	 * run left, say nothing about the kernel; failed_runs says what happened. */
-	if (!m->derived && (no_successful_run(cmp, x, 0, w) || no_successful_run(cmp, x, k + 1, w))) {
+	if (!m->derived &&
+	    (no_successful_run(cmp, x, 0, w) || no_successful_run(cmp, x, k + 1, w))) {
 		c->verdict = VMS_VERDICT_CANNOT_TELL;
 		return;
 	}
@@ -563,8 +566,8 @@ static void metric_add(struct vms_compare *c, const struct cmp_ctx *x, struct vm
 	m->better = better_of(json_string_value(json_object_get(mo, "better")),
 	                      d ? d->better : VMS_BETTER_NONE);
 	m->count = kind ? !strcmp(kind, "count") : d && d->kind == VMS_KIND_COUNT;
-	m->primary = decides(c, name,
-	                     mo ? json_is_true(json_object_get(mo, "primary")) : d && d->primary);
+	m->primary =
+	    decides(c, name, mo ? json_is_true(json_object_get(mo, "primary")) : d && d->primary);
 	/* failed_runs always decides: a kernel on which the workload fails must not pass */
 	if (m->derived && d && d->primary)
 		m->primary = 1;
@@ -577,7 +580,8 @@ static void metric_add(struct vms_compare *c, const struct cmp_ctx *x, struct vm
 		} else {
 			struct vms_cmp_cell *cell = &m->cells[k - 1];
 
-			/* the workload is not in that file: an empty side, reported as not compared */
+			/* the workload is not in that file: an empty side, reported as not compared
+			 */
 			cell->change = cell->lo = cell->hi = cell->p = cell->p_adj = NAN;
 			cell->drift = cell->within = NAN;
 			cell->verdict = VMS_VERDICT_MISSING;
@@ -687,8 +691,8 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 	/* BASE's metrics in its order, then any only the others have, then the derived counts. */
 	for (k = 0; k < c->n_files; k++)
 		for (su = 0; su < x->cols[k].n; su++)
-			json_object_foreach (
-			    json_object_get(col_wl(c, x, k, su, w), "metrics"), mname, mo)
+			json_object_foreach (json_object_get(col_wl(c, x, k, su, w), "metrics"),
+			                     mname, mo)
 				if (json_is_object(mo) && !metric_find(w, mname))
 					metric_add(c, x, w, mname, mo);
 	for (i = 0; i < vms_metric_count(); i++) {
@@ -752,7 +756,8 @@ static void variant_settings_diff(const json_t *doc, size_t a, size_t b, struct 
 	const char *key;
 
 	json_object_foreach ((json_t *)sa, key, v) {
-		const char *x = json_string_value(v), *y = json_string_value(json_object_get(sb, key));
+		const char *x = json_string_value(v),
+		           *y = json_string_value(json_object_get(sb, key));
 
 		if (!x || !y || strcmp(x, y))
 			env_add(d, key, x, y);
@@ -903,16 +908,18 @@ void vms_compare_build_ex(struct vms_compare *c, const struct vms_compare_opts *
 			               several ? (v ? v : "default") : NULL);
 		}
 		for (k = 1; k < n_sides; k++) {
-			json_array_foreach (json_object_get(x.cols[k].docs[0], "workloads"), i, wl) {
+			json_array_foreach (json_object_get(x.cols[k].docs[0], "workloads"), i,
+			                    wl) {
 				const char *name = json_string_value(json_object_get(wl, "name"));
 				const char *v = json_string_value(json_object_get(wl, "variant"));
 
-				if (name && !variant_wl(x.cols[0].docs[0], name, several ? (v ? v : "default") : NULL))
-					not_compared(c, vms_xasprintf("%s%s%s%s: only in %s", name,
-					                              several ? " [" : "",
-					                              several ? (v ? v : "default") : "",
-					                              several ? "]" : "",
-					                              c->files[k].path));
+				if (name && !variant_wl(x.cols[0].docs[0], name,
+				                        several ? (v ? v : "default") : NULL))
+					not_compared(
+					    c, vms_xasprintf("%s%s%s%s: only in %s", name,
+					                     several ? " [" : "",
+					                     several ? (v ? v : "default") : "",
+					                     several ? "]" : "", c->files[k].path));
 			}
 		}
 	}
@@ -1044,8 +1051,8 @@ json_t *vms_compare_verdict_json(const struct vms_compare *c, const char *const 
 		json_array_append_new(paths, json_string(baselines[i]));
 	for (i = 0; c->decisive && i < c->n_decisive; i++)
 		json_array_append_new(metrics, json_string(c->decisive[i]));
-	return json_pack("{s:o, s:i, s:o, s:o}", "baseline", paths, "exit", exit_status,
-	                 "metrics", metrics, "compare", vms_compare_to_json(c));
+	return json_pack("{s:o, s:i, s:o, s:o}", "baseline", paths, "exit", exit_status, "metrics",
+	                 metrics, "compare", vms_compare_to_json(c));
 }
 
 int vms_compare_check_metrics(json_t *const *docs, size_t n, const char *const *names,
@@ -1060,10 +1067,11 @@ int vms_compare_check_metrics(json_t *const *docs, size_t n, const char *const *
 
 		for (k = 0; k < n && !found; k++)
 			json_array_foreach (json_object_get(docs[k], "workloads"), w, wl)
-				found |= json_object_get(json_object_get(wl, "metrics"), names[i]) !=
-				         NULL;
+				found |= json_object_get(json_object_get(wl, "metrics"),
+				                         names[i]) != NULL;
 		if (!found) {
-			snprintf(err, errlen, "--metric %s: no workload of these files has that metric",
+			snprintf(err, errlen,
+			         "--metric %s: no workload of these files has that metric",
 			         names[i]);
 			return -EINVAL;
 		}
@@ -1353,7 +1361,8 @@ static void tests_note(const struct vms_compare *c, FILE *f, const char *prefix)
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++)
 			for (k = 0; k + 1 < c->n_files; k++) {
-				const struct vms_cmp_cell *cell = &c->workloads[i].metrics[j].cells[k];
+				const struct vms_cmp_cell *cell =
+				    &c->workloads[i].metrics[j].cells[k];
 
 				used[cell->method] = 1;
 				if (cell->pairs > pairs)
@@ -1362,18 +1371,20 @@ static void tests_note(const struct vms_compare *c, FILE *f, const char *prefix)
 	fprintf(f, "%sTests used:\n", prefix);
 	for (i = VMS_CMP_LOG_T; i <= VMS_CMP_SUITES_LOG; i++)
 		if (used[i])
-			fprintf(f, "%s  %-10s %s\n", prefix, vms_cmp_method_name((enum vms_cmp_method)i),
-			        what[i]);
+			fprintf(f, "%s  %-10s %s\n", prefix,
+			        vms_cmp_method_name((enum vms_cmp_method)i), what[i]);
 	if (used[VMS_CMP_PAIRED_LOG] || used[VMS_CMP_PAIRED_RAW])
-		fprintf(f, "%s  (up to %zu pairs; a paired test removes the drift that hits both "
-		           "variants alike)\n",
+		fprintf(f,
+		        "%s  (up to %zu pairs; a paired test removes the drift that hits both "
+		        "variants alike)\n",
 		        prefix, pairs);
 	for (k = 0; k + 1 < c->n_files; k++)
 		family = c->family && c->family[k] > family ? c->family[k] : family;
 	if (c->holm)
 		fprintf(f,
 		        "%sDeciding metrics: p is Holm-adjusted over the %s (workload, metric) "
-		        "pairs tested\n%sagainst each other side (up to %zu): the chance that any of them is "
+		        "pairs tested\n%sagainst each other side (up to %zu): the chance that any "
+		        "of them is "
 		        "called changed by chance\n%sstays below alpha.\n",
 		        prefix, c->decisive ? "chosen" : "primary", prefix, family, prefix);
 }
@@ -1389,8 +1400,9 @@ static void drift_note(const struct vms_compare *c, FILE *f, const char *prefix)
 		any |= c->files[k].n_suites > 1;
 	if (!any)
 		return;
-	fprintf(f, "%sDrift between suites (sd of the suite means beyond the runs' spread; "
-	           "the runs' sd):\n",
+	fprintf(f,
+	        "%sDrift between suites (sd of the suite means beyond the runs' spread; "
+	        "the runs' sd):\n",
 	        prefix);
 	for (k = 0; k + 1 < c->n_files; k++)
 		for (i = 0; i < c->n_workloads; i++)
@@ -1518,8 +1530,8 @@ static void text_workload(const struct vms_compare *c, const struct vms_cmp_work
 	snprintf(la, sizeof(la), "A: %s", c->files[0].label);
 	snprintf(lb, sizeof(lb), "B: %s", c->files[1].label);
 	snprintf(ci, sizeof(ci), "change %% [%g%% CI]", 100 * (1 - c->opts.alpha));
-	fprintf(f, "%-18s %-16s %s\n", fit(w->display, 44, nm, sizeof(nm)), fit(la, 16, a, sizeof(a)),
-	        fit(lb, 16, b, sizeof(b)));
+	fprintf(f, "%-18s %-16s %s\n", fit(w->display, 44, nm, sizeof(nm)),
+	        fit(la, 16, a, sizeof(a)), fit(lb, 16, b, sizeof(b)));
 	fprintf(f, ROW_FMT, "metric", "mean", "cv", "n", "mean", "cv", "n", ci, "p", "verdict");
 	for (pass = 0; pass < 2; pass++) {
 		int header = 0;
@@ -1554,7 +1566,9 @@ static void text_series_metric(const struct vms_cmp_metric *m, size_t k0, size_t
 		fmt_change(cell, ch, sizeof(ch));
 		/* no trailing blank: the last group ends with its mark */
 		fprintf(f, " %7s %-20s %c%s", om, ch, verdict_mark(cell->verdict),
-		        cell->confounded ? "*" : k + 1 < k1 ? " " : "");
+		        cell->confounded ? "*"
+		        : k + 1 < k1     ? " "
+		                         : "");
 	}
 	fputc('\n', f);
 }
@@ -1572,7 +1586,8 @@ static void text_series_workload(const struct vms_compare *c, const struct vms_c
 		fprintf(f, "%-18s %-16s", fit(w->display, 44, nm, sizeof(nm)),
 		        fit(lab, 16, buf, sizeof(buf)));
 		for (k = k0; k < k1; k++) {
-			snprintf(lab, sizeof(lab), "%c: %s", file_letter(k + 1), c->files[k + 1].label);
+			snprintf(lab, sizeof(lab), "%c: %s", file_letter(k + 1),
+			         c->files[k + 1].label);
 			fit(lab, SERIES_GROUP_W - 1, buf, sizeof(buf));
 			if (k + 1 < k1)
 				fprintf(f, " %-*s", SERIES_GROUP_W - 1, buf);
@@ -1581,7 +1596,8 @@ static void text_series_workload(const struct vms_compare *c, const struct vms_c
 		}
 		fprintf(f, "\n%-18s %7s %5s %2s", "metric", "mean", "cv", "n");
 		for (k = k0; k < k1; k++) {
-			snprintf(lab, sizeof(lab), "change %% [%g%% CI]", 100 * (1 - c->opts.alpha));
+			snprintf(lab, sizeof(lab), "change %% [%g%% CI]",
+			         100 * (1 - c->opts.alpha));
 			fprintf(f, " %7s %-20s %s", "mean", lab, k + 1 < k1 ? "v " : "v");
 		}
 		fputc('\n', f);
@@ -1650,7 +1666,8 @@ static void text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 			fputc(' ', f);
 			put_padded(f, fmt_verdict(cell, c->opts.detect, 0, v, sizeof(v)), 22);
 			fprintf(f, " %-20s p %s%s\n", fmt_change(cell, ch, sizeof(ch)),
-			        fmt_p(cell_p(cell), p, sizeof(p)), isnan(cell->p_adj) ? "" : " (Holm)");
+			        fmt_p(cell_p(cell), p, sizeof(p)),
+			        isnan(cell->p_adj) ? "" : " (Holm)");
 		}
 }
 
@@ -2069,11 +2086,14 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 				        : json_null());
 				json_object_set_new(o, "confounded",
 				                    json_boolean(cell->confounded));
-				json_object_set_new(o, "test", json_string(method_test(cell->method)));
+				json_object_set_new(o, "test",
+				                    json_string(method_test(cell->method)));
 				json_object_set_new(o, "p_adjusted", num(cell->p_adj));
-				json_object_set_new(o, "p_adjustment",
-				                    json_string(isnan(cell->p_adj) ? "none" : "holm"));
-				json_object_set_new(o, "pairs", json_integer((json_int_t)cell->pairs));
+				json_object_set_new(
+				    o, "p_adjustment",
+				    json_string(isnan(cell->p_adj) ? "none" : "holm"));
+				json_object_set_new(o, "pairs",
+				                    json_integer((json_int_t)cell->pairs));
 				json_object_set_new(o, "suites",
 				                    json_integer((json_int_t)cell->side.n_suites));
 				json_object_set_new(o, "drift_pct", num(100 * cell->drift));
@@ -2088,10 +2108,10 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 			              m->count ? "count" : "gauge", "audio", m->audio, "derived",
 			              m->derived, "base", side_json(m, &m->base), "others", vs));
 		}
-		json_array_append_new(wls, json_pack("{s:s, s:o, s:s, s:o}", "name", w->name,
-		                                     "metrics", ms, "display", w->display, "variant",
-		                                     w->variant ? json_string(w->variant)
-		                                                : json_null()));
+		json_array_append_new(
+		    wls, json_pack("{s:s, s:o, s:s, s:o}", "name", w->name, "metrics", ms,
+		                   "display", w->display, "variant",
+		                   w->variant ? json_string(w->variant) : json_null()));
 	}
 	json_object_set_new(doc, "workloads", wls);
 	for (i = 0; i < c->n_not_compared; i++)

@@ -41,10 +41,10 @@ enum vms_verdict {
 const char *vms_verdict_name(enum vms_verdict v);
 
 enum vms_cmp_method {
-	VMS_CMP_NONE,   /* nothing computed (missing, too few runs, not comparable) */
-	VMS_CMP_LOG_T,  /* Welch on log-values: ratio of geometric means */
-	VMS_CMP_RAW_T,  /* Welch on raw values (a value <= 0 was present) */
-	VMS_CMP_FISHER, /* count kind: runs with an event, Fisher's exact test */
+	VMS_CMP_NONE,       /* nothing computed (missing, too few runs, not comparable) */
+	VMS_CMP_LOG_T,      /* Welch on log-values: ratio of geometric means */
+	VMS_CMP_RAW_T,      /* Welch on raw values (a value <= 0 was present) */
+	VMS_CMP_FISHER,     /* count kind: runs with an event, Fisher's exact test */
 	VMS_CMP_PAIRED_LOG, /* variants of one file: paired t on ln(b_i / a_i), runs paired by
 	                     * their index (made together) */
 	VMS_CMP_PAIRED_RAW, /* the same on b_i - a_i (a value <= 0 was present) */
@@ -56,9 +56,9 @@ const char *vms_cmp_method_name(enum vms_cmp_method m);
 /* One side of a metric: its non-null samples in run order and their summary. For count metrics
  * also the runs with an event (value > 0) among them. */
 struct vms_cmp_side {
-	int present;    /* the file has the metric (a derived count: the workload has runs) */
-	double *values; /* s.n values (nulls left out), in run order; owned by the model */
-	size_t *runs;   /* runs[i]: the run values[i] comes from (its index in samples/runs[]) */
+	int present;     /* the file has the metric (a derived count: the workload has runs) */
+	double *values;  /* s.n values (nulls left out), in run order; owned by the model */
+	size_t *runs;    /* runs[i]: the run values[i] comes from (its index in samples/runs[]) */
 	unsigned *suite; /* suite[i]: the file of the side values[i] comes from (0-based) */
 	long *index;     /* index[i]: that run's runs[].index (1-based run number; made together
 	                  * with the runs of the other variants of that number) */
@@ -133,9 +133,9 @@ struct vms_compare {
 	size_t n_workloads;
 	char **not_compared; /* "name (only in FILE)" lines */
 	size_t n_not_compared;
-	int variants;     /* the columns are the variants of one file (files[k].variant) */
-	int holm;         /* primary verdicts use Holm-adjusted p-values */
-	size_t *family;   /* per other column: primary (workload, metric) pairs in the family */
+	int variants;   /* the columns are the variants of one file (files[k].variant) */
+	int holm;       /* primary verdicts use Holm-adjusted p-values */
+	size_t *family; /* per other column: primary (workload, metric) pairs in the family */
 	const char *const *decisive; /* NULL = the primary metrics decide; else these names */
 	size_t n_decisive;
 };

@@ -262,8 +262,8 @@ int vms_paired_change(const double *a, const double *b, size_t n, double alpha,
 /* Per-suite sums of one side's log values: count, mean; adds the within-suite squares to *ssw
  * and the suite means' squares about the side's mean of suite means to *ssb. Returns the number
  * of suites with a value; *inv_n gets the sum of 1/size over them. */
-static size_t suite_sums(const double *lx, const unsigned *sx, size_t n, double *ssw,
-                         double *ssb, double *inv_n, double *grand, size_t *dfw)
+static size_t suite_sums(const double *lx, const unsigned *sx, size_t n, double *ssw, double *ssb,
+                         double *inv_n, double *grand, size_t *dfw)
 {
 	size_t j, i, nsuites = 0, used = 0;
 	double *sum, *cnt, mm = 0;

@@ -11,7 +11,7 @@
 /* usage: gen-result -o FILE [--label L] [--seed N] [--runs N] [--shift FRACTION] [--audio]
  *                   [--set PATH=JSON]... [--drop-workload NAME]
  *                   [--variant 'NAME=V ...[@SHIFT]']... [--drift SD]
- *        (two or more --variant: a vmsuite.result/2 file with those variants, interleaved) 
+ *        (two or more --variant: a vmsuite.result/2 file with those variants, interleaved)
  *        gen-result --parse FILE */
 int main(int argc, char **argv)
 {

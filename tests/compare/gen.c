@@ -247,8 +247,8 @@ json_t *gen_variants(const char *label, unsigned long seed, size_t runs, int aud
 			}
 		}
 		free(l);
-		json_array_append_new(vs, json_pack("{s:s, s:o}", "label", labels[v], "settings",
-		                                    settings));
+		json_array_append_new(
+		    vs, json_pack("{s:s, s:o}", "label", labels[v], "settings", settings));
 		tmp[v] = gen_standard(label, seed * 7919 + v, runs, shifts[v], audio);
 	}
 	json_object_set_new(doc, "variants", vs);
@@ -265,14 +265,16 @@ json_t *gen_variants(const char *label, unsigned long seed, size_t runs, int aud
 			json_object_set_new(wl, "variant", json_string(labels[v]));
 			for (m = 0; m < VMS_ARRAY_SIZE(drifting); m++) {
 				json_t *s = json_object_get(
-				    json_object_get(json_object_get(wl, "metrics"), drifting[m]),
-				    "samples"),
+				           json_object_get(json_object_get(wl, "metrics"),
+				                           drifting[m]),
+				           "samples"),
 				       *x;
 
 				json_array_foreach (s, j, x)
 					if (json_is_number(x))
 						json_array_set_new(
-						    s, j, json_real(json_number_value(x) * factor[j]));
+						    s, j,
+						    json_real(json_number_value(x) * factor[j]));
 			}
 			json_array_append_new(json_object_get(doc, "workloads"), wl);
 		}

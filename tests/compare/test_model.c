@@ -209,7 +209,8 @@ static void family_wise_rate(void **state)
 
 	(void)state;
 	for (s = 1; s <= trials; s++) {
-		json_t *a = gen_standard("k", 3 * s, 5, 0, 0), *b = gen_standard("k", 3 * s + 1, 5, 0, 0);
+		json_t *a = gen_standard("k", 3 * s, 5, 0, 0),
+		       *b = gen_standard("k", 3 * s + 1, 5, 0, 0);
 		struct vms_compare c;
 		size_t i, j, any = 0;
 
@@ -221,8 +222,8 @@ static void family_wise_rate(void **state)
 				const struct vms_cmp_cell *cell = &m->cells[0];
 
 				/* what the verdict would be on the unadjusted p */
-				any |= m->primary && cell->p < 0.05 && m->better == VMS_BETTER_LOWER &&
-				       cell->lo > 1.02;
+				any |= m->primary && cell->p < 0.05 &&
+				       m->better == VMS_BETTER_LOWER && cell->lo > 1.02;
 			}
 		raw += any > 0;
 		vms_compare_release(&c);

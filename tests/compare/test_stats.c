@@ -296,7 +296,8 @@ static void suites_drift(void **state)
 	assert_int_equal(vms_suites_change(a, sa, 6, b, sb, 6, 0.05, &c, &used, &drift, &within),
 	                 0);
 	assert_true(used);
-	/* reference.py: suite_means([[100,102,101],[110,111,109]], [[104,105,103],[114,113,115]]) */
+	/* reference.py: suite_means([[100,102,101],[110,111,109]], [[104,105,103],[114,113,115]])
+	 */
 	assert_close(c.ratio, 1.03302987595003, 1e-9);
 	assert_close(c.lo, 0.7888271104036639, 1e-6);
 	assert_close(c.hi, 1.3528322119396288, 1e-6);
@@ -307,8 +308,8 @@ static void suites_drift(void **state)
 	assert_int_equal(vms_change_test(a, 6, b, 6, 0.05, &w), 0);
 	assert_true(w.hi - w.lo < c.hi - c.lo);
 	/* one suite per side: no between-suite spread to measure */
-	assert_int_equal(
-	    vms_suites_change(a, one, 6, b, one, 6, 0.05, &c, &used, &drift, &within), -EINVAL);
+	assert_int_equal(vms_suites_change(a, one, 6, b, one, 6, 0.05, &c, &used, &drift, &within),
+	                 -EINVAL);
 	/* runs spread more than the suites drift: the runs decide */
 	{
 		static const double x[] = {90, 110, 100, 91, 109, 100};
