@@ -865,10 +865,19 @@ void vms_compare_build_ex(struct vms_compare *c, const struct vms_compare_opts *
 			if (!x.cols[k].n++) {
 				x.cols[k].docs = in->docs + i;
 				c->files[k].path = vms_xstrdup(in->paths[i]);
+				c->files[k].suite_paths = vms_xcalloc(in->n + 1, sizeof(char *));
 				c->files[k].label = file_label(in->docs[i], in->paths[i]);
 				file_baseline(&c->files[k], in->docs[i]);
 			}
-			c->files[k].n_suites++;
+			c->files[k].suite_paths[c->files[k].n_suites++] = vms_xstrdup(in->paths[i]);
+			if (c->files[k].n_suites > 1) {
+				/* the side's name lists its suites */
+				char *joined =
+				    vms_xasprintf("%s + %s", c->files[k].path, in->paths[i]);
+
+				free(c->files[k].path);
+				c->files[k].path = joined;
+			}
 		}
 	}
 	c->env = vms_xcalloc(n_sides - 1, sizeof(*c->env));
@@ -965,6 +974,9 @@ void vms_compare_release(struct vms_compare *c)
 		free(c->files[i].path);
 		free(c->files[i].label);
 		free(c->files[i].variant);
+		for (j = 0; j < c->files[i].n_suites && c->files[i].suite_paths; j++)
+			free(c->files[i].suite_paths[j]);
+		free(c->files[i].suite_paths);
 	}
 	free(c->files);
 	free(c->family);
@@ -2026,6 +2038,13 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 		                    c->files[k].variant ? json_string(c->files[k].variant)
 		                                        : json_null());
 		json_object_set_new(fo, "suites", json_integer((json_int_t)c->files[k].n_suites));
+		if (c->files[k].suite_paths) {
+			json_t *sp = json_array();
+
+			for (i = 0; i < c->files[k].n_suites; i++)
+				json_array_append_new(sp, json_string(c->files[k].suite_paths[i]));
+			json_object_set_new(fo, "paths", sp);
+		}
 		json_object_set_new(fo, "paired", json_boolean(c->files[k].paired));
 		json_object_set_new(fo, "family_size",
 		                    json_integer(k ? (json_int_t)c->family[k - 1] : 0));

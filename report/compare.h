@@ -117,7 +117,8 @@ struct vms_cmp_file {
 	char *path, *label;
 	char *variant;   /* the variant this column is (variants of one file compared), or NULL */
 	size_t n_suites; /* result files on this side (vmsuite compare A1 A2 -- B1 B2) */
-	int paired;      /* its runs pair with BASE's by run index (variants of one file) */
+	char **suite_paths; /* their paths (NULL for a variant); path joins them with " + " */
+	int paired;         /* its runs pair with BASE's by run index (variants of one file) */
 	/* the idle audio baseline, one window per file (no statistics): its figures when
 	 * has_baseline; skipped = it had underruns with no workload running */
 	int has_baseline, baseline_skipped;
