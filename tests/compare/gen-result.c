@@ -97,6 +97,8 @@ int main(int argc, char **argv)
 				break;
 			}
 	}
+	for (i = 0; i < nv; i++)
+		free((char *)vlabel[i]);
 	if (vms_json_write_file(doc, out)) {
 		fprintf(stderr, "gen-result: cannot write %s\n", out);
 		return 1;
