@@ -336,8 +336,16 @@ static void decide_t(const struct vms_compare_opts *o, const struct vms_cmp_metr
 		c->runs_needed = vms_runs_needed(cv, o->detect, o->alpha);
 	}
 	/* Runs that disagree this much break the test's assumptions (a bimodal metric, a busy
-	 * machine): no verdict, not even a clear-looking one, is trusted then. */
-	if (cvb > o->cv_limit || cvx > o->cv_limit) {
+	 * machine): no verdict, not even a clear-looking one, is trusted then. For pairs it is
+	 * the spread of the log ratios: drift that moves both sides alike is what pairing
+	 * removes, and does not make them unstable. */
+	if (c->pairs) {
+		if (c->need_cv * sqrt(2) > o->cv_limit) {
+			c->verdict = VMS_VERDICT_UNSTABLE;
+			c->unstable_side = 2;
+			c->runs_needed = 0;
+		}
+	} else if (cvb > o->cv_limit || cvx > o->cv_limit) {
 		c->verdict = VMS_VERDICT_UNSTABLE;
 		c->unstable_side = cvb > o->cv_limit ? (cvx > o->cv_limit ? 2 : 0) : 1;
 		c->runs_needed = 0;

@@ -199,6 +199,40 @@ static void variants_paired_under_drift(void **state)
 	assert_true(found_welch <= found / 2);
 }
 
+/* A drift of 30 % (each side's cv far above --cv-limit) leaves the pairs' log ratios steady:
+ * the paired cells are not unstable and find +10 %. */
+static void variants_heavy_drift(void **state)
+{
+	static const char *const labels[] = {"a=1", "a=2"};
+	static const double slower[] = {0, 0.10};
+	const unsigned trials = 100;
+	unsigned found = 0, unstable_sides = 0;
+	struct vms_compare_opts o;
+	unsigned long s;
+
+	(void)state;
+	vms_compare_opts_init(&o);
+	for (s = 1; s <= trials; s++) {
+		json_t *doc = gen_variants("k", 90000 + s, 5, 0, labels, slower, 2, 0.30);
+		const char *path = "v.json";
+		struct vms_cmp_input in = {.docs = &doc, .paths = &path, .n = 1};
+		const struct vms_cmp_metric *m;
+		struct vms_compare c;
+
+		vms_compare_build_ex(&c, &o, &in);
+		m = metric(&c, "mmap001", "elapsed_s");
+		found += m->cells[0].verdict == VMS_VERDICT_REGRESSION;
+		unstable_sides += m->base.s.cv > o.cv_limit || m->cells[0].side.s.cv > o.cv_limit;
+		vms_compare_release(&c);
+		json_decref(doc);
+	}
+	printf("# variants, drift 30%%, n 5, %u seeds: a side's cv above the limit in %u; +10%% "
+	       "found by the paired test in %u\n",
+	       trials, unstable_sides, found);
+	assert_true(unstable_sides >= trials / 2);
+	assert_true(found >= trials * 90 / 100);
+}
+
 /* A/A pairs of the standard files (4 primary gauges, 2 workloads; no sound): how often does
  * some primary pair regress? Holm keeps the family-wise rate at alpha or below. */
 static void family_wise_rate(void **state)
@@ -978,6 +1012,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(false_alarms),
 	    cmocka_unit_test(variants_paired_under_drift),
+	    cmocka_unit_test(variants_heavy_drift),
 	    cmocka_unit_test(family_wise_rate),
 	    cmocka_unit_test(shift_found),
 	    cmocka_unit_test(shift_inconclusive),
