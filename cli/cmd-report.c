@@ -34,19 +34,21 @@ static const struct vms_cli_option report_options[] = {
     {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", REPORT_FORCE, 0},
     {"verdict", 0, VMS_CLI_REQUIRED, "FILE",
      "lava, kcidb: carry the verdicts of this `vmsuite compare --format json`\n"
-     "output instead of the one the file stores (run --against)",
+     "output instead of a verdict stored in the result file",
      REPORT_VERDICT, 0},
     {"origin", 0, VMS_CLI_REQUIRED, "NAME",
      "kcidb: the submitting CI system, [a-z0-9_]+ (default vmsuite)", REPORT_ORIGIN, 0},
     {"checkout-id", 0, VMS_CLI_REQUIRED, "ID",
-     "kcidb: the checkout's id, ORIGIN:LOCAL or a local id (default: from the result)",
+     "kcidb: the checkout's id, ORIGIN:LOCAL or a local id\n"
+     "(default: ORIGIN: and a hash of the result)",
      REPORT_CHECKOUT_ID, 0},
     {"build-id", 0, VMS_CLI_REQUIRED, "ID", "kcidb: the build's id, the same way", REPORT_BUILD_ID,
      0},
     {"git-commit", 0, VMS_CLI_REQUIRED, "HASH",
      "kcidb: the kernel's full commit hash (40 lowercase hex digits)", REPORT_GIT_COMMIT, 0},
     {"output-url", 0, VMS_CLI_REQUIRED, "URL",
-     "kcidb: where the result file is published; listed in each test's output_files",
+     "kcidb: where the result file is published; listed in each\n"
+     "test's output_files",
      REPORT_OUTPUT_URL, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
@@ -63,12 +65,11 @@ const struct vms_cli_usage vms_report_usage = {
              "-runs case, the primary and key metrics and, with a verdict, a -verdict case;\n"
              "kcidb one KernelCI (KCIDB v5.3) document, a test per workload and metric.\n",
     .options = report_options,
-    .more =
-        "Examples:\n"
-        "  vmsuite report r.json --format lava > output/result.txt\n"
-        "  vmsuite report r.json --format kcidb --origin mylab --git-commit HASH -o k.json\n"
-        "  vmsuite report r.json --format lava --verdict cmp.json   # cmp.json from\n"
-        "                                     # vmsuite compare base.json r.json --format json\n",
+    .more = "Examples:\n"
+            "  vmsuite report r.json --format lava > output/result.txt\n"
+            "  vmsuite report r.json --format kcidb --origin mylab --git-commit HASH -o k.json\n"
+            "  vmsuite compare base.json r.json --format json -o cmp.json\n"
+            "  vmsuite report r.json --format lava --verdict cmp.json\n",
 };
 
 struct report_args {

@@ -302,7 +302,8 @@ static void workload_tests(const struct vms_report_model *m, const json_t *ids, 
 
 	for (k = 0; k < w->metrics.n; k++) {
 		const struct vms_report_metric *r = &w->metrics.v[k];
-		const char *unit = str(r->json, "unit"), *better = str(r->json, "better");
+		const char *unit = r->def ? r->def->unit : str(r->json, "unit");
+		const char *better = str(r->json, "better");
 		const char *v = cmp ? vms_export_metric_verdict(m, cmp, other, i, r->name) : NULL;
 		json_t *num, *vm;
 

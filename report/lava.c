@@ -64,7 +64,9 @@ int vms_report_render_lava(const struct vms_report_model *m, FILE *out)
 			        w->n_failed || !ok ? "fail" : "pass", w->n_failed);
 		for (k = 0; ok && k < w->metrics.n; k++) {
 			const struct vms_report_metric *r = &w->metrics.v[k];
-			const char *unit = json_string_value(json_object_get(r->json, "unit"));
+			const char *unit =
+			    r->def ? r->def->unit
+			           : json_string_value(json_object_get(r->json, "unit"));
 			const char *v =
 			    cmp ? vms_export_metric_verdict(m, cmp, other, i, r->name) : NULL;
 
