@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/escape.h"
 #include "core/metric.h"
 #include "core/util.h"
 #include "report/export.h"
@@ -142,7 +143,7 @@ static void set_times(const struct vms_report_model *m, size_t i, double anchor,
 	const json_t *runs = json_object_get(
 	                 json_array_get(json_object_get(m->doc, "workloads"), i), "runs"),
 	             *run;
-	double t0 = NAN, t1 = NAN;
+	double t0 = NAN, t1 = NAN, start;
 	char buf[40];
 	size_t k;
 
@@ -155,11 +156,12 @@ static void set_times(const struct vms_report_model *m, size_t i, double anchor,
 		if (json_is_number(b) && !(json_number_value(b) <= t1))
 			t1 = json_number_value(b);
 	}
-	if (anchor >= 0 && isfinite(t0) && isfinite(mono0))
-		json_object_set_new(
-		    test, "start_time",
-		    json_string(vms_format_utc(floor(anchor + (t0 - mono0)), buf, sizeof(buf))));
-	if (isfinite(t0) && isfinite(t1) && t1 >= t0)
+	start = anchor + (t0 - mono0);
+	/* a time RFC 3339 can write: years 1970 to 9999 */
+	if (anchor >= 0 && isfinite(start) && start >= 0 && start < 253402300800.0)
+		json_object_set_new(test, "start_time",
+		                    json_string(vms_format_utc(floor(start), buf, sizeof(buf))));
+	if (isfinite(t1 - t0) && t1 >= t0)
 		json_object_set_new(test, "duration", json_real(t1 - t0));
 }
 
@@ -232,6 +234,17 @@ static json_t *verdict_misc(const struct vms_report_model *m, const json_t *cmp,
 		return NULL;
 	}
 	return NULL;
+}
+
+/* A metric name as a KCIDB path component: as it is when it fits [a-zA-Z0-9_-] (the
+ * catalogue's names do), else encoded like a workload name. A new string. */
+static char *leaf_of(const char *metric)
+{
+	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+
+	if (*metric && strspn(metric, ok) == strlen(metric))
+		return vms_xstrdup(metric);
+	return vms_name_token(metric, NULL);
 }
 
 static json_t *base_test(const struct vms_report_model *m, const json_t *ids, size_t i,
@@ -307,9 +320,13 @@ static void workload_tests(const struct vms_report_model *m, const json_t *ids, 
 		const char *v = cmp ? vms_export_metric_verdict(m, cmp, other, i, r->name) : NULL;
 		json_t *num, *vm;
 
+		char *leaf;
+
 		if (!r->s.n || !isfinite(r->s.mean))
 			continue;
-		t = base_test(m, ids, i, name, r->name, anchor, mono0, env);
+		leaf = leaf_of(r->name);
+		t = base_test(m, ids, i, name, leaf, anchor, mono0, env);
+		free(leaf);
 		json_object_set_new(t, "status",
 		                    json_string(vms_export_verdict_rank(v) < 0    ? "DONE"
 		                                : vms_export_verdict_rank(v) == 1 ? "FAIL"

@@ -51,7 +51,7 @@ int vms_report_render_lava(const struct vms_report_model *m, FILE *out)
 
 	for (i = 0; i < m->n_workloads; i++) {
 		const struct vms_report_workload *w = &m->workloads[i];
-		char *name = vms_export_name(m, i), num[64];
+		char *name = vms_export_name(m, i), num[400]; /* %.9f of any double */
 		size_t ok = w->elapsed.n;
 		int reg;
 
