@@ -59,7 +59,7 @@ for f in plain sound; do
   expect_eq "$(kq $f.kcidb.json "'null' not in json.dumps(d)")" True "$f has no null"
   expect_eq "$(kq $f.kcidb.json "d['builds'][0]['misc']['kernel_release']==__import__('os').uname().release")" True "$f kernel release"
 done
-has_line sound.txt "mtest01-underruns pass 0 count"
+if grep -Eq '^mtest01-underruns pass [0-9.]+ count$' sound.txt; then ok; else fail "no underruns case"; fi
 if grep -Eq '^mtest01-sound-rating pass [0-9.]+ score$' sound.txt; then ok; else fail "no sound rating case"; fi
 expect_eq "$(kq sound.kcidb.json "t('vmsuite.mtest01.sound_rating')['environment']['misc']['sound_device']")" virtual "sound device"
 expect_eq "$(kq sound.kcidb.json "sorted(t('vmsuite.mtest01.underruns')['misc']['gap_causes'])==sorted(['paging','runqueue','io','decode','unexplained','probe_died'])")" True "cause breakdown"
