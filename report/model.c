@@ -419,10 +419,9 @@ int vms_report_render_json(const struct vms_report_model *m, FILE *out)
 }
 
 static const struct vms_report_renderer renderers[] = {
-    {"text", vms_report_render_text},
-    {"markdown", vms_report_render_markdown},
-    {"html", vms_report_render_html},
-    {"json", vms_report_render_json},
+    {"text", vms_report_render_text}, {"markdown", vms_report_render_markdown},
+    {"html", vms_report_render_html}, {"json", vms_report_render_json},
+    {"lava", vms_report_render_lava}, {"kcidb", vms_report_render_kcidb},
 };
 
 const struct vms_report_renderer *vms_report_renderer_find(const char *name)
@@ -437,7 +436,7 @@ const struct vms_report_renderer *vms_report_renderer_find(const char *name)
 
 const char *vms_report_renderer_names(void)
 {
-	static char names[128];
+	static char names[160];
 	size_t i, n = 0;
 
 	if (!names[0])

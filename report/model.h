@@ -61,7 +61,20 @@ struct vms_report_machine {
 	const char *note; /* NULL or "" when none */
 };
 
+/* What `report` tells the lava and kcidb renderers beyond the result file; all NULL: the
+ * defaults (origin "vmsuite", ids derived from the result, the file's own verdict). */
+struct vms_report_opts {
+	const char *origin;      /* KCIDB origin, ^[a-z0-9_]+$ */
+	const char *checkout_id; /* KCIDB ids: "ORIGIN:LOCAL" as given, or a local id */
+	const char *build_id;
+	const char *git_commit;  /* 40 lowercase hex digits */
+	const char *output_url;  /* where the result file is published */
+	const char *result_name; /* the result file's name for output_files */
+	const json_t *verdict; /* a "vmsuite.compare/1" document that replaces the file's verdict */
+};
+
 struct vms_report_model {
+	const struct vms_report_opts *opts; /* borrowed; NULL: the defaults */
 	json_t *doc; /* a reference: the strings and json pointers below are borrowed from it */
 	const char *version, *label, *start_time;
 	int complete;
@@ -158,5 +171,9 @@ int vms_report_render_text(const struct vms_report_model *m, FILE *out);
 int vms_report_render_markdown(const struct vms_report_model *m, FILE *out);
 int vms_report_render_html(const struct vms_report_model *m, FILE *out);
 int vms_report_render_json(const struct vms_report_model *m, FILE *out);
+/* Linaro's test-definitions result.txt lines (report/lava.c). */
+int vms_report_render_lava(const struct vms_report_model *m, FILE *out);
+/* One KCIDB v5.3 I/O document (report/kcidb.c). */
+int vms_report_render_kcidb(const struct vms_report_model *m, FILE *out);
 
 #endif

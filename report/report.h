@@ -25,6 +25,11 @@ int vms_report_text(FILE *out, const json_t *doc);
  * vms_report_renderer_find in report/model.h). Returns 0, -EINVAL for an unknown format, or
  * -EIO when writing failed (neither reported). */
 int vms_report_render(FILE *out, const json_t *doc, const char *format);
+/* The same with the options of the lava and kcidb renderers (report/model.h); opts NULL is
+ * vms_report_render. */
+struct vms_report_opts;
+int vms_report_render_opts(FILE *out, const json_t *doc, const char *format,
+                           const struct vms_report_opts *opts);
 
 /* A JSON summary: per workload per metric n/mean/sd/cv/min/max with unit and direction, plus
  * label, kernel and machine. New object. */

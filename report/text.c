@@ -35,6 +35,12 @@ int vms_report_render_text(const struct vms_report_model *m, FILE *out)
 
 int vms_report_render(FILE *out, const json_t *doc, const char *format)
 {
+	return vms_report_render_opts(out, doc, format, NULL);
+}
+
+int vms_report_render_opts(FILE *out, const json_t *doc, const char *format,
+                           const struct vms_report_opts *opts)
+{
 	const struct vms_report_renderer *r = vms_report_renderer_find(format);
 	struct vms_report_model m;
 	int ret;
@@ -42,6 +48,7 @@ int vms_report_render(FILE *out, const json_t *doc, const char *format)
 	if (!r)
 		return -EINVAL;
 	vms_report_model_init(&m, doc);
+	m.opts = opts;
 	ret = r->render(&m, out);
 	vms_report_model_release(&m);
 	return ret;
