@@ -128,20 +128,21 @@ const struct vms_cli_usage vms_run_usage = {
              "series), writes every raw number to a JSON result file and prints the 2001-style "
              "report.\n",
     .options = run_options,
-    .more = "--device, --period, --buffer, --rt and --mlock go with --with-audio; they are the\n"
-            "options of `vmsuite probe` and take the same values.\n"
-            "\n"
-            "Examples:\n"
-            "  vmsuite run                                       # the 2001 plan on the 2001 "
-            "machine\n"
-            "  vmsuite run -w mmap001:bytes=256M -w mtest01:percent=80:write=1 -n 3\n"
-            "  vmsuite run --machine host -w mtest01:bytes=1G -n 5 -o host.json\n"
-            "  vmsuite run --with-audio --period 10 --buffer 40  # a tighter player\n"
-            "  vmsuite run --cpus all --swap-file no             # all CPUs, the host's own swap only\n"
-            "\n"
-            "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error) or the audio\n"
-            "probe died; 125 nothing could be measured; 128 tool error; 129 usage error;\n"
-            "130 interrupted (result kept, incomplete).\n",
+    .more =
+        "--device, --period, --buffer, --rt and --mlock go with --with-audio; they are the\n"
+        "options of `vmsuite probe` and take the same values.\n"
+        "\n"
+        "Examples:\n"
+        "  vmsuite run                                       # the 2001 plan on the 2001 "
+        "machine\n"
+        "  vmsuite run -w mmap001:bytes=256M -w mtest01:percent=80:write=1 -n 3\n"
+        "  vmsuite run --machine host -w mtest01:bytes=1G -n 5 -o host.json\n"
+        "  vmsuite run --with-audio --period 10 --buffer 40  # a tighter player\n"
+        "  vmsuite run --cpus all --swap-file no             # all CPUs, the host's own swap only\n"
+        "\n"
+        "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error) or the audio\n"
+        "probe died; 125 nothing could be measured; 128 tool error; 129 usage error;\n"
+        "130 interrupted (result kept, incomplete).\n",
 };
 
 static const char *profile_names(void)
@@ -402,10 +403,11 @@ int cmd_run(int argc, char **argv)
 		vms_cpu_list_parse(a.probe.cpu_list, &want);
 		CPU_AND(&both, &want, &machine.cpuset);
 		if (!CPU_EQUAL(&both, &want)) {
-			ret = vms_usage_error(self,
-			                      "--cpu %s is outside the emulated machine's CPUs (%s); "
-			                      "--cpus changes those",
-			                      a.probe.cpu_list, machine.cpu_list);
+			ret =
+			    vms_usage_error(self,
+			                    "--cpu %s is outside the emulated machine's CPUs (%s); "
+			                    "--cpus changes those",
+			                    a.probe.cpu_list, machine.cpu_list);
 			goto out;
 		}
 	}

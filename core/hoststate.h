@@ -18,11 +18,11 @@
  * the check that the path is one vmsuite makes), a line in docs/host-state.md. Planned: a
  * sysctl (write `original` back), a generic file written back. */
 enum vms_host_kind {
-	VMS_HOST_CGROUP,  /* a memory cgroup directory vmsuite created; undo: kill its tasks, rmdir
-	                   */
-	VMS_HOST_WORKDIR, /* a private directory .vmsuite-* (mode 0700) for a run's work file when
-	                   * the filesystem has no O_TMPFILE; undo: unlink the .vmsuite-*.tmp files
-	                   * in it, rmdir (anything else in it: refused, nothing touched) */
+	VMS_HOST_CGROUP,   /* a memory cgroup directory vmsuite created; undo: kill its tasks, rmdir
+	                    */
+	VMS_HOST_WORKDIR,  /* a private directory .vmsuite-* (mode 0700) for a run's work file when
+	                    * the filesystem has no O_TMPFILE; undo: unlink the .vmsuite-*.tmp files
+	                    * in it, rmdir (anything else in it: refused, nothing touched) */
 	VMS_HOST_SWAPFILE, /* the emulated machine's temporary swap file .vmsuite-swap-*; undo:
 	                    * swapoff when /proc/swaps lists it, unlink (another name, or not a
 	                    * regular file: refused, nothing touched) */

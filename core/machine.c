@@ -243,9 +243,9 @@ static int plan_swapfile(struct vms_machine *m, const struct vms_machine_request
 	if (vms_swapfile_check_dir(dir, missing, m->swapfile_fs, sizeof(m->swapfile_fs), reason,
 	                           sizeof(reason))) {
 		if (required)
-			return vms_error_ret(-ENOTSUP, "no swap file for the emulated machine: %s%s",
-			                     reason,
-			                     req->swap_dir ? "" : "; --swap-dir DIR picks another place");
+			return vms_error_ret(
+			    -ENOTSUP, "no swap file for the emulated machine: %s%s", reason,
+			    req->swap_dir ? "" : "; --swap-dir DIR picks another place");
 		snprintf(why, why_len, "no swap file: %s; --swap-dir DIR picks another place",
 		         reason);
 		m->swapfile_fs[0] = '\0';
@@ -340,6 +340,7 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 			                     vms_format_size(m->mem_limit, a, sizeof(a)));
 		uint64_t host_swap = m->host_swap_total, slack = header_slack(root);
 		char why[1536];
+		int header_only = 0;
 
 		/* the swap the host lacks (beyond its header pages) comes from a swap file */
 		if (m->swap_limit > host_swap + slack) {
@@ -349,7 +350,7 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 				return ret;
 			host_swap += m->swapfile_bytes;
 		} else if (m->swap_limit > host_swap) {
-			host_swap = m->swap_limit; /* short by the header pages only */
+			header_only = 1; /* short by the swap header pages only: not worth a note */
 		}
 		m->effective_swap = m->swap_limit < host_swap ? m->swap_limit : host_swap;
 		if (m->swapfile_bytes)
@@ -369,7 +370,7 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 			    "off), so the swap limit is not enforced: the emulated machine can "
 			    "use all %s of host swap",
 			    vms_format_size(host_swap, a, sizeof(a)));
-		} else if (m->effective_swap < m->swap_limit) {
+		} else if (m->effective_swap < m->swap_limit && !header_only) {
 			char have[48];
 
 			if (m->host_swap_total)

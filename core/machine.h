@@ -51,8 +51,8 @@ struct vms_machine_request {
 	long cpus; /* --cpus: N, 0 = the profile's CPUs, VMS_MACHINE_CPUS_ALL = no pinning */
 	enum vms_swapfile_mode swap_file; /* --swap-file */
 	const char *swap_dir;             /* --swap-dir, NULL = the work directory */
-	const char *workdir; /* for the facts (free disk, filesystem); NULL = "." */
-	const char *root;    /* NULL = the real system; a fake /proc + cgroupfs tree in tests */
+	const char *workdir;              /* for the facts (free disk, filesystem); NULL = "." */
+	const char *root; /* NULL = the real system; a fake /proc + cgroupfs tree in tests */
 };
 
 /* VMS_MACHINE_UNKNOWN in a facts field: it could not be read. */
@@ -89,9 +89,9 @@ struct vms_machine {
 	char others_list[256];   /* the CPUs this process may use besides cpu_list ("" = none):
 	                          * vmsuite's own sampling runs there, off the emulated machine */
 	/* the temporary swap file that makes up the swap the host lacks (0 bytes = none) */
-	uint64_t swapfile_bytes;    /* usable swap it adds (the file is one header page more) */
-	char swapfile_dir[4096];    /* where it goes (absolute when the request's dir was) */
-	char swapfile_fs[64];       /* that directory's filesystem */
+	uint64_t swapfile_bytes;        /* usable swap it adds (the file is one header page more) */
+	char swapfile_dir[4096];        /* where it goes (absolute when the request's dir was) */
+	char swapfile_fs[64];           /* that directory's filesystem */
 	struct vms_machine_facts facts; /* for the workloads' plan and available hooks */
 	struct vms_cgroup_info cg;      /* detection result (also when not used) */
 	char note[2048]; /* one line for the user and the result ("" = nothing to say) */

@@ -19,7 +19,7 @@
 #include "core/procfs.h"
 #include "core/util.h"
 
-#define MIB (UINT64_C(1) << 20)
+#define MIB         (UINT64_C(1) << 20)
 #define FREE_MARGIN (256 * MIB)
 
 #ifndef F2FS_SUPER_MAGIC
@@ -39,9 +39,8 @@ static const struct {
 	unsigned long magic;
 	const char *name;
 } swap_fs[] = {
-    {EXT4_SUPER_MAGIC, "ext2/ext3/ext4"}, {XFS_SUPER_MAGIC, "xfs"},
-    {BTRFS_SUPER_MAGIC, "btrfs"},         {F2FS_SUPER_MAGIC, "f2fs"},
-    {MSDOS_SUPER_MAGIC, "vfat"},
+    {EXT4_SUPER_MAGIC, "ext2/ext3/ext4"}, {XFS_SUPER_MAGIC, "xfs"},    {BTRFS_SUPER_MAGIC, "btrfs"},
+    {F2FS_SUPER_MAGIC, "f2fs"},           {MSDOS_SUPER_MAGIC, "vfat"},
 };
 
 static const char *refused_name(unsigned long magic)
@@ -255,7 +254,8 @@ int vms_swapfile_listed(const char *path, const char *swaps)
 	} else {
 		text = vms_xstrdup(swaps);
 	}
-	for (line = strtok_r(text, "\n", &save); line && !found; line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(text, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
 		char *end = line;
 
 		/* the kernel escapes blanks and backslashes in names, so the name ends at the

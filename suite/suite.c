@@ -225,10 +225,10 @@ static json_t *swapfile_json(const struct vms_suite *s)
 
 	if (!s->swap_recorded || stat(s->swap_entry.path, &st))
 		return json_null();
-	return json_pack("{s:s, s:I, s:I, s:s, s:s, s:b}", "path", s->swap_entry.path,
-	                 "size_bytes", (json_int_t)m->swapfile_bytes, "file_bytes",
-	                 (json_int_t)st.st_size, "filesystem", m->swapfile_fs, "preallocation",
-	                 s->swap_method, "created", 1);
+	return json_pack("{s:s, s:I, s:I, s:s, s:s, s:b}", "path", s->swap_entry.path, "size_bytes",
+	                 (json_int_t)m->swapfile_bytes, "file_bytes", (json_int_t)st.st_size,
+	                 "filesystem", m->swapfile_fs, "preallocation", s->swap_method, "created",
+	                 1);
 }
 
 /* Keeps vmsuite's own process (the sampler, the checkpoints) off the emulated machine's CPUs

@@ -32,15 +32,15 @@ struct vms_suite_config {
 	struct vms_probe_opts probe; /* join_procs and cpu_list are set by the suite */
 	double baseline_s;           /* idle audio baseline */
 	const char *state_dir;       /* NULL = vms_hoststate_default_dir() */
-	const char *probe_cpu_list;  /* the probe's own --cpu (within the machine's CPUs), or NULL */
+	const char *probe_cpu_list; /* the probe's own --cpu (within the machine's CPUs), or NULL */
 };
 
 struct vms_suite {
 	struct vms_suite_config cfg;
 	struct vms_hoststate hs;
 	struct vms_cgroup cg;
-	struct vms_host_entry cg_entry; /* the journal record of cg */
-	int cg_recorded;                /* cg_entry is in the journal */
+	struct vms_host_entry cg_entry;   /* the journal record of cg */
+	int cg_recorded;                  /* cg_entry is in the journal */
 	struct vms_host_entry swap_entry; /* the journal record of the temporary swap file */
 	int swap_recorded;                /* swap_entry is in the journal (the file may exist) */
 	char swap_method[32];             /* how it was preallocated */
