@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/swap.h>
@@ -72,6 +73,7 @@ int vms_swapfile_check_dir(const char *dir, uint64_t usable, char *fstype, size_
                            char *why, size_t why_len)
 {
 	struct statfs sf;
+	struct rlimit rl;
 	const char *name = NULL, *bad;
 	uint64_t avail;
 	char a[32], b[32];
@@ -99,6 +101,16 @@ int vms_swapfile_check_dir(const char *dir, uint64_t usable, char *fstype, size_
 		         "makes them on ext2/3/4, xfs, btrfs, f2fs or vfat)",
 		         dir, bad ? bad : "a filesystem", (unsigned long)sf.f_type);
 		return -EOPNOTSUPP;
+	}
+	/* a file size limit (ulimit -f) would stop the preallocation half-way */
+	if (!getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+	    (uint64_t)rl.rlim_cur < usable + 65536) {
+		snprintf(why, why_len,
+		         "the file size limit (ulimit -f) is %s, less than a swap file "
+		         "of %s",
+		         vms_format_size((uint64_t)rl.rlim_cur, a, sizeof(a)),
+		         vms_format_size(usable, b, sizeof(b)));
+		return -EFBIG;
 	}
 	avail = (uint64_t)sf.f_bavail * (uint64_t)sf.f_bsize;
 	if (avail < usable + FREE_MARGIN) {

@@ -17,7 +17,8 @@ int vms_swapfile_name_ok(const char *path);
 
 /* Whether directory dir can hold a swap file of size usable bytes: on a filesystem known to
  * support swap files (ext2/3/4, xfs, btrfs with NOCOW, f2fs, vfat), not tmpfs/ramfs, NFS,
- * CIFS, overlayfs, FUSE..., with that size plus 256 MiB free. Fills fstype (may be NULL) with
+ * CIFS, overlayfs, FUSE..., with that size plus 256 MiB free, and a file size limit
+ * (RLIMIT_FSIZE) that lets the file grow that large. Fills fstype (may be NULL) with
  * the filesystem's name. 0 fits; else -errno with why (one clause, no trailing period). */
 int vms_swapfile_check_dir(const char *dir, uint64_t usable, char *fstype, size_t fstype_len,
                            char *why, size_t why_len);
