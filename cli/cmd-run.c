@@ -115,6 +115,10 @@ static const struct vms_cli_option run_options[] = {
     {"baseline", 0, VMS_CLI_REQUIRED, "SECONDS",
      "idle audio baseline before the first workload (default 10)", RUN_BASELINE, 0},
     VMS_CLI_PROBE_OPTIONS(RUN_PROBE),
+    {"cpu", 0, VMS_CLI_REQUIRED, "LIST",
+     "pin the audio probe to these CPUs (0, 0-1, 0,2), within the emulated\n"
+     "machine's (--cpus); default: the emulated machine's",
+     RUN_PROBE, 0},
     {"quiet", 'q', VMS_CLI_FLAG, NULL, "no progress and no report on stdout", RUN_QUIET, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
@@ -129,8 +133,8 @@ const struct vms_cli_usage vms_run_usage = {
              "report.\n",
     .options = run_options,
     .more =
-        "--device, --period, --buffer, --rt and --mlock go with --with-audio; they are the\n"
-        "options of `vmsuite probe` and take the same values.\n"
+        "--device, --period, --buffer, --rt, --mlock and --cpu go with --with-audio; they\n"
+        "are the options of `vmsuite probe` and take the same values.\n"
         "\n"
         "Examples:\n"
         "  vmsuite run                                       # the 2001 plan on the 2001 "
@@ -311,8 +315,8 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 			    i);
 	if (!a->with_audio && a->probe_opts)
 		return vms_usage_error(self,
-		                       "--device, --period, --buffer, --rt and --mlock go with "
-		                       "--with-audio");
+		                       "--device, --period, --buffer, --rt, --mlock and --cpu go "
+		                       "with --with-audio");
 	if (a->with_audio && vms_probe_opts_check(&a->probe, why, sizeof(why)))
 		return vms_usage_error(self, "%s", why);
 	return 0;

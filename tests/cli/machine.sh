@@ -74,6 +74,31 @@ else
   echo "note: cannot run the binary as nobody here; the non-root path is covered by test_machine"
 fi
 
+# One CPU, as the 2001 box: the workloads and the player on the same one, recorded; vmsuite
+# itself on the others when there are others; --cpus all lifts it; the player's --cpu must lie
+# within the emulated machine's CPUs
+expect_exit 0 "one CPU by default" -- "$VMSUITE" run --machine hron2001 --swap-file no \
+  --with-audio --baseline 0.5 -w mtest01:bytes=8M -n 1 -o cpu1.json
+mj='d["protocol"]["machine"]'
+[ "$(json_get cpu1.json "$mj[\"cpus\"]")" = 1 ] && ok || fail "cpus: $(json_get cpu1.json "$mj")"
+[ "$(json_get cpu1.json "$mj[\"cpus_from\"]")" = profile ] && ok || fail "cpus_from"
+allowed=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+[ "$(json_get cpu1.json "$mj[\"cpu_list\"]")" = "$allowed" ] && ok ||
+  fail "the highest-numbered CPU: $(json_get cpu1.json "$mj[\"cpu_list\"]"), want $allowed"
+[ "$(json_get cpu1.json 'd["audio"]["facts"]["cpu_list"]')" = "$allowed" ] && ok ||
+  fail "the player on the same CPU: $(json_get cpu1.json 'd["audio"]["facts"]')"
+if [ "$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')" -gt 1 ]; then
+  [ "$(json_get cpu1.json "$mj[\"sampler_cpu_list\"]")" != None ] && ok || fail "sampler CPUs"
+fi
+expect_exit 0 "--cpus all" -- "$VMSUITE" run --machine hron2001 --swap-file no --cpus all \
+  -w mtest01:bytes=8M -n 1 -o cpuall.json
+[ "$(json_get cpuall.json "$mj[\"cpus\"]")" = None ] && ok || fail "--cpus all pinned"
+if [ "$allowed" -gt 0 ]; then
+  expect_exit 129 "--cpu outside" -- "$VMSUITE" run --machine hron2001 --swap-file no \
+    --with-audio --cpu 0 -w mtest01:bytes=1M -n 1 -o cpubad.json
+  expect_in "$err" "outside the emulated machine's CPUs" "--cpu outside says why"
+fi
+
 # left behind = a vmsuite-<pid> cgroup whose vmsuite is gone (other tests running at the same
 # time have theirs while they run)
 left=""
