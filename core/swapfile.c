@@ -138,6 +138,8 @@ struct swap_header_v1 {
 
 static int write_header(int fd, uint64_t pages, size_t page)
 {
+	/* the signature is not a C string: 10 bytes at the end of the page, no terminator */
+	static const char sig[10] = {'S', 'W', 'A', 'P', 'S', 'P', 'A', 'C', 'E', '2'};
 	char *buf = vms_xcalloc(1, page);
 	struct swap_header_v1 *h = (struct swap_header_v1 *)(void *)buf;
 	ssize_t n;
@@ -148,7 +150,7 @@ static int write_header(int fd, uint64_t pages, size_t page)
 	if (getrandom(h->uuid, sizeof(h->uuid), 0) != (ssize_t)sizeof(h->uuid))
 		memset(h->uuid, 0x5a, sizeof(h->uuid));
 	snprintf(h->volume_name, sizeof(h->volume_name), "vmsuite");
-	memcpy(buf + page - 10, "SWAPSPACE2", 10);
+	memcpy(buf + page - sizeof(sig), sig, sizeof(sig));
 	n = pwrite(fd, buf, page, 0);
 	free(buf);
 	if (n < 0)

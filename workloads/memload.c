@@ -59,7 +59,7 @@ static int plan(const struct vms_machine_facts *f, struct vms_opt_value *opts, c
 	want = f->ram / 100 * opts[OPT_PERCENT].u;
 	if (!f->cgroup) {
 		cap = f->ram / 4 < 2 * GIB ? f->ram / 4 : 2 * GIB;
-		used += (size_t)snprintf(
+		snprintf(
 		    note, len,
 		    "no emulated machine (a memory cgroup needs root): memload cannot push a "
 		    "small machine past its RAM, and does not fill the host's %s; it writes %s at "
@@ -76,7 +76,7 @@ static int plan(const struct vms_machine_facts *f, struct vms_opt_value *opts, c
 			    vms_format_size(cap, a, sizeof(a)),
 			    (unsigned long long)opts[OPT_PERCENT].u);
 		if (!f->swap && used < len)
-			used += (size_t)snprintf(
+			snprintf(
 			    note + used, len - used,
 			    "%sno swap: anonymous memory cannot be paged out, so the working set "
 			    "stays under RAM and memload does not thrash (only the writer, if any, "
