@@ -330,6 +330,11 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 	}
 	m->profile = p;
 	m->use_cgroup = p->cgroup;
+	if (!p->cgroup && (req->swap_dir || req->swap_file == VMS_SWAPFILE_YES))
+		return vms_error_ret(-EINVAL,
+		                     "the '%s' profile has no emulated machine to give swap to: "
+		                     "--swap-file yes and --swap-dir need --machine hron2001%s",
+		                     p->name, m->cg.writable ? "" : " (and root)");
 
 	if (p->cgroup) {
 		m->mem_limit = req->set_mem_limit ? req->mem_limit : p->mem_limit;

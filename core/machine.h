@@ -107,7 +107,9 @@ struct vms_machine {
  * cgroup: the runner calls vms_cgroup_create(&cg, &m->cg, NULL, m->mem_limit, m->swap_limit,
  * NULL) when m->use_cgroup. Errors, reported once, return -errno: unknown profile (-EINVAL), a
  * cgroup profile or a --mem-limit/--swap-limit that cannot be honoured here (-ENOTSUP, with
- * what to do), limits given with the host profile (-EINVAL), more CPUs than allowed (-ERANGE). */
+ * what to do), limits given with the host profile (-EINVAL), --swap-file yes or --swap-dir with
+ * the host profile (-EINVAL), a swap file required but impossible (-ENOTSUP), more CPUs than
+ * allowed (-ERANGE). */
 int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request *req);
 
 /* Appends one clause (printf-style) to m->note, "; "-separated, unless the note already holds

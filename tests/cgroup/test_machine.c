@@ -302,6 +302,12 @@ static void test_errors(void **state)
 	req.profile = "host";
 	assert_int_equal(vms_machine_resolve(m, &req), -EINVAL);
 	req.set_mem_limit = 0;
+	req.swap_dir = "/srv"; /* no emulated machine to give swap to */
+	assert_int_equal(vms_machine_resolve(m, &req), -EINVAL);
+	req.swap_dir = NULL;
+	req.swap_file = VMS_SWAPFILE_YES;
+	assert_int_equal(vms_machine_resolve(m, &req), -EINVAL);
+	req.swap_file = VMS_SWAPFILE_AUTO;
 	req.cpus = 100000;
 	assert_int_equal(vms_machine_resolve(m, &req), -ERANGE);
 	fake_cleanup(f);
