@@ -196,25 +196,33 @@ void vms_machine_add_note(struct vms_machine *m, const char *fmt, ...)
 	snprintf(m->note + used, sizeof(m->note) - used, "%s%s", used ? "; " : "", clause);
 }
 
-/* What one page per active swap area is: a swap area's first page holds its header, so a
- * 1 GiB swap file gives SwapTotal 1 GiB less 4 KiB. That much short is not "less swap". */
-static uint64_t header_slack(const char *root)
+/* The host's swap areas in <root>/proc/swaps: how many there are besides other vmsuite runs'
+ * temporary swap files, and how large those files are (they go when their run ends, so they
+ * are not swap this run can count on: a run beside another makes its own). */
+static void swap_areas(const char *root, size_t *areas, uint64_t *temporary)
 {
-	long page = sysconf(_SC_PAGESIZE);
 	char path[512], *text;
-	size_t areas = 1;
-	json_t *a;
+	size_t i;
+	json_t *a, *e;
 
+	*areas = 0;
+	*temporary = 0;
 	snprintf(path, sizeof(path), "%s/proc/swaps", root);
 	text = vms_read_text(path);
-	if (text) {
-		a = vms_swaps_parse(text);
-		if (json_array_size(a) > areas)
-			areas = json_array_size(a);
-		json_decref(a);
-		free(text);
+	if (!text)
+		return;
+	a = vms_swaps_parse(text);
+	json_array_foreach (a, i, e) {
+		const char *name = json_string_value(json_object_get(e, "name"));
+
+		if (name && vms_swapfile_name_ok(name))
+			*temporary +=
+			    (uint64_t)json_integer_value(json_object_get(e, "size_bytes"));
+		else
+			(*areas)++;
 	}
-	return (uint64_t)(page > 0 ? page : 4096) * areas;
+	json_decref(a);
+	free(text);
 }
 
 /* Whether a temporary swap file of missing bytes can make up the swap the host lacks: sets
@@ -337,15 +345,24 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 		                     p->name, m->cg.writable ? "" : " (and root)");
 
 	if (p->cgroup) {
+		long page = sysconf(_SC_PAGESIZE);
+		uint64_t host_swap = m->host_swap_total, own_swap, slack, temporary;
+		char why[1536];
+		int header_only = 0;
+		size_t areas;
+
 		m->mem_limit = req->set_mem_limit ? req->mem_limit : p->mem_limit;
 		m->swap_limit = req->set_swap_limit ? req->swap_limit : p->swap_limit;
 		if (m->mem_limit < 16 * MIB)
 			return vms_error_ret(-EINVAL,
 			                     "memory limit %s is too small (at least 16 MiB)",
 			                     vms_format_size(m->mem_limit, a, sizeof(a)));
-		uint64_t host_swap = m->host_swap_total, slack = header_slack(root);
-		char why[1536];
-		int header_only = 0;
+		/* a swap area's first page is its header: a 1 GiB swap file gives SwapTotal 1 GiB
+		 * less 4 KiB, and one page per area short is not "less swap" */
+		swap_areas(root, &areas, &temporary);
+		slack = (uint64_t)(page > 0 ? page : 4096) * (areas ? areas : 1);
+		host_swap = temporary < host_swap ? host_swap - temporary : 0;
+		own_swap = host_swap;
 
 		/* the swap the host lacks (beyond its header pages) comes from a swap file */
 		if (m->swap_limit > host_swap + slack) {
@@ -363,8 +380,7 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 			    m,
 			    "the host has %s swap: a temporary swap file of %s in '%s' (%s), "
 			    "removed at the end, gives the emulated machine its swap",
-			    m->host_swap_total ? vms_format_size(m->host_swap_total, c, sizeof(c))
-			                       : "no",
+			    own_swap ? vms_format_size(own_swap, c, sizeof(c)) : "no",
 			    vms_format_size(m->swapfile_bytes, a, sizeof(a)), m->swapfile_dir,
 			    m->swapfile_fs);
 		if (!m->cg.swap_accounting && m->swap_limit < host_swap) {
@@ -378,9 +394,9 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 		} else if (m->effective_swap < m->swap_limit && !header_only) {
 			char have[48];
 
-			if (m->host_swap_total)
+			if (own_swap)
 				snprintf(have, sizeof(have), "only %s of",
-				         vms_format_size(m->host_swap_total, c, sizeof(c)));
+				         vms_format_size(own_swap, c, sizeof(c)));
 			else
 				snprintf(have, sizeof(have), "no");
 			vms_machine_add_note(

@@ -196,6 +196,16 @@ static void test_header_page_is_no_shortfall(void **state)
 	assert_int_equal(m->effective_swap, GIB - (uint64_t)page);
 	assert_int_equal(m->swapfile_bytes, 0);
 	assert_null(strstr(m->note, "swap"));
+	/* another vmsuite run's temporary swap file is not swap this run can count on (it goes
+	 * when that run ends): this run plans its own */
+	fake_hybrid_v1(f, "/a", 24 * GIB, GIB);
+	fake_write(f, "/proc/swaps",
+	           "Filename\tType\tSize\tUsed\tPriority\n"
+	           "/srv/.vmsuite-swap-99 file 1048576 0 -2\n");
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
+	assert_int_equal(m->effective_swap, 0);
+	assert_non_null(strstr(m->note, "the host has no swap"));
+	fake_write(f, "/proc/swaps", "Filename\tType\tSize\tUsed\tPriority\n");
 	/* two pages short with one swap area: said */
 	fake_hybrid_v1(f, "/a", 24 * GIB, GIB - 2 * (uint64_t)page);
 	assert_int_equal(vms_machine_resolve(m, &req), 0);
