@@ -115,4 +115,16 @@ for sig in INT TERM KILL; do
   swaps_as_before "SIG$sig"
 done
 
+# 5. after SIGKILL, the next run repairs it when it starts (and makes its own)
+"$VMSUITE" run "${small[@]}" -w mtest01:bytes=80M -n 400 -q -o killed.json >killed.out 2>killed.err &
+suite=$!
+wait_listed "$suite" && ok || fail "next-run repair: the swap file never appeared"
+kill -KILL "$suite"
+wait "$suite"
+left=$(ours)
+[ -n "$left" ] && ok || fail "next-run repair: nothing left to repair"
+expect_exit 0 "the next run" -- "$VMSUITE" run "${small[@]}" -w mtest01:bytes=8M -n 1 -q -o next.json
+expect_in "$err" "repaired what a dead vmsuite left: removed the swap file '$left'" "the next run repairs"
+swaps_as_before "next-run repair"
+
 finish
