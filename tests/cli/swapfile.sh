@@ -1,10 +1,9 @@
 # The emulated machine's temporary swap file (core/swapfile.c, suite/suite.c): refused on
 # tmpfs; created, switched on, recorded in the result; switched off and removed after a normal
 # run, a failed run, SIGINT and SIGTERM, and after SIGKILL by `vmsuite cleanup` or the next
-# run. Swap that the
-# test did not make is never touched: /proc/swaps is compared entry by entry (other tests may
-# add their own swap meanwhile), and only .vmsuite-swap-* files under this test's directory are
-# ever switched off, by the trap, when a check failed half-way.
+# run. Swap that the test did not make is never touched: /proc/swaps is compared entry by entry
+# (other tests may add their own swap meanwhile), and only .vmsuite-swap-* files under this
+# test's directory are ever switched off, by the trap, when a check failed half-way.
 . "$(dirname "$0")/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip_rest "needs root (swapon, a memory cgroup)"
