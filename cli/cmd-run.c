@@ -79,8 +79,9 @@ static const struct vms_cli_option run_options[] = {
      "must be a disk filesystem, not tmpfs",
      RUN_WORKDIR, 0},
     {"machine", 0, VMS_CLI_REQUIRED, "PROFILE",
-     "hron2001: the 2001 box, a memory cgroup of 512 MiB RAM + up to\n"
-     "1 GiB swap (default when a memory cgroup can be created, as root);\n"
+     "hron2001: the 2001 box, one CPU and a memory cgroup of 512 MiB RAM\n"
+     "+ up to 1 GiB swap (default when a memory cgroup can be created, as\n"
+     "root);\n"
      "host: no cgroup, sizes from the real machine (mmap001 = 4 x RAM,\n"
      "capped by free disk)",
      RUN_MACHINE, 0},
@@ -95,11 +96,11 @@ static const struct vms_cli_option run_options[] = {
      "on the N highest-numbered CPUs vmsuite may use, vmsuite itself on\n"
      "the others (hron2001: 1, as in 2001); all: no pinning",
      RUN_CPUS, 0},
-    {"swap-file", 0, VMS_CLI_REQUIRED, "auto|yes|no",
+    {"swap-file", 0, VMS_CLI_REQUIRED, "MODE",
      "as root, a temporary swap file (.vmsuite-swap-PID, switched off and\n"
-     "removed at the end) makes up the swap the host lacks: auto (default)\n"
-     "when the directory can hold one, yes: an error when it cannot,\n"
-     "no: only the host's own swap",
+     "removed at the end) makes up the swap the host lacks. MODE: auto\n"
+     "(default) when the directory can hold one, yes: an error when it\n"
+     "cannot, no: only the host's own swap",
      RUN_SWAP_FILE, 0},
     {"swap-dir", 0, VMS_CLI_REQUIRED, "DIR",
      "where the swap file goes (default: the work directory); not tmpfs,\n"
