@@ -67,7 +67,8 @@ const struct vms_cli_usage vms_cleanup_usage = {
     .operands = NULL,
     .about = "Reads the journal of host changes in /run/vmsuite (docs/host-state.md) and\n"
              "undoes those whose run is gone (killed with SIGKILL, a crash): removes its\n"
-             "memory cgroup, killing what is left in it, and its private work directory.\n"
+             "memory cgroup, killing what is left in it, its private work directory and its\n"
+             "temporary swap file (switched off first; only files named .vmsuite-swap-*).\n"
              "Changes of running runs and anything vmsuite did not make are left alone.\n"
              "`vmsuite run` does the same when it starts.\n",
     .options = cleanup_options,

@@ -320,6 +320,12 @@ void vms_report_workload_lines(const struct vms_report_workload *w, emit_fn *emi
 	snprintf(line, sizeof(line), "Elapsed low/high: %.2f / %.2f   (sd %.2f, cv %.1f%%)",
 	         el->min, el->max, el->sd, el->cv * 100);
 	emit(ctx, VMS_LINE_SPREAD, line);
+	if (get(w, "pages_touched_per_s")) {
+		/* a workload's own rate (memload): what it got done in its fixed time */
+		snprintf(line, sizeof(line), "Pages touched per second: %s",
+		         mean_str(a, sizeof(a), w, "pages_touched_per_s"));
+		emit(ctx, VMS_LINE_SPREAD, line);
+	}
 	if (!vms_report_sound_line(line, sizeof(line), "Sound:", &w->sound)) {
 		emit(ctx, VMS_LINE_SOUND, line);
 		if (!vms_report_sound_causes_line(line, sizeof(line), &w->sound))

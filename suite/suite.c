@@ -4,6 +4,7 @@
 #include "suite/suite.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "core/escape.h"
 #include "core/result.h"
+#include "core/swapfile.h"
 #include "core/util.h"
 
 /* One suite per process: signals are process-wide. */
@@ -162,6 +164,85 @@ static int lock_host(struct vms_suite *s, int must)
 	return 0;
 }
 
+/* The temporary swap file the machine plans (m->swapfile_bytes): recorded in the journal,
+ * created and switched on, before the cgroup so that the cgroup sees it as host swap. Returns
+ * an exit code: the plan was sized for this swap, so a failure ends the run. */
+static int setup_swapfile(struct vms_suite *s)
+{
+	const struct vms_machine *m = s->cfg.machine;
+	char size[32];
+
+	if (!m->swapfile_bytes)
+		return 0;
+	s->swap_entry.kind = VMS_HOST_SWAPFILE;
+	if ((size_t)snprintf(s->swap_entry.path, sizeof(s->swap_entry.path), "%s/%s%ld",
+	                     m->swapfile_dir, VMS_SWAPFILE_PREFIX,
+	                     (long)getpid()) >= sizeof(s->swap_entry.path)) {
+		vms_error("swap file path under '%s' too long", m->swapfile_dir);
+		return VMS_EXIT_FATAL;
+	}
+	/* in the journal before it exists: a SIGKILL from here on leaves a record */
+	if (vms_hoststate_record(&s->hs, &s->swap_entry))
+		return VMS_EXIT_FATAL;
+	s->swap_recorded = 1;
+	if (vms_swapfile_create(s->swap_entry.path, m->swapfile_bytes, s->swap_method,
+	                        sizeof(s->swap_method)) ||
+	    vms_swapfile_on(s->swap_entry.path)) {
+		vms_note("the run was planned with %s of swap from that file; --swap-file no runs "
+		         "without it, --swap-dir DIR puts it elsewhere",
+		         vms_format_size(m->swapfile_bytes, size, sizeof(size)));
+		return VMS_EXIT_FATAL;
+	}
+	return 0;
+}
+
+/* Switches off and removes the swap file, then its record (kept when that fails, so that the
+ * next run or `vmsuite cleanup` retries). */
+static void teardown_swapfile(struct vms_suite *s)
+{
+	char *path;
+	int ret;
+
+	if (!s->swap_recorded)
+		return;
+	ret = vms_swapfile_remove(s->swap_entry.path);
+	if (ret < 0 || ret == 2) {
+		path = vms_text_escape(s->swap_entry.path);
+		vms_warn("cannot remove the swap file '%s': %s (see 'vmsuite cleanup')", path,
+		         ret == 2 ? "not a file vmsuite made" : strerror(-ret));
+		free(path);
+		return;
+	}
+	if (!vms_hoststate_forget(&s->hs, &s->swap_entry))
+		s->swap_recorded = 0;
+}
+
+/* protocol.machine.swap_file: what the run added to the host's swap, or null. */
+static json_t *swapfile_json(const struct vms_suite *s)
+{
+	const struct vms_machine *m = s->cfg.machine;
+	struct stat st;
+
+	if (!s->swap_recorded || stat(s->swap_entry.path, &st))
+		return json_null();
+	return json_pack("{s:s, s:I, s:I, s:s, s:s, s:b}", "path", s->swap_entry.path, "size_bytes",
+	                 (json_int_t)m->swapfile_bytes, "file_bytes", (json_int_t)st.st_size,
+	                 "filesystem", m->swapfile_fs, "preallocation", s->swap_method, "created",
+	                 1);
+}
+
+/* Keeps vmsuite's own process (the sampler, the checkpoints) off the emulated machine's CPUs
+ * when the host has others; its children pin themselves to the machine's CPUs. */
+static void pin_self(const struct vms_machine *m)
+{
+	cpu_set_t set;
+
+	if (!m->cpus || !m->others_list[0] || vms_cpu_list_parse(m->others_list, &set))
+		return;
+	if (sched_setaffinity(0, sizeof(set), &set))
+		vms_warn("cannot keep vmsuite off CPU %s: %s", m->cpu_list, strerror(errno));
+}
+
 /* Lock, repair, record, create. Returns an exit code (0 = the cgroup exists). */
 static int setup_cgroup(struct vms_suite *s)
 {
@@ -169,7 +250,7 @@ static int setup_cgroup(struct vms_suite *s)
 	char name[64];
 	int ret;
 
-	if ((ret = lock_host(s, 1)))
+	if ((ret = lock_host(s, 1)) || (ret = setup_swapfile(s)))
 		return ret;
 
 	snprintf(name, sizeof(name), "vmsuite-%ld", (long)getpid());
@@ -209,6 +290,8 @@ static void teardown(struct vms_suite *s)
 		s->cg.created = 0; /* warned; tried once, the record stays */
 	else if (s->cg_recorded && !vms_hoststate_forget(&s->hs, &s->cg_entry))
 		s->cg_recorded = 0;
+	/* after the cgroup: its tasks are gone, so what they swapped out is freed */
+	teardown_swapfile(s);
 	vms_hoststate_release(&s->hs);
 }
 
@@ -270,10 +353,14 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	if (ret)
 		goto out;
 	s->machine_json = vms_machine_json(m, m->use_cgroup ? &s->cg : NULL);
+	json_object_set_new(s->machine_json, "swap_file", swapfile_json(s));
+	pin_self(m);
 	if (s->cfg.with_audio) {
 		/* the player shares the emulated machine's RAM and CPUs, as in 2001 */
 		s->cfg.probe.join_procs = m->use_cgroup ? s->cg.procs : NULL;
-		s->cfg.probe.cpu_list = m->cpu_list[0] ? m->cpu_list : NULL;
+		s->cfg.probe.cpu_list = s->cfg.probe_cpu_list ? s->cfg.probe_cpu_list
+		                        : m->cpu_list[0]      ? m->cpu_list
+		                                              : NULL;
 		s->cfg.probe.stop = &suite_stop;
 		ret = vms_probe_start(&s->cfg.probe, &s->probe);
 		if (ret == -EINTR) {

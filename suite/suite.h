@@ -32,14 +32,18 @@ struct vms_suite_config {
 	struct vms_probe_opts probe; /* join_procs and cpu_list are set by the suite */
 	double baseline_s;           /* idle audio baseline */
 	const char *state_dir;       /* NULL = vms_hoststate_default_dir() */
+	const char *probe_cpu_list; /* the probe's own --cpu (within the machine's CPUs), or NULL */
 };
 
 struct vms_suite {
 	struct vms_suite_config cfg;
 	struct vms_hoststate hs;
 	struct vms_cgroup cg;
-	struct vms_host_entry cg_entry; /* the journal record of cg */
-	int cg_recorded;                /* cg_entry is in the journal */
+	struct vms_host_entry cg_entry;   /* the journal record of cg */
+	int cg_recorded;                  /* cg_entry is in the journal */
+	struct vms_host_entry swap_entry; /* the journal record of the temporary swap file */
+	int swap_recorded;                /* swap_entry is in the journal (the file may exist) */
+	char swap_method[32];             /* how it was preallocated */
 	struct vms_probe *probe;
 	struct vms_audio_source audio; /* the probe as the runner sees it */
 	json_t *machine_json;
@@ -56,14 +60,17 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
  * with nothing changed), takes the host lock (waiting, with a message naming the holder, while
  * another run holds it; a run without a cgroup by a user who cannot keep a state directory goes
  * without it), repairs what dead runs left, and when the machine needs a memory cgroup records
- * it in the journal and creates it; starts the probe; runs the plan,
+ * it in the journal and creates it (after the temporary swap file, when the machine has one:
+ * recorded, created, switched on); keeps its own process off the emulated machine's CPUs when
+ * there are others; starts the probe; runs the plan,
  * checkpointing the result to cfg->output (the first checkpoint does not replace an existing
  * file unless cfg->force: -EEXIST, 128); then undoes all of it. *doc gets the result document
  * (caller decrefs; NULL when nothing ran). Returns an exit code: those of vms_runner_run(); 128
  * when the set-up failed (reported); 130 when interrupted (also while waiting for the lock). */
 int vms_suite_run(struct vms_suite *s, json_t **doc);
 
-/* Undoes whatever is still set up (probe, cgroup and its record, lock, signal handlers).
+/* Undoes whatever is still set up (probe, cgroup and its record, swap file and its record,
+ * lock, signal handlers).
  * Idempotent; safe after a failed or interrupted vms_suite_run(). */
 void vms_suite_release(struct vms_suite *s);
 

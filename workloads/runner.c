@@ -583,6 +583,8 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	if (ret == 0) {
 		put_metrics(metrics, index, &o, sh->bytes_allocated, vb, va, &pb, &pa);
 		put_cgroup_metrics(metrics, index, json_object_get(run, "cgroup"));
+		if (ctx->w->own_metric && sh->own_set)
+			vms_metric_record(metrics, ctx->w->own_metric, index, sh->own_value);
 	}
 out:
 	private_dir_remove(cfg, &wd, &wd_made, &wd_recorded);

@@ -151,6 +151,40 @@ static void test_plan(void **state)
 	plan_release(&p);
 }
 
+/* memload: a fixed time of random page stores beside a streaming writer; its own rate is a
+ * primary metric, its elapsed time (fixed) is not; the writer's file is gone afterwards. */
+static void test_memload(void **state)
+{
+	struct vms_run_config cfg;
+	struct plan p = {0};
+	json_t *doc, *m, *rate;
+	double v;
+
+	(void)state;
+	config(&cfg, &p);
+	plan_add(&p, "memload:bytes=4M:seconds=1:write=2M:fsync=512K", 1);
+	cfg.n_items = p.n;
+	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_OK);
+	assert_string_equal(status_of(doc, 0, 0), "ok");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs_of(doc, 0), 0),
+	                                                    "bytes_allocated")),
+	                 4 << 20);
+	m = json_object_get(json_array_get(json_object_get(doc, "workloads"), 0), "metrics");
+	rate = json_object_get(m, "pages_touched_per_s");
+	assert_non_null(rate);
+	assert_true(json_is_true(json_object_get(rate, "primary")));
+	v = json_number_value(json_array_get(json_object_get(rate, "samples"), 0));
+	assert_true(v > 0);
+	assert_true(json_is_false(json_object_get(json_object_get(m, "elapsed_s"), "primary")));
+	v = json_number_value(
+	    json_array_get(json_object_get(json_object_get(m, "elapsed_s"), "samples"), 0));
+	assert_true(v >= 1.0);
+	/* the writer wrote: the run's blocks out (a loaded machine may not have flushed all) */
+	assert_non_null(json_object_get(m, "oublock"));
+	json_decref(doc);
+	plan_release(&p);
+}
+
 static void test_pin_failure(void **state)
 {
 	struct vms_run_config cfg;
@@ -404,6 +438,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_plan, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_memload, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pin_failure, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_stopped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_audio_source, setup, teardown),
