@@ -93,10 +93,14 @@ static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome out
 
 	(void)arg;
 	switch (outcome) {
-	case VMS_HOST_UNDONE:
-		vms_note("repaired what a dead vmsuite left: removed the %s '%s' of pid %ld ('%s')",
-		         what, path, e->owner.pid, cmd);
+	case VMS_HOST_UNDONE: {
+		char *done = vms_host_entry_undone(e);
+
+		vms_note("repaired what a dead vmsuite left: %s, changed by pid %ld ('%s')", done,
+		         e->owner.pid, cmd);
+		free(done);
 		break;
+	}
 	case VMS_HOST_GONE:
 		vms_note("repaired the journal: the %s '%s' of the dead pid %ld was already gone",
 		         what, path, e->owner.pid);
