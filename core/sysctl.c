@@ -295,6 +295,19 @@ int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value
 	return ret;
 }
 
+int vms_sysctl_change(const struct vms_host_entry *e, const char *name, const char *value,
+                      char *err, size_t errlen)
+{
+	char norm[VMS_SYSCTL_VALUE_MAX];
+
+	if (vms_sysctl_normalize(value, norm, sizeof(norm)) || !norm[0]) {
+		snprintf(err, errlen, "%s needs a value (at most %d characters), not '%s'", name,
+		         VMS_SYSCTL_VALUE_MAX - 1, value);
+		return -EINVAL;
+	}
+	return write_checked(name, e->path, norm, err, errlen);
+}
+
 int vms_sysctl_restore(struct vms_hoststate *hs, struct vms_host_entry *e)
 {
 	char why[512];

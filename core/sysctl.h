@@ -59,6 +59,11 @@ int vms_sysctl_check(const char *name, const char *value, char *err, size_t errl
 int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value,
                    struct vms_host_entry *e, char *err, size_t errlen);
 
+/* Writes another value to a knob vms_sysctl_set() changed (its record keeps the first
+ * original), reading it back. 0, or -errno with the reason in err. Reports nothing. */
+int vms_sysctl_change(const struct vms_host_entry *e, const char *name, const char *value,
+                      char *err, size_t errlen);
+
 /* Writes e->original back, checks it by reading back, and removes e's record (the record stays
  * when the write fails, so that `vmsuite cleanup` retries). 0, or -errno (reported). */
 int vms_sysctl_restore(struct vms_hoststate *hs, struct vms_host_entry *e);
