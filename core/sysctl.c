@@ -223,7 +223,7 @@ int vms_sysctl_check(const char *name, const char *value, char *err, size_t errl
 		         "cannot read the knob %s ('%s'), so it could not be restored: %s", name,
 		         path,
 		         ret == -E2BIG ? "its value is longer than vmsuite keeps" : strerror(-ret));
-		return ret;
+		return -EINVAL; /* not a knob vmsuite can change, whoever asks */
 	}
 	if (access(path, W_OK)) {
 		ret = -errno;

@@ -46,8 +46,10 @@ int vms_sysctl_read(const char *path, char *value, size_t len);
 /* Normalises a value as vms_sysctl_read() does, into out (len bytes). 0 or -E2BIG. */
 int vms_sysctl_normalize(const char *value, char *out, size_t len);
 
-/* Checks before anything changes that name resolves, its file can be read and opened for
- * writing, and value is not empty and fits. 0, or -errno with the reason in err. */
+/* Checks before anything changes that name resolves, its file can be read (else -EINVAL: a
+ * write-only knob such as vm.drop_caches could not be restored) and opened for writing (else
+ * -EACCES or another -errno), and value is not empty and fits (else -EINVAL). 0, or -errno
+ * with the reason in err. */
 int vms_sysctl_check(const char *name, const char *value, char *err, size_t errlen);
 
 /* Sets name to value, journalled: resolves the name, reads the original value, records an

@@ -104,7 +104,7 @@ expect_in "$err" "repaired what a dead vmsuite left: restored the kernel knob '$
 [ "$(cat "$knob")" = "$orig" ] && ok || fail "page-cluster is $(cat "$knob") after the repairing run"
 
 # ---- bad input: usage errors, nothing changed, nothing written ----
-for arg in vm.nonexistent=1 ../../etc/passwd=1 kernel.hostname=x vm/page-cluster=1 \
+for arg in vm.nonexistent=1 ../../etc/passwd=1 kernel.hostname=x vm/page-cluster=1 vm.drop_caches=1 \
   vm.page-cluster= vm.page-cluster=1,1 page-cluster; do
   rm -f bad.json
   expect_exit 129 "--sysctl $arg" -- "$VMSUITE" run --machine host -w mtest01:bytes=8M -n 1 \
