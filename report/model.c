@@ -504,9 +504,10 @@ json_t *vms_report_summary_of_model(const struct vms_report_model *m)
 
 		for (i = 0; i < m->n_variants; i++)
 			json_array_append_new(
-			    vs, json_pack("{s:s, s:O}", "label", m->variant_labels[i], "settings",
-			                  m->variant_settings[i] ? (json_t *)m->variant_settings[i]
-			                                         : json_object()));
+			    vs, json_pack("{s:s, s:o}", "label", m->variant_labels[i], "settings",
+			                  m->variant_settings[i]
+			                      ? json_incref((json_t *)m->variant_settings[i])
+			                      : json_object()));
 		json_object_set_new(out, "variants", vs);
 	}
 	json_object_set_new(out, "workloads", wls);
