@@ -126,7 +126,10 @@ const struct vms_cli_usage vms_run_usage = {
              "every run (rusage, /proc/vmstat, PSI, the memory cgroup's own figures, a 10 Hz "
              "time\n"
              "series), writes every raw number to a JSON result file and prints the 2001-style "
-             "report.\n",
+             "report.\n"
+             "With --sysctl or --thp off,kernel every combination of values is a variant: run 1 "
+             "of\n"
+             "every variant, then run 2, ...; the knobs are restored afterwards.\n",
     .options = run_options,
     .more = "--device, --period, --buffer, --rt and --mlock go with --with-audio; they are the\n"
             "options of `vmsuite probe` and take the same values.\n"
