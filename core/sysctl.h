@@ -4,6 +4,11 @@
  * with SIGKILL is repaired by `vmsuite cleanup` or the next run. Kernel paths: /proc/sys/ and
  * /sys/kernel/mm/transparent_hugepage/ (read(2)/write(2)). docs/knobs.md describes the names.
  *
+ * Changing a knob changes the whole host: callers hold the host lock (vms_hoststate_lock())
+ * while a knob is changed, restore in the reverse order of their changes, and never journal
+ * the same knob twice at once (the second record would keep the first one's new value as its
+ * original).
+ *
  * Names are dotted, as sysctl(8) writes them; only this allow-list resolves:
  *   vm.NAME                                -> /proc/sys/vm/NAME
  *   kernel.sched_NAME                      -> /proc/sys/kernel/sched_NAME
