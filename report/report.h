@@ -1,4 +1,4 @@
-/* Renderers of a result document ("vmsuite.result/1"): the 2001-style text report, a markdown
+/* Renderers of a result document ("vmsuite.result/2", or 1): the 2001-style text report, a markdown
  * report, the HTML page and a JSON summary. One report model (report/model.h), several
  * renderers over it; `run` and `report` share them, so what `run` prints is exactly what
  * `report` re-renders from the file. */
