@@ -158,6 +158,7 @@ expect_exit 0 "kcidb with compare's JSON" -- "$V" report g2.json --format kcidb 
 python3 - "$D/golden-result.json" <<'PY'
 import copy, json, sys
 d = json.load(open(sys.argv[1]))
+d["format"] = "vmsuite.result/2"  # variants exist from format 2 on
 d["variants"] = [{"label": "page-cluster=0", "settings": {"vm.page-cluster": "0"}},
                  {"label": "page-cluster=3", "settings": {"vm.page-cluster": "3"}}]
 wls = []
