@@ -64,6 +64,10 @@ struct shm_hdr {
 	_Atomic unsigned long wakes_lost, xruns_lost, poll_timeouts, suspends;
 	_Atomic long underruns;
 	double last_dry, last_wake; /* written with __atomic_store */
+	int batch;                  /* the device's position moves once per period */
+	unsigned cause_method;      /* VMS_CAUSE_BY_DELAYACCT or _INFERENCE */
+	char cause_note[256];       /* why not delayacct */
+	int taskstats_version;
 };
 
 struct vms_probe {
@@ -129,6 +133,8 @@ struct snap {
 	double cpu_s;
 	double runq_s;
 	double psi_mem_s, psi_io_s;
+	int dl_ok; /* dl holds the delay totals */
+	struct vms_delays dl;
 };
 
 struct child {
@@ -143,6 +149,9 @@ struct child {
 	snd_pcm_status_t *status;
 	struct pollfd pfds[8];
 	int npfds;
+	int have_delay; /* delay accounting readable: delay and tid */
+	struct vms_delay delay;
+	pid_t tid;
 };
 
 static void fail(struct shm_hdr *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -205,6 +214,7 @@ static void take_snap(struct child *c, struct snap *s, int with_psi)
 		s->psi_mem_s = psi_total(c->psi_mem_fd);
 		s->psi_io_s = psi_total(c->psi_io_fd);
 	}
+	s->dl_ok = c->have_delay && !vms_delay_read(&c->delay, c->tid, &s->dl);
 }
 
 static void add_tick(struct child *c, double t)
@@ -270,6 +280,14 @@ static long add_xrun(struct child *c, double dry, double expected, const struct 
 	x->ev.cpu_ms = (cur->cpu_s - prev->cpu_s) * 1000;
 	x->ev.psi_mem_ms = (cur->psi_mem_s - prev->psi_mem_s) * 1000;
 	x->ev.psi_io_ms = (cur->psi_io_s - prev->psi_io_s) * 1000;
+	x->ev.delayacct = prev->dl_ok && cur->dl_ok;
+	if (x->ev.delayacct) {
+		x->ev.io_ms = (cur->dl.io_s - prev->dl.io_s) * 1000;
+		x->ev.swapin_ms = (cur->dl.swapin_s - prev->dl.swapin_s) * 1000;
+		x->ev.reclaim_ms = (cur->dl.reclaim_s - prev->dl.reclaim_s) * 1000;
+		x->ev.thrashing_ms = (cur->dl.thrashing_s - prev->dl.thrashing_s) * 1000;
+		x->ev.compaction_ms = (cur->dl.compaction_s - prev->dl.compaction_s) * 1000;
+	}
 	atomic_store_explicit(&h->n_xruns, n + 1, memory_order_release);
 	return (long)n;
 }
@@ -394,7 +412,7 @@ static void open_all(struct child *c)
 		fail(h, "%s", err);
 	h->rate = (unsigned)h->mp3.rate;
 	if (vms_pcm_setup(c->pcm, c->p->device, h->rate, o->period_ms, o->buffer_ms, &period,
-	                  &buffer, err, sizeof(err)))
+	                  &buffer, &h->batch, err, sizeof(err)))
 		fail(h, "%s", err);
 	h->period_frames = period;
 	h->buffer_frames = buffer;
@@ -409,6 +427,15 @@ static void open_all(struct child *c)
 	c->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	c->psi_mem_fd = open("/proc/pressure/memory", O_RDONLY | O_CLOEXEC);
 	c->psi_io_fd = open("/proc/pressure/io", O_RDONLY | O_CLOEXEC);
+	/* the causes from the player's own delay accounting, else inferred (docs/audio-probe.md) */
+	c->tid = getpid(); /* the probe is one thread */
+	if (vms_delay_open(&c->delay, h->cause_note, sizeof(h->cause_note)) == 0) {
+		c->have_delay = 1;
+		h->cause_method = VMS_CAUSE_BY_DELAYACCT;
+		h->taskstats_version = c->delay.version;
+	} else {
+		h->cause_method = VMS_CAUSE_BY_INFERENCE;
+	}
 }
 
 static void child_main(struct vms_probe *p, pid_t parent) __attribute__((noreturn));
@@ -642,10 +669,12 @@ int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out)
 		goto fail;
 	}
 	p->opts = *o;
-	if (!p->opts.period_ms)
-		p->opts.period_ms = VMS_PROBE_PERIOD_MS;
-	if (!p->opts.buffer_ms)
-		p->opts.buffer_ms = VMS_PROBE_BUFFER_MS;
+	vms_probe_geometry(o, &p->opts.period_ms, &p->opts.buffer_ms);
+	{
+		const struct vms_probe_latency *l = vms_probe_latency_find(o->latency);
+
+		p->opts.latency = l ? l->name : VMS_PROBE_LATENCY_DEFAULT; /* static strings */
+	}
 	p->device = vms_xstrdup(pick_device(o, &state));
 	p->opts.file = p->file;
 	p->opts.device = p->device;
@@ -909,6 +938,7 @@ json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metr
 	v.last_wake = load_d(&p->h->last_wake);
 	v.died_at = p->died_at;
 	v.now = now_mono();
+	v.cause_method = p->h->cause_method;
 	if (p->stopped && !p->died_at) /* stopped on purpose: silence after that is not a gap */
 		v.last_dry = 0;
 	d = vms_probe_window_compute(&v, t0, t1, metrics, run);
@@ -920,14 +950,28 @@ json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metr
 	return d;
 }
 
+/* How the gaps' causes are named in this probe's records. */
+static json_t *cause_facts(const struct vms_probe *p)
+{
+	json_t *o;
+
+	o = json_pack("{s:s}", "cause_method", vms_cause_method_name(p->h->cause_method));
+	if (p->h->cause_method == VMS_CAUSE_BY_DELAYACCT)
+		json_object_set_new(o, "taskstats_version", json_integer(p->h->taskstats_version));
+	else if (p->h->cause_note[0])
+		json_object_set_new(o, "cause_method_why", json_string(p->h->cause_note));
+	return o;
+}
+
 json_t *vms_probe_facts(const struct vms_probe *p)
 {
 	const struct vms_mp3_facts *f;
+	json_t *o;
 
 	if (!p || !p->h)
 		return json_object();
 	f = &p->h->mp3;
-	return json_pack(
+	o = json_pack(
 	    "{s:s, s:s, s:s, s:i, s:I, s:i, s:i, s:f, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:s,"
 	    " s:s, s:b, s:f, s:f, s:f, s:f, s:I, s:I, s:b, s:b, s:s?, s:s?, s:f}",
 	    "file", p->file, "sha256", f->sha256, "mpeg_version", f->version, "layer", f->layer,
@@ -944,6 +988,13 @@ json_t *vms_probe_facts(const struct vms_probe *p)
 	    (json_int_t)p->h->buffer_frames, "rt", p->opts.rt, "mlock", p->opts.mlock,
 	    "cgroup_procs", p->opts.join_procs, "cpu_list", p->opts.cpu_list, "t_playing",
 	    p->h->t_playing);
+	json_object_update_new(o, cause_facts(p));
+	/* the preset asked for; asked_period_ms/asked_buffer_ms say whether an option overrode it
+	 */
+	json_object_set_new(o, "latency", json_string(p->opts.latency));
+	/* how lateness and headroom are measured on this device (docs/audio-probe.md, Devices) */
+	json_object_set_new(o, "position_method", json_string(p->h->batch ? "batch" : "pointer"));
+	return o;
 }
 
 void vms_probe_free(struct vms_probe *p)

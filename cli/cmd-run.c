@@ -111,15 +111,15 @@ const struct vms_cli_usage vms_run_usage = {
              "series), writes every raw number to a JSON result file and prints the 2001-style "
              "report.\n",
     .options = run_options,
-    .more = "--device, --period, --buffer, --rt and --mlock go with --with-audio; they are the\n"
-            "options of `vmsuite probe` and take the same values.\n"
+    .more = "--device, --latency, --period, --buffer, --rt and --mlock go with --with-audio;\n"
+            "they are the options of `vmsuite probe` and take the same values.\n"
             "\n"
             "Examples:\n"
             "  vmsuite run                                       # the 2001 plan on the 2001 "
             "machine\n"
             "  vmsuite run -w mmap001:bytes=256M -w mtest01:percent=80:write=1 -n 3\n"
             "  vmsuite run --machine host -w mtest01:bytes=1G -n 5 -o host.json\n"
-            "  vmsuite run --with-audio --period 10 --buffer 40  # a tighter player\n"
+            "  vmsuite run --with-audio --latency pro            # a low-latency player\n"
             "\n"
             "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error) or the audio\n"
             "probe died; 125 nothing could be measured; 128 tool error; 129 usage error;\n"
@@ -268,8 +268,8 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 			    i);
 	if (!a->with_audio && a->probe_opts)
 		return vms_usage_error(self,
-		                       "--device, --period, --buffer, --rt and --mlock go with "
-		                       "--with-audio");
+		                       "--device, --latency, --period, --buffer, --rt and --mlock "
+		                       "go with --with-audio");
 	if (a->with_audio && vms_probe_opts_check(&a->probe, why, sizeof(why)))
 		return vms_usage_error(self, "%s", why);
 	return 0;

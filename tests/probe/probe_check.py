@@ -50,7 +50,9 @@ def run_probe(name, seconds, extra=(), actions=None, settle=1.5, env_extra=None)
         if os.path.exists(f):
             os.unlink(f)
     env = dict(os.environ, VMSUITE_VCLOCK_LOG=log, **(env_extra or {}))
-    cmd = [VMSUITE, "probe", "--seconds", str(seconds), "--device", "virtual", "-o", out]
+    # the injected stalls and their bounds are written for the 2001 preset's 25/100 ms
+    cmd = [VMSUITE, "probe", "--seconds", str(seconds), "--device", "virtual", "-o", out,
+           "--latency", "2001"]
     cmd += list(extra)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     truth = []
