@@ -12,7 +12,8 @@
 #include "core/result.h"
 #include "core/util.h"
 
-/* The delay-accounting rule: the most specific delay that covers half the lateness. */
+/* The delay-accounting rule: the most specific delay that covers half the gap (`late`: the
+ * gap's length, or the lateness while it lasts). */
 static enum vms_cause classify_delays(const struct vms_gap_evidence *e, double late, double *delay)
 {
 	const struct {
@@ -52,7 +53,7 @@ enum vms_cause vms_probe_classify(const struct vms_gap_evidence *e, double *dela
 		delay_ms = &dummy;
 	*delay_ms = 0;
 	if (e->delayacct)
-		return classify_delays(e, late, delay_ms);
+		return classify_delays(e, e->gap_ms > 0 ? e->gap_ms : late, delay_ms);
 	if (e->majflt > 0)
 		return VMS_CAUSE_PAGING;
 	if (late > 0 && e->runq_ms >= late / 2) {
@@ -88,8 +89,12 @@ static void add_gap(struct gap *g, size_t *n, double s, double e, double t0, dou
 		e = s;
 	if (ce <= cs)
 		return;
-	if (x)
-		cause = vms_probe_classify(&x->ev, &delay);
+	if (x) {
+		struct vms_gap_evidence ev = x->ev;
+
+		ev.gap_ms = x->resume > 0 ? (x->resume - x->dry) * 1000 : 0;
+		cause = vms_probe_classify(&ev, &delay);
+	}
 	g[*n] = (struct gap){s, e, cs, ce, cause, delay, x, pending};
 	(*n)++;
 }

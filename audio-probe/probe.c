@@ -149,7 +149,8 @@ struct child {
 	snd_pcm_status_t *status;
 	struct pollfd pfds[8];
 	int npfds;
-	int have_delay; /* delay accounting readable: delay and tid */
+	struct snap xrun_from; /* the wake before the pending underrun */
+	int have_delay;        /* delay accounting readable: delay and tid */
 	struct vms_delay delay;
 	pid_t tid;
 };
@@ -254,6 +255,26 @@ static void add_wake(struct child *c, double t, double late_s, double fill_s)
 	atomic_store_explicit(&h->n_wakes, n + 1, memory_order_release);
 }
 
+/* The growth of everything the probe watches from snapshot a to b, as a gap's evidence. */
+static void set_evidence(struct vms_gap_evidence *ev, const struct snap *a, const struct snap *b)
+{
+	ev->interval_ms = (b->t - a->t) * 1000;
+	ev->majflt = b->majflt - a->majflt;
+	ev->minflt = b->minflt - a->minflt;
+	ev->runq_ms = (b->runq_s - a->runq_s) * 1000;
+	ev->cpu_ms = (b->cpu_s - a->cpu_s) * 1000;
+	ev->psi_mem_ms = (b->psi_mem_s - a->psi_mem_s) * 1000;
+	ev->psi_io_ms = (b->psi_io_s - a->psi_io_s) * 1000;
+	ev->delayacct = a->dl_ok && b->dl_ok;
+	if (ev->delayacct) {
+		ev->io_ms = (b->dl.io_s - a->dl.io_s) * 1000;
+		ev->swapin_ms = (b->dl.swapin_s - a->dl.swapin_s) * 1000;
+		ev->reclaim_ms = (b->dl.reclaim_s - a->dl.reclaim_s) * 1000;
+		ev->thrashing_ms = (b->dl.thrashing_s - a->dl.thrashing_s) * 1000;
+		ev->compaction_ms = (b->dl.compaction_s - a->dl.compaction_s) * 1000;
+	}
+}
+
 /* Records an underrun seen at `now`; returns its index or -1. */
 static long add_xrun(struct child *c, double dry, double expected, const struct snap *prev,
                      const struct snap *cur, int suspend)
@@ -268,26 +289,13 @@ static long add_xrun(struct child *c, double dry, double expected, const struct 
 		return -1;
 	}
 	x = &c->p->xruns[n];
+	c->xrun_from = *prev;
 	x->dry = dry < cur->t ? dry : cur->t;
 	x->detected = cur->t;
 	x->resume = 0;
 	x->suspend = suspend;
 	x->ev.late_ms = (cur->t - expected) * 1000;
-	x->ev.interval_ms = (cur->t - prev->t) * 1000;
-	x->ev.majflt = cur->majflt - prev->majflt;
-	x->ev.minflt = cur->minflt - prev->minflt;
-	x->ev.runq_ms = (cur->runq_s - prev->runq_s) * 1000;
-	x->ev.cpu_ms = (cur->cpu_s - prev->cpu_s) * 1000;
-	x->ev.psi_mem_ms = (cur->psi_mem_s - prev->psi_mem_s) * 1000;
-	x->ev.psi_io_ms = (cur->psi_io_s - prev->psi_io_s) * 1000;
-	x->ev.delayacct = prev->dl_ok && cur->dl_ok;
-	if (x->ev.delayacct) {
-		x->ev.io_ms = (cur->dl.io_s - prev->dl.io_s) * 1000;
-		x->ev.swapin_ms = (cur->dl.swapin_s - prev->dl.swapin_s) * 1000;
-		x->ev.reclaim_ms = (cur->dl.reclaim_s - prev->dl.reclaim_s) * 1000;
-		x->ev.thrashing_ms = (cur->dl.thrashing_s - prev->dl.thrashing_s) * 1000;
-		x->ev.compaction_ms = (cur->dl.compaction_s - prev->dl.compaction_s) * 1000;
-	}
+	set_evidence(&x->ev, prev, cur);
 	atomic_store_explicit(&h->n_xruns, n + 1, memory_order_release);
 	return (long)n;
 }
@@ -581,8 +589,15 @@ static void child_main(struct vms_probe *p, pid_t parent)
 
 			t = now_mono();
 			snd_pcm_start(c.pcm);
-			if (pending >= 0)
+			if (pending >= 0) {
+				struct snap rs;
+
+				/* the evidence covers the whole silence: from the wake before it
+				 * to the moment sound resumed (published with the resume time) */
+				take_snap(&c, &rs, 1);
+				set_evidence(&p->xruns[pending].ev, &c.xrun_from, &rs);
 				store_d(&p->xruns[pending].resume, trigger_time(&c, t));
+			}
 			t = now_mono();
 			pending = -1;
 			started = 1;

@@ -84,8 +84,13 @@ static void test_cause_rules_delayacct(void **state)
 	e.cpu_ms = 199;
 	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_UNEXPLAINED);
 	e.late_ms = 0; /* never late: no cause */
+	e.swapin_ms = e.thrashing_ms = e.compaction_ms = 0;
 	e.reclaim_ms = 50;
 	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_UNEXPLAINED);
+	e.gap_ms = 100; /* a known gap is what the delay must cover, not the lateness */
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_RECLAIM);
+	e.gap_ms = 101;
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_DECODE);
 	assert_int_equal(vms_cause_find("reclaim"), VMS_CAUSE_RECLAIM);
 	assert_int_equal(vms_cause_methods(VMS_CAUSE_PAGING), VMS_CAUSE_BY_INFERENCE);
 	assert_true(vms_cause_methods(VMS_CAUSE_THRASHING) & VMS_CAUSE_BY_DELAYACCT);
