@@ -20,6 +20,7 @@
 #include "core/util.h"
 #include "report/report.h"
 #include "suite/suite.h"
+#include "suite/variants.h"
 #include "workloads/plan.h"
 #include "workloads/workload.h"
 
@@ -37,6 +38,9 @@ struct run_args {
 	struct vms_probe_opts probe;
 	int probe_opts; /* a probe option was given */
 	double baseline_s;
+	const char *sysctls[VMS_VARIANT_KNOBS_MAX]; /* --sysctl NAME=V1[,V2...] as given */
+	size_t n_sysctls;
+	const char *thp; /* --thp off|kernel|off,kernel; NULL = the default */
 };
 
 enum run_key {
@@ -55,6 +59,8 @@ enum run_key {
 	RUN_BASELINE,
 	RUN_PROBE, /* the probe's own options, parsed by audio-probe */
 	RUN_QUIET,
+	RUN_SYSCTL,
+	RUN_THP,
 };
 
 static const struct vms_cli_option run_options[] = {
@@ -97,6 +103,17 @@ static const struct vms_cli_option run_options[] = {
      RUN_WITH_AUDIO, 0},
     {"baseline", 0, VMS_CLI_REQUIRED, "SECONDS",
      "idle audio baseline before the first workload (default 10)", RUN_BASELINE, 0},
+    {"sysctl", 0, VMS_CLI_REQUIRED, "NAME=V1[,V2...]",
+     "run under these values of a kernel knob (repeatable): vm.NAME,\n"
+     "kernel.sched_*, kernel.task_delayacct, transparent_hugepage.*;\n"
+     "each combination of values is a variant, the variants' runs\n"
+     "interleaved; every knob is restored afterwards (docs/knobs.md)",
+     RUN_SYSCTL, 0},
+    {"thp", 0, VMS_CLI_REQUIRED, "off|kernel|off,kernel",
+     "transparent huge pages in the workloads: off =\n"
+     "prctl(PR_SET_THP_DISABLE), 4 KiB pages as in 2001; kernel = the\n"
+     "kernel's own policy (default); both = a variant axis",
+     RUN_THP, 0},
     VMS_CLI_PROBE_OPTIONS(RUN_PROBE),
     {"quiet", 'q', VMS_CLI_FLAG, NULL, "no progress and no report on stdout", RUN_QUIET, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
@@ -120,9 +137,12 @@ const struct vms_cli_usage vms_run_usage = {
             "  vmsuite run -w mmap001:bytes=256M -w mtest01:percent=80:write=1 -n 3\n"
             "  vmsuite run --machine host -w mtest01:bytes=1G -n 5 -o host.json\n"
             "  vmsuite run --with-audio --latency pro            # a low-latency player\n"
+            "  vmsuite run -w mtest01:bytes=256M -n 5 --sysctl vm.page-cluster=0,3\n"
+            "                                                    # two variants, interleaved\n"
             "\n"
             "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error) or the audio\n"
-            "probe died; 125 nothing could be measured; 128 tool error; 129 usage error;\n"
+            "probe died; 125 nothing could be measured; 128 tool error; 129 usage error (also\n"
+            "a --sysctl value the kernel refuses: nothing ran, every knob as it was);\n"
             "130 interrupted (result kept, incomplete).\n",
 };
 
@@ -245,6 +265,23 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		a->probe_opts = 1;
 		return vms_probe_opt_set(&a->probe, opt->name, val, err, errlen);
 	case RUN_QUIET: a->quiet = 1; return 0;
+	case RUN_SYSCTL:
+		if (a->n_sysctls == VMS_ARRAY_SIZE(a->sysctls)) {
+			snprintf(err, errlen, "at most %d --sysctl options", VMS_VARIANT_KNOBS_MAX);
+			return -EINVAL;
+		}
+		a->sysctls[a->n_sysctls++] = val;
+		return 0;
+	case RUN_THP:
+		if (strcmp(val, "off") && strcmp(val, "kernel") && strcmp(val, "off,kernel") &&
+		    strcmp(val, "kernel,off")) {
+			snprintf(err, errlen,
+			         "--thp takes off, kernel, off,kernel or kernel,off, not '%s'",
+			         val);
+			return -EINVAL;
+		}
+		a->thp = val;
+		return 0;
 	}
 	snprintf(err, errlen, "unknown option '--%s'", opt->name);
 	return -EINVAL;
@@ -304,6 +341,7 @@ int cmd_run(int argc, char **argv)
 	struct vms_suite suite;
 	struct vms_machine machine;
 	struct vms_run_item items[64] = {0};
+	struct vms_variants variants = {0};
 	char why[1024], workdir[PATH_MAX];
 	char *output = NULL;
 	struct utsname uts;
@@ -344,6 +382,17 @@ int cmd_run(int argc, char **argv)
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
+	/* the knobs: names, values and writability checked before anything changes */
+	ret = vms_variants_build(&variants, a.sysctls, a.n_sysctls, a.thp, 1, why, sizeof(why));
+	if (ret == -EINVAL || ret == -ENOENT) {
+		ret = vms_usage_error(self, "%s", why);
+		goto out;
+	}
+	if (ret) {
+		vms_error("%s", why);
+		ret = VMS_EXIT_FATAL;
+		goto out;
+	}
 	uname(&uts);
 	if (!a.label)
 		a.label = uts.release;
@@ -370,6 +419,10 @@ int cmd_run(int argc, char **argv)
 	sc.probe = a.probe;
 	sc.probe.file = a.audio_file;
 	sc.baseline_s = a.baseline_s;
+	sc.variants = variants.v;
+	sc.n_variants = variants.n;
+	sc.knobs = variants.knobs;
+	sc.n_knobs = variants.n_knobs;
 	vms_suite_init(&suite, &sc);
 	ret = vms_suite_run(&suite, &doc);
 	vms_suite_release(&suite);
@@ -392,6 +445,7 @@ int cmd_run(int argc, char **argv)
 		vms_note("interrupted: the result so far is in '%s', marked incomplete", output);
 out:
 	json_decref(doc);
+	vms_variants_release(&variants);
 	for (i = 0; i < n; i++)
 		vms_workload_spec_release(&items[i].spec);
 	free(output);

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "core/cgroup.h"
+#include "core/escape.h"
+#include "core/sysctl.h"
 #include "core/util.h"
 
 #define RECORD_FORMAT "vmsuite.hoststate/1"
@@ -29,11 +31,26 @@ static const struct {
 } kinds[VMS_HOST_KIND_NR] = {
     [VMS_HOST_CGROUP] = {"cgroup", "memory cgroup", undo_cgroup},
     [VMS_HOST_WORKDIR] = {"workdir", "work directory", undo_workdir},
+    [VMS_HOST_SYSCTL] = {"sysctl", "kernel knob", vms_sysctl_undo},
 };
 
 const char *vms_host_kind_what(enum vms_host_kind kind)
 {
 	return (unsigned)kind < VMS_HOST_KIND_NR ? kinds[kind].what : "unknown change";
+}
+
+char *vms_host_entry_undone(const struct vms_host_entry *e)
+{
+	char *path = vms_text_escape(e->path), *orig = vms_text_escape(e->original), *s;
+
+	if (e->kind == VMS_HOST_SYSCTL)
+		s = vms_xasprintf("restored the %s '%s' to '%s'", vms_host_kind_what(e->kind), path,
+		                  orig);
+	else
+		s = vms_xasprintf("removed the %s '%s'", vms_host_kind_what(e->kind), path);
+	free(path);
+	free(orig);
+	return s;
 }
 
 const char *vms_hoststate_default_dir(void)

@@ -93,10 +93,14 @@ static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome out
 
 	(void)arg;
 	switch (outcome) {
-	case VMS_HOST_UNDONE:
-		vms_note("repaired what a dead vmsuite left: removed the %s '%s' of pid %ld ('%s')",
-		         what, path, e->owner.pid, cmd);
+	case VMS_HOST_UNDONE: {
+		char *done = vms_host_entry_undone(e);
+
+		vms_note("repaired what a dead vmsuite left: %s, changed by pid %ld ('%s')", done,
+		         e->owner.pid, cmd);
+		free(done);
 		break;
+	}
 	case VMS_HOST_GONE:
 		vms_note("repaired the journal: the %s '%s' of the dead pid %ld was already gone",
 		         what, path, e->owner.pid);
@@ -200,10 +204,107 @@ static void repair_unlocked(struct vms_suite *s)
 	vms_hoststate_repair(&s->hs, say_repair, NULL);
 }
 
+/* ---- kernel knobs (--sysctl) ---- */
+
+static const char *knob_value(const struct vms_suite *s, size_t v, size_t k)
+{
+	return json_string_value(json_object_get(s->cfg.variants[v].settings, s->cfg.knobs[k]));
+}
+
+/* Sets knob k to value: the first time journalled (the record keeps the original), later
+ * written over. 0, or -errno (reported). */
+static int knob_put(struct vms_suite *s, size_t k, const char *value)
+{
+	struct vms_suite_knob *kn = &s->knobs[k];
+	const char *name = s->cfg.knobs[k];
+	char err[1024];
+	int ret;
+
+	if (kn->set && !strcmp(kn->now, value))
+		return 0;
+	ret = kn->set ? vms_sysctl_change(&kn->e, name, value, err, sizeof(err))
+	              : vms_sysctl_set(&s->hs, name, value, &kn->e, err, sizeof(err));
+	if (ret)
+		return vms_error_ret(ret, "%s", err);
+	kn->set = 1;
+	snprintf(kn->now, sizeof(kn->now), "%s", value);
+	return 0;
+}
+
+/* Writes knob k back to its original value and forgets its record; says so unless quiet. */
+static void knob_restore(struct vms_suite *s, size_t k, int quiet)
+{
+	struct vms_suite_knob *kn = &s->knobs[k];
+
+	if (!kn->set)
+		return;
+	if (!vms_sysctl_restore(&s->hs, &kn->e) && !quiet) {
+		char *orig = vms_text_escape(kn->e.original);
+
+		vms_note("restored %s to '%s'", s->cfg.knobs[k], orig);
+		free(orig);
+	} /* else reported; the record stays for `vmsuite cleanup` */
+	kn->set = 0;
+}
+
+static void knobs_restore(struct vms_suite *s)
+{
+	size_t k;
+
+	for (k = s->knobs ? s->cfg.n_knobs : 0; k-- > 0;)
+		knob_restore(s, k, 0);
+}
+
+/* Every value of every knob written once and restored, before anything runs: a value the
+ * kernel refuses ends the suite with nothing changed. Returns an exit code. */
+static int knobs_trial(struct vms_suite *s)
+{
+	size_t k, v;
+
+	s->knobs = vms_xcalloc(s->cfg.n_knobs ? s->cfg.n_knobs : 1, sizeof(*s->knobs));
+	for (k = 0; k < s->cfg.n_knobs; k++) {
+		for (v = 0; v < s->cfg.n_variants; v++) {
+			const char *val = knob_value(s, v, k);
+			int ret;
+
+			if (!val) {
+				vms_error("variant '%s' has no value for %s",
+				          s->cfg.variants[v].label, s->cfg.knobs[k]);
+				return VMS_EXIT_FATAL;
+			}
+			ret = knob_put(s, k, val);
+			knob_restore(s, k, 1);
+			if (ret == -EINVAL || ret == -ERANGE) {
+				vms_note("nothing ran; every knob is as it was");
+				return VMS_EXIT_USAGE;
+			}
+			if (ret)
+				return VMS_EXIT_FATAL;
+		}
+	}
+	return 0;
+}
+
+/* The runner's apply_variant: the host into variant v's settings. */
+static int apply_variant(void *ctx, size_t v)
+{
+	struct vms_suite *s = ctx;
+	size_t k;
+
+	for (k = 0; k < s->cfg.n_knobs; k++)
+		if (knob_put(s, k, knob_value(s, v, k)))
+			return -1;
+	return 0;
+}
+
 static void teardown(struct vms_suite *s)
 {
 	vms_probe_free(s->probe);
 	s->probe = NULL;
+	/* the knobs back while the lock is held: the next run must find the host as it was */
+	knobs_restore(s);
+	free(s->knobs);
+	s->knobs = NULL;
 	/* the record goes only once the cgroup is gone: else `vmsuite cleanup` retries */
 	if (vms_cgroup_destroy(&s->cg, 1))
 		s->cg.created = 0; /* warned; tried once, the record stays */
@@ -264,10 +365,12 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	if (m->note[0])
 		vms_note("%s", m->note);
 	if (!m->use_cgroup)
-		ret = lock_host(s, 0);
+		ret = lock_host(s, s->cfg.n_knobs > 0); /* knobs change the host: the lock */
 	else
 		ret = setup_cgroup(s);
 	if (ret)
+		goto out;
+	if (s->cfg.n_knobs && (ret = knobs_trial(s)))
 		goto out;
 	s->machine_json = vms_machine_json(m, m->use_cgroup ? &s->cg : NULL);
 	if (s->cfg.with_audio) {
@@ -310,6 +413,10 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	rc.stop = &suite_stop;
 	rc.checkpoint = checkpoint;
 	rc.checkpoint_ctx = s;
+	rc.variants = s->cfg.variants;
+	rc.n_variants = s->cfg.n_variants;
+	rc.apply_variant = s->cfg.n_knobs ? apply_variant : NULL;
+	rc.variant_ctx = s;
 	ret = vms_runner_run(&rc, doc);
 out:
 	teardown(s);

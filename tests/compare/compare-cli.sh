@@ -121,7 +121,7 @@ echo '{"format": "vmsuite.result/1", "workloads": [' > broken.json
 expect_rc 2 "$VMSUITE" compare broken.json base.json && one_line_naming broken.json
 echo '{"hello": "world"}' > other.json
 expect_rc 2 "$VMSUITE" compare base.json other.json && one_line_naming other.json
-echo '{"format": "vmsuite.result/2", "workloads": []}' > future.json
+echo '{"format": "vmsuite.result/9", "workloads": []}' > future.json
 expect_rc 2 "$VMSUITE" compare base.json future.json && one_line_naming future.json
 grep -q 'newer' err && ok "newer format says so" || fail "newer format message"
 expect_rc 2 "$VMSUITE" compare base.json && grep -q 'at least two result files' err &&

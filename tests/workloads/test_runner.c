@@ -115,7 +115,7 @@ static void test_plan(void **state)
 	snprintf(saves.path, sizeof(saves.path), "%s/../runner-test.json", p.abs);
 
 	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_OK);
-	assert_string_equal(json_string_value(json_object_get(doc, "format")), "vmsuite.result/1");
+	assert_string_equal(json_string_value(json_object_get(doc, "format")), "vmsuite.result/2");
 	assert_true(json_is_true(json_object_get(doc, "complete")));
 	assert_true(json_is_false(json_object_get(doc, "interrupted")));
 	assert_int_equal(json_array_size(json_object_get(doc, "workloads")), 2);
