@@ -62,6 +62,8 @@ struct vms_suite {
 	int saves;       /* checkpoints written to cfg.output */
 	int save_failed; /* a checkpoint failed: the file holds the last one saved, if any */
 	struct vms_suite_knob *knobs; /* cfg.n_knobs of them while the suite runs */
+	struct vms_host_entry delayacct_e; /* kernel.task_delayacct turned on for the probe */
+	int delayacct_set;                 /* delayacct_e is to be restored */
 };
 
 /* Prepares s for cfg (copied; what it points to is not). Allocates nothing; never fails. */
@@ -73,7 +75,8 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
  * without it), repairs what dead runs left, and when the machine needs a memory cgroup records
  * it in the journal and creates it; with knobs, writes every value of every knob once and
  * restores it (a value the kernel refuses ends here: 129, nothing ran, every knob as it was);
- * starts the probe; runs the plan, putting the host into each variant's settings before its
+ * with audio, as root, turns kernel.task_delayacct on for the probe's causes (journalled,
+ * restored at the end; docs/audio-probe.md, Causes); starts the probe; runs the plan, putting the host into each variant's settings before its
  * runs (journalled, core/sysctl.h),
  * checkpointing the result to cfg->output (the first checkpoint does not replace an existing
  * file unless cfg->force: -EEXIST, 128); then undoes all of it. *doc gets the result document
