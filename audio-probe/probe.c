@@ -35,7 +35,10 @@
 /* The real-time check: after this long playing, a device must not have taken more than
  * REALTIME_MAX times the audio real time would (docs/audio-probe.md, Devices). */
 #define REALTIME_CHECK_S 0.5
-#define REALTIME_MAX     1.5
+/* How often the probe takes its full reading while all is well (docs/audio-probe.md, Causes):
+ * the cost of the player's own measurement against how far before a gap its evidence starts */
+#define FULL_READING_S 0.25
+#define REALTIME_MAX   1.5
 
 enum { ST_STARTING, ST_PLAYING, ST_FAILED, ST_STOPPED };
 
@@ -416,6 +419,8 @@ static void open_all(struct child *c)
 	c->stage = vms_xmalloc(STAGE_BYTES);
 	memset(c->stage, 0, STAGE_BYTES);
 
+	/* one thread: alsa-lib's PCM locking is only a cost here */
+	setenv("LIBASOUND_THREAD_SAFE", "0", 1);
 	if (vms_pcm_open(&c->pcm, c->p->device, getenv("VMSUITE_VCLOCK_LOG"), err, sizeof(err)))
 		fail(h, "%s", err);
 	h->rate = (unsigned)h->mp3.rate;
@@ -454,7 +459,8 @@ static void child_main(struct vms_probe *p, pid_t parent)
 	struct snap prev, cur;
 	double expected = 0, next_tick, rate;
 	double buffer_s, period_s;
-	long pending = -1, wakes = 0;
+	long pending = -1, wakes = 0, every;
+	int danger = 1;     /* the last wake-up was late or short of headroom */
 	double written = 0; /* frames */
 	int started = 0, verified = 0;
 
@@ -482,6 +488,14 @@ static void child_main(struct vms_probe *p, pid_t parent)
 	buffer_s = (double)h->buffer_frames / rate;
 	period_s = (double)h->period_frames / rate;
 
+	/* The full reading (faults, CPU, run-queue wait, PSI, delay totals: five system calls and
+	 * a netlink round trip) is taken about every FULL_READING_S, at every wake-up of a player
+	 * in danger (late by half a period or more, or with less than half its usual headroom) and
+	 * at every underrun and resume; the other wake-ups only read the clock. A gap's evidence
+	 * starts at the last full reading before it. */
+	every = (long)(FULL_READING_S / period_s + 0.5);
+	if (every < 1)
+		every = 1;
 	take_snap(&c, &prev, 1);
 	add_tick(&c, prev.t);
 	next_tick = prev.t + 1;
@@ -507,7 +521,7 @@ static void child_main(struct vms_probe *p, pid_t parent)
 		snd_pcm_sframes_t avail;
 		unsigned short revents = 0;
 		double t_fill;
-		int r, psi;
+		int r, full;
 		long w;
 
 		if ((++wakes & 63) == 0 && getppid() != parent)
@@ -521,11 +535,12 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			snd_pcm_poll_descriptors_revents(c.pcm, c.pfds, (unsigned)c.npfds,
 			                                 &revents);
 		avail = snd_pcm_avail(c.pcm);
-		psi = (wakes & 3) == 0 || avail == -EPIPE || avail == -ESTRPIPE;
-		take_snap(&c, &cur, psi);
-		if (!psi) {
-			cur.psi_mem_s = prev.psi_mem_s;
-			cur.psi_io_s = prev.psi_io_s;
+		full = danger || wakes % every == 0 || avail < 0;
+		if (full) {
+			take_snap(&c, &cur, 1);
+		} else {
+			cur = prev; /* the last full reading; only the time is new */
+			cur.t = now_mono();
 		}
 		store_d(&h->last_wake, cur.t);
 		if (avail == -EPIPE || avail == -ESTRPIPE) {
@@ -534,6 +549,7 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			pending =
 			    add_xrun(&c, load_d(&h->last_dry), expected, &prev, &cur, suspend);
 			add_wake(&c, cur.t, cur.t - expected, 0);
+			danger = 1;
 			if (suspend) {
 				int tries = 0;
 
@@ -545,18 +561,24 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			started = 0;
 			avail = (snd_pcm_sframes_t)h->buffer_frames;
 		} else if (avail < 0) {
+			danger = 1;
 			snd_pcm_prepare(c.pcm);
 			started = 0;
 			avail = (snd_pcm_sframes_t)h->buffer_frames;
 		} else {
-			add_wake(&c, cur.t, cur.t - expected,
-			         (double)((snd_pcm_sframes_t)h->buffer_frames - avail) / rate);
+			double fill_s =
+			    (double)((snd_pcm_sframes_t)h->buffer_frames - avail) / rate;
+
+			add_wake(&c, cur.t, cur.t - expected, fill_s);
+			danger =
+			    cur.t - expected >= period_s / 2 || fill_s < (buffer_s - period_s) / 2;
 		}
 		t_fill = cur.t;
 		w = fill(&c, avail);
 		if (w == -EPIPE || w == -ESTRPIPE) {
 			/* ran dry between the wake and the write */
 			take_snap(&c, &cur, 1);
+			full = danger = 1;
 			pending = add_xrun(&c, load_d(&h->last_dry), expected, &prev, &cur,
 			                   w == -ESTRPIPE);
 			snd_pcm_prepare(c.pcm);
@@ -621,7 +643,8 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			if (next_tick < cur.t)
 				next_tick = cur.t + 1;
 		}
-		prev = cur;
+		if (full)
+			prev = cur;
 	}
 	snd_pcm_drop(c.pcm);
 	add_tick(&c, now_mono());

@@ -305,14 +305,14 @@ static void delayacct_on(struct vms_suite *s)
 	char value[16], err[512];
 	size_t k;
 
-	if (geteuid() != 0 || vms_sysctl_read("/proc/sys/kernel/task_delayacct", value,
-	                                      sizeof(value)) || !strcmp(value, "1"))
+	if (geteuid() != 0 ||
+	    vms_sysctl_read("/proc/sys/kernel/task_delayacct", value, sizeof(value)) ||
+	    !strcmp(value, "1"))
 		return;
 	for (k = 0; k < s->cfg.n_knobs; k++)
 		if (!strcmp(s->cfg.knobs[k], "kernel.task_delayacct"))
 			return;
-	if (vms_sysctl_set(&s->hs, "kernel.task_delayacct", "1", &s->delayacct_e, err,
-	                   sizeof(err)))
+	if (vms_sysctl_set(&s->hs, "kernel.task_delayacct", "1", &s->delayacct_e, err, sizeof(err)))
 		vms_warn("cannot turn delay accounting on (%s): the audio probe infers the causes "
 		         "of gaps instead",
 		         err);
