@@ -73,11 +73,11 @@ struct vms_probe_view {
 /* The cause rules of docs/audio-probe.md on one gap's evidence. With the player's delay
  * accounting (e->delayacct): the largest of its swap-in, reclaim, thrashing and compaction
  * delays when it covers at least half the gap (e->gap_ms, else the lateness), else runqueue,
- * io (its block I/O delay) or decode (its own CPU) when that does, else unexplained. Without (inference): paging if major
- * faults, else runqueue if run-queue wait is at least half the lateness, else io if PSI io grew
- * by at least VMS_CAUSE_IO_FRACTION of the lateness, else decode if own CPU is at least half of
- * it, else unexplained. *delay_ms (NULL allowed) gets the delay that names the cause (0 for
- * paging and unexplained). Pure. */
+ * io (its block I/O delay) or decode (its own CPU) when that does, else unexplained. Without
+ * (inference): paging if major faults, else runqueue if run-queue wait is at least half the
+ * lateness, else io if PSI io grew by at least VMS_CAUSE_IO_FRACTION of the lateness, else decode
+ * if own CPU is at least half of it, else unexplained. *delay_ms (NULL allowed) gets the delay that
+ * names the cause (0 for paging and unexplained). Pure. */
 #define VMS_CAUSE_IO_FRACTION 0.1
 enum vms_cause vms_probe_classify(const struct vms_gap_evidence *e, double *delay_ms);
 
