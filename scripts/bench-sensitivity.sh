@@ -15,9 +15,11 @@
 #            not a measurement of the ear
 # Root is needed for the emulated machine, --rt and --mlock (without it the shield pair and the
 # hron2001 machine are skipped, with a message). Run it on a quiet machine: the verdicts compare
-# timing. Results stay in OUT_DIR (default: a new directory under /tmp).
-# usage: scripts/bench-sensitivity.sh [-n RUNS] [-o OUT_DIR] [--plans memload,2001]
-#                                     [--pairs cpus,shield,presets] [--baseline S] [BUILD_DIR]
+# timing. Results stay in OUT_DIR (default: a new directory under /tmp); the workloads' files
+# (and, as root without host swap, the emulated machine's temporary swap file) go to --workdir
+# (default: OUT_DIR; it must be on a disk filesystem).
+# usage: scripts/bench-sensitivity.sh [-n RUNS] [-o OUT_DIR] [--workdir DIR]
+#            [--plans memload,2001,quick] [--pairs cpus,shield,presets] [--baseline S] [BUILD_DIR]
 set -euo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 runs=5
@@ -25,6 +27,7 @@ out=
 plans=memload,2001
 pairs=cpus,shield,presets
 baseline=5
+workdir=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
@@ -32,7 +35,8 @@ while [ $# -gt 0 ]; do
 	--plans) plans=$2; shift 2 ;;
 	--pairs) pairs=$2; shift 2 ;;
 	--baseline) baseline=$2; shift 2 ;;
-	-h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--workdir) workdir=$2; shift 2 ;;
+	-h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) echo "bench-sensitivity: unknown option '$1' (see --help)" >&2; exit 64 ;;
 	*) break ;;
 	esac
@@ -43,9 +47,10 @@ vmsuite=$build/cli/vmsuite
 case $runs in '' | *[!0-9]* | 0 | 1) echo "bench-sensitivity: -n wants 2 or more runs, not '$runs'" >&2; exit 64 ;; esac
 out=${out:-$(mktemp -d /tmp/vmsuite-sensitivity.XXXXXX)}
 mkdir -p "$out"
+workdir=${workdir:-$out}
 root=0
 [ "$(id -u)" = 0 ] && root=1
-echo "bench-sensitivity: $runs runs per condition, results in $out"
+echo "bench-sensitivity: $runs runs per condition, results in $out, work files in $workdir"
 echo "host: $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # plan NAME: the workload options of a load, or nothing (and a message) when it cannot run here
@@ -105,6 +110,7 @@ for plan in "${plan_list[@]}"; do
 			echo "-- $plan/$pair: $label ($runs runs${opts:+, $opts})"
 			# shellcheck disable=SC2086 # word splitting of the option lists is intended
 			"$vmsuite" run $wargs -n "$runs" --with-audio --baseline "$baseline" $opts \
+				--workdir "$workdir" \
 				--label "$plan $pair $label" -q -o "$f" --force ||
 				echo "   (vmsuite run exited $?; its result file is compared as it is)"
 			files+=("$f")
