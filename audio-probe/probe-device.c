@@ -193,8 +193,8 @@ int vms_pcm_open(snd_pcm_t **pcm, const char *dev, const char *vclock_log, char 
 }
 
 int vms_pcm_setup(snd_pcm_t *pcm, const char *dev, unsigned rate, double period_ms,
-                  double buffer_ms, snd_pcm_uframes_t *period, snd_pcm_uframes_t *buffer, char *err,
-                  size_t errlen)
+                  double buffer_ms, snd_pcm_uframes_t *period, snd_pcm_uframes_t *buffer,
+                  int *batch, char *err, size_t errlen)
 {
 	snd_pcm_hw_params_t *hw = NULL;
 	snd_pcm_sw_params_t *sw = NULL;
@@ -239,6 +239,8 @@ int vms_pcm_setup(snd_pcm_t *pcm, const char *dev, unsigned rate, double period_
 		goto out;
 	}
 	snd_pcm_hw_params_get_period_size(hw, period, &dir);
+	/* a device whose position moves once per period (SNDRV_PCM_INFO_BATCH) */
+	*batch = snd_pcm_hw_params_is_batch(hw) == 1;
 	snd_pcm_hw_params_get_buffer_size(hw, buffer);
 	got_p = (double)*period * 1000.0 / rate;
 	got_b = (double)*buffer * 1000.0 / rate;
@@ -254,7 +256,10 @@ int vms_pcm_setup(snd_pcm_t *pcm, const char *dev, unsigned rate, double period_
 	}
 	snd_pcm_sw_params_current(pcm, sw);
 	snd_pcm_sw_params_get_boundary(sw, &boundary);
-	ret = snd_pcm_sw_params_set_avail_min(pcm, sw, *period);
+	/* On a batch device the position reaches a full period free only at the period's end,
+	 * often a frame short of it: avail_min = one period would then wake the player a whole
+	 * period late, at the next step. Half a period wakes it at the step that frees one. */
+	ret = snd_pcm_sw_params_set_avail_min(pcm, sw, *batch ? *period / 2 : *period);
 	if (ret >= 0)
 		ret = snd_pcm_sw_params_set_start_threshold(pcm, sw, boundary);
 	if (ret >= 0)

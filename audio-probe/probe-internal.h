@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 #include "core/metric.h"
@@ -27,6 +28,11 @@ struct vms_gap_evidence {
 	double runq_ms;               /* run-queue wait (/proc/thread-self/schedstat, 2nd field) */
 	double cpu_ms;                /* own user+system CPU */
 	double psi_mem_ms, psi_io_ms; /* system "some" stall totals growth */
+	/* The player's own delay accounting (taskstats), when delayacct is set: the growth of its
+	 * delay totals over the same interval. */
+	int delayacct;
+	double io_ms, swapin_ms, reclaim_ms, thrashing_ms, compaction_ms;
+	double gap_ms; /* the silence, dry to resume (0 = unknown): what a delay must cover */
 };
 
 /* One underrun (or suspend): the silence from dry to resume. */
@@ -61,14 +67,41 @@ struct vms_probe_view {
 	double last_wake;
 	double died_at; /* 0 = alive */
 	double now;
+	unsigned cause_method; /* VMS_CAUSE_BY_DELAYACCT or _INFERENCE (0 counts as inference) */
 };
 
-/* The cause rule of docs/audio-probe.md on one gap's evidence: paging if major faults, else
- * runqueue if run-queue wait is at least half the lateness, else io if PSI io grew by at least
- * VMS_CAUSE_IO_FRACTION of the lateness, else decode if own CPU is at least half of it, else
- * unexplained. Pure. */
+/* The cause rules of docs/audio-probe.md on one gap's evidence. With the player's delay
+ * accounting (e->delayacct): the largest of its swap-in, reclaim, thrashing and compaction
+ * delays when it covers at least half the gap (e->gap_ms, else the lateness), else runqueue,
+ * io (its block I/O delay) or decode (its own CPU) when that does, else unexplained. Without
+ * (inference): paging if major faults, else runqueue if run-queue wait is at least half the
+ * lateness, else io if PSI io grew by at least VMS_CAUSE_IO_FRACTION of the lateness, else decode
+ * if own CPU is at least half of it, else unexplained. *delay_ms (NULL allowed) gets the delay that
+ * names the cause (0 for paging and unexplained). Pure. */
 #define VMS_CAUSE_IO_FRACTION 0.1
-enum vms_cause vms_probe_classify(const struct vms_gap_evidence *e);
+enum vms_cause vms_probe_classify(const struct vms_gap_evidence *e, double *delay_ms);
+
+/* ---- delay accounting (probe-delay.c) ---- */
+/* Cumulative delay totals of one thread, seconds. */
+struct vms_delays {
+	int version; /* the kernel's taskstats version */
+	double runq_s, io_s, swapin_s, reclaim_s, thrashing_s, compaction_s;
+};
+
+struct vms_delay {
+	int fd;
+	unsigned short family;
+	unsigned seq;
+	int version;
+	char buf[2048]; /* one reply */
+};
+
+/* Opens the taskstats reader: kernel.task_delayacct must be on, the TASKSTATS genetlink family
+ * present and readable (CAP_NET_ADMIN). 0, or -errno with a one-line reason in err. */
+int vms_delay_open(struct vms_delay *d, char *err, size_t errlen);
+/* The delay totals of thread tid now: one request, one reply, no allocation. 0 or -errno. */
+int vms_delay_read(struct vms_delay *d, pid_t tid, struct vms_delays *out);
+void vms_delay_close(struct vms_delay *d);
 
 /* The index of the first wake-up at or after t in wakes[0..n) (sorted by time); n when none. */
 size_t vms_wake_index(const struct vms_wake_rec *wakes, size_t n, double t);
@@ -137,9 +170,11 @@ int vms_have_sound_card(void);
 int vms_pcm_open(snd_pcm_t **pcm, const char *dev, const char *vclock_log, char *err,
                  size_t errlen);
 /* Sets S16 stereo at rate, period/buffer near the given ms, MONOTONIC timestamps, manual
- * start. Refuses (with a reason) what the device cannot do or a geometry off by more than 2x. */
+ * start. Refuses (with a reason) what the device cannot do or a geometry off by more than 2x.
+ * *batch: the device's position moves once per period (snd_pcm_hw_params_is_batch); avail_min
+ * is then half a period, else one period (docs/audio-probe.md, Devices). */
 int vms_pcm_setup(snd_pcm_t *pcm, const char *dev, unsigned rate, double period_ms,
-                  double buffer_ms, snd_pcm_uframes_t *period, snd_pcm_uframes_t *buffer, char *err,
-                  size_t errlen);
+                  double buffer_ms, snd_pcm_uframes_t *period, snd_pcm_uframes_t *buffer,
+                  int *batch, char *err, size_t errlen);
 
 #endif

@@ -12,18 +12,62 @@
 #include "core/result.h"
 #include "core/util.h"
 
-enum vms_cause vms_probe_classify(const struct vms_gap_evidence *e)
+/* The delay-accounting rule: the most specific delay that covers half the gap (`late`: the
+ * gap's length, or the lateness while it lasts). */
+static enum vms_cause classify_delays(const struct vms_gap_evidence *e, double late, double *delay)
 {
-	double late = e->late_ms > 0 ? e->late_ms : 0;
+	const struct {
+		enum vms_cause cause;
+		double ms;
+	} memory[] = {{VMS_CAUSE_SWAPIN, e->swapin_ms},
+	              {VMS_CAUSE_RECLAIM, e->reclaim_ms},
+	              {VMS_CAUSE_THRASHING, e->thrashing_ms},
+	              {VMS_CAUSE_COMPACTION, e->compaction_ms}},
+	  rest[] = {{VMS_CAUSE_RUNQUEUE, e->runq_ms},
+	            {VMS_CAUSE_IO, e->io_ms},
+	            {VMS_CAUSE_DECODE, e->cpu_ms}};
+	size_t i, best = 0;
 
+	/* swap-in, thrashing and reclaim waits for I/O count as block I/O delay too: the memory
+	 * causes come first, the largest of them */
+	for (i = 1; i < VMS_ARRAY_SIZE(memory); i++)
+		if (memory[i].ms > memory[best].ms)
+			best = i;
+	if (late > 0 && memory[best].ms >= late / 2) {
+		*delay = memory[best].ms;
+		return memory[best].cause;
+	}
+	for (i = 0; i < VMS_ARRAY_SIZE(rest); i++)
+		if (late > 0 && rest[i].ms >= late / 2) {
+			*delay = rest[i].ms;
+			return rest[i].cause;
+		}
+	return VMS_CAUSE_UNEXPLAINED;
+}
+
+enum vms_cause vms_probe_classify(const struct vms_gap_evidence *e, double *delay_ms)
+{
+	double late = e->late_ms > 0 ? e->late_ms : 0, dummy;
+
+	if (!delay_ms)
+		delay_ms = &dummy;
+	*delay_ms = 0;
+	if (e->delayacct)
+		return classify_delays(e, e->gap_ms > 0 ? e->gap_ms : late, delay_ms);
 	if (e->majflt > 0)
 		return VMS_CAUSE_PAGING;
-	if (late > 0 && e->runq_ms >= late / 2)
+	if (late > 0 && e->runq_ms >= late / 2) {
+		*delay_ms = e->runq_ms;
 		return VMS_CAUSE_RUNQUEUE;
-	if (e->psi_io_ms > 0 && e->psi_io_ms >= late * VMS_CAUSE_IO_FRACTION)
+	}
+	if (e->psi_io_ms > 0 && e->psi_io_ms >= late * VMS_CAUSE_IO_FRACTION) {
+		*delay_ms = e->psi_io_ms;
 		return VMS_CAUSE_IO;
-	if (late > 0 && e->cpu_ms >= late / 2)
+	}
+	if (late > 0 && e->cpu_ms >= late / 2) {
+		*delay_ms = e->cpu_ms;
 		return VMS_CAUSE_DECODE;
+	}
 	return VMS_CAUSE_UNEXPLAINED;
 }
 
@@ -31,30 +75,47 @@ struct gap {
 	double s, e;   /* unclipped */
 	double cs, ce; /* clipped to the window */
 	enum vms_cause cause;
+	double delay_ms;              /* the delay that names the cause */
 	const struct vms_xrun_rec *x; /* NULL for a died/pending gap */
 	int pending;
 };
 
 static void add_gap(struct gap *g, size_t *n, double s, double e, double t0, double t1,
-                    enum vms_cause cause, const struct vms_xrun_rec *x, int pending)
+                    const struct vms_xrun_rec *x, enum vms_cause cause, int pending)
 {
-	double cs = s > t0 ? s : t0, ce = e < t1 ? e : t1;
+	double cs = s > t0 ? s : t0, ce = e < t1 ? e : t1, delay = 0;
 
 	if (e < s)
 		e = s;
 	if (ce <= cs)
 		return;
-	g[*n] = (struct gap){s, e, cs, ce, cause, x, pending};
+	if (x) {
+		struct vms_gap_evidence ev = x->ev;
+
+		ev.gap_ms = x->resume > 0 ? (x->resume - x->dry) * 1000 : 0;
+		cause = vms_probe_classify(&ev, &delay);
+	}
+	g[*n] = (struct gap){s, e, cs, ce, cause, delay, x, pending};
 	(*n)++;
 }
 
 static json_t *evidence_json(const struct vms_gap_evidence *ev)
 {
-	return json_pack("{s:f, s:f, s:I, s:I, s:f, s:f, s:f, s:f}", "late_ms", ev->late_ms,
-	                 "interval_ms", ev->interval_ms, "major_faults", (json_int_t)ev->majflt,
-	                 "minor_faults", (json_int_t)ev->minflt, "runqueue_ms", ev->runq_ms,
-	                 "cpu_ms", ev->cpu_ms, "psi_memory_ms", ev->psi_mem_ms, "psi_io_ms",
-	                 ev->psi_io_ms);
+	json_t *o =
+	    json_pack("{s:f, s:f, s:I, s:I, s:f, s:f, s:f, s:f}", "late_ms", ev->late_ms,
+	              "interval_ms", ev->interval_ms, "major_faults", (json_int_t)ev->majflt,
+	              "minor_faults", (json_int_t)ev->minflt, "runqueue_ms", ev->runq_ms, "cpu_ms",
+	              ev->cpu_ms, "psi_memory_ms", ev->psi_mem_ms, "psi_io_ms", ev->psi_io_ms);
+
+	if (ev->delayacct) {
+		/* the player's own delay totals' growth over the same interval */
+		json_object_set_new(o, "io_ms", json_real(ev->io_ms));
+		json_object_set_new(o, "swapin_ms", json_real(ev->swapin_ms));
+		json_object_set_new(o, "reclaim_ms", json_real(ev->reclaim_ms));
+		json_object_set_new(o, "thrashing_ms", json_real(ev->thrashing_ms));
+		json_object_set_new(o, "compaction_ms", json_real(ev->compaction_ms));
+	}
+	return o;
 }
 
 size_t vms_wake_index(const struct vms_wake_rec *wakes, size_t n, double t)
@@ -88,10 +149,11 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 	size_t causes[VMS_CAUSE_NR] = {0};
 	size_t hist[VMS_ARRAY_SIZE(edges)] = {0};
 	struct gap *g = vms_xcalloc(v->n_xruns + 2, sizeof(*g));
-	double *late, last_resume = 0;
+	double *late, *fill, last_resume = 0;
 	unsigned char *touched;
 	json_t *detail = json_object(), *jg = json_array(), *jc = json_object();
 	json_t *series, *s_t, *s_fill, *s_late, *s_gap, *s_xr;
+	unsigned method = v->cause_method ? v->cause_method : VMS_CAUSE_BY_INFERENCE;
 
 	horizon = v->died_at > 0 ? t1 : (v->now < t1 ? v->now : t1);
 	for (i = 0; i < v->n_xruns; i++) {
@@ -102,13 +164,13 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 			last_resume = x->resume;
 		if ((x->dry < t1 && e > t0) || (x->dry >= t0 && x->dry < t1))
 			underruns++;
-		add_gap(g, &ng, x->dry, e, t0, t1, vms_probe_classify(&x->ev), x, x->resume <= 0);
+		add_gap(g, &ng, x->dry, e, t0, t1, x, VMS_CAUSE_UNEXPLAINED, x->resume <= 0);
 	}
 	/* the ring ran dry after the last wake and nobody has noticed yet (or never will) */
 	if (v->last_dry > 0 && v->last_dry >= last_resume && v->last_wake < v->last_dry &&
 	    (!v->n_xruns || v->xruns[v->n_xruns - 1].resume > 0))
-		add_gap(g, &ng, v->last_dry, horizon, t0, t1,
-		        v->died_at > 0 ? VMS_CAUSE_PROBE_DIED : VMS_CAUSE_UNEXPLAINED, NULL,
+		add_gap(g, &ng, v->last_dry, horizon, t0, t1, NULL,
+		        v->died_at > 0 ? VMS_CAUSE_PROBE_DIED : VMS_CAUSE_UNEXPLAINED,
 		        v->died_at <= 0);
 
 	/* whole seconds from t0; a last partial second of half a second or more counts as
@@ -147,6 +209,8 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 			if (g[i].x->suspend)
 				json_object_set_new(o, "suspend", json_true());
 			json_object_set_new(o, "evidence", evidence_json(&g[i].x->ev));
+			if (g[i].x->ev.delayacct)
+				json_object_set_new(o, "delay_ms", json_real(r3(g[i].delay_ms)));
 		}
 		json_array_append_new(jg, o);
 	}
@@ -157,6 +221,9 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 	late = vms_xcalloc(vms_wake_index(v->wakes, v->n_wakes, t1) -
 	                       vms_wake_index(v->wakes, v->n_wakes, t0) + 1,
 	                   sizeof(*late));
+	fill = vms_xcalloc(vms_wake_index(v->wakes, v->n_wakes, t1) -
+	                       vms_wake_index(v->wakes, v->n_wakes, t0) + 1,
+	                   sizeof(*fill));
 	series = json_object();
 	s_t = json_array(), s_fill = json_array(), s_late = json_array(), s_gap = json_array(),
 	s_xr = json_array();
@@ -176,6 +243,7 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 				const struct vms_wake_rec *r = &v->wakes[w];
 				size_t h;
 
+				fill[nlate] = r->fill_ms;
 				late[nlate++] = r->late_ms;
 				for (h = nedges; h > 0 && r->late_ms < edges[h - 1]; h--)
 					;
@@ -235,7 +303,11 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 			    metrics, qs[i].name, run,
 			    r3(gsl_stats_quantile_from_sorted_data(late, 1, nlate, qs[i].q)));
 		vms_metric_record(metrics, "wake_max_ms", run, r3(late[nlate - 1]));
-		vms_metric_record(metrics, "headroom_min_ms", run, r3(headroom));
+		/* the closest call of a window with an underrun is the underrun */
+		vms_metric_record(metrics, "headroom_min_ms", run, underruns ? 0 : r3(headroom));
+		gsl_sort(fill, 1, nlate);
+		vms_metric_record(metrics, "headroom_p1_ms", run,
+		                  r3(gsl_stats_quantile_from_sorted_data(fill, 1, nlate, 0.01)));
 	}
 	vms_metric_record(metrics, "near_misses", run, (double)near);
 	if (v->n_ticks >= 2) {
@@ -264,8 +336,9 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 		vms_metric_record(metrics, "probe_maxrss_kib", run, (double)rss);
 	}
 
+	/* the causes the window's method can name (and any that occurred) */
 	for (i = 0; i < VMS_CAUSE_NR; i++)
-		if (i != VMS_CAUSE_PROBE_DIED || causes[i])
+		if ((vms_cause_methods((enum vms_cause)i) & method) || causes[i])
 			json_object_set_new(jc, vms_cause_name((enum vms_cause)i),
 			                    json_integer((json_int_t)causes[i]));
 	{
@@ -285,10 +358,12 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 	json_object_set_new(detail, "clean_seconds", json_integer((json_int_t)clean));
 	json_object_set_new(detail, "gaps", jg);
 	json_object_set_new(detail, "causes", jc);
+	json_object_set_new(detail, "cause_method", json_string(vms_cause_method_name(method)));
 	json_object_set_new(detail, "series", series);
 	if (v->died_at > 0 && v->died_at < t1)
 		json_object_set_new(detail, "probe_died_at", json_real(v->died_at));
 	free(late);
+	free(fill);
 	free(touched);
 	free(g);
 	return detail;

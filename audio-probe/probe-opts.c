@@ -15,8 +15,41 @@ static const struct {
 	const char *name;
 	int takes_value;
 } known[] = {
-    {"device", 1}, {"period", 1}, {"buffer", 1}, {"rt", 0}, {"mlock", 0}, {"cpu", 1},
+    {"device", 1}, {"latency", 1}, {"period", 1}, {"buffer", 1},
+    {"rt", 0},     {"mlock", 0},   {"cpu", 1},
 };
+
+/* docs/audio-probe.md, Latency presets */
+const struct vms_probe_latency vms_probe_latencies[] = {
+    {"2001", 25, 100, "an OSS-era player's fragments: four of 25 ms"},
+    {"desktop", 1024 * 1000.0 / 48000, 2048 * 1000.0 / 48000,
+     "a desktop sound server's default quantum: 1024 frames at 48 kHz, two periods"},
+    {"pro", 256 * 1000.0 / 48000, 512 * 1000.0 / 48000,
+     "JACK-like low latency: 256 frames at 48 kHz, two periods"},
+    {NULL, 0, 0, NULL},
+};
+
+const struct vms_probe_latency *vms_probe_latency_find(const char *name)
+{
+	size_t i;
+
+	if (!name)
+		name = VMS_PROBE_LATENCY_DEFAULT;
+	for (i = 0; vms_probe_latencies[i].name; i++)
+		if (!strcmp(vms_probe_latencies[i].name, name))
+			return &vms_probe_latencies[i];
+	return NULL;
+}
+
+void vms_probe_geometry(const struct vms_probe_opts *o, double *period_ms, double *buffer_ms)
+{
+	const struct vms_probe_latency *l = vms_probe_latency_find(o->latency);
+
+	if (!l) /* refused by vms_probe_opt_set(); the default then */
+		l = vms_probe_latency_find(NULL);
+	*period_ms = o->period_ms ? o->period_ms : l->period_ms;
+	*buffer_ms = o->buffer_ms ? o->buffer_ms : l->buffer_ms;
+}
 
 int vms_probe_opt_known(const char *name, int *takes_value)
 {
@@ -90,7 +123,14 @@ int vms_probe_opt_set(struct vms_probe_opts *o, const char *name, const char *va
 	if (!strcmp(name, "buffer"))
 		return set_ms(name, value, VMS_PROBE_BUFFER_MIN_MS, VMS_PROBE_BUFFER_MS,
 		              VMS_PROBE_BUFFER_MAX_MS, &o->buffer_ms, err, errlen);
-	if (!strcmp(name, "device")) {
+	if (!strcmp(name, "latency")) {
+		if (!vms_probe_latency_find(value)) {
+			snprintf(err, errlen, "--latency wants 2001, desktop or pro, not '%s'",
+			         value);
+			return -EINVAL;
+		}
+		o->latency = value;
+	} else if (!strcmp(name, "device")) {
 		if (!*value) {
 			snprintf(err, errlen,
 			         "--device wants an ALSA device name ('virtual', 'default', "
@@ -111,20 +151,24 @@ int vms_probe_opt_set(struct vms_probe_opts *o, const char *name, const char *va
 
 int vms_probe_opts_check(const struct vms_probe_opts *o, char *err, size_t errlen)
 {
-	double period = o->period_ms ? o->period_ms : VMS_PROBE_PERIOD_MS;
-	double buffer = o->buffer_ms ? o->buffer_ms : VMS_PROBE_BUFFER_MS;
+	const struct vms_probe_latency *l = vms_probe_latency_find(o->latency);
+	double period, buffer;
 
-	if (buffer >= 2 * period)
+	vms_probe_geometry(o, &period, &buffer);
+	/* a little slack: the presets' frame counts are not whole milliseconds */
+	if (buffer >= 2 * period - 1e-9)
 		return 0;
 	if (o->buffer_ms)
 		snprintf(err, errlen,
 		         "the buffer must hold at least two periods: --buffer %g ms allows "
-		         "--period %g ms at most, not %g ms%s",
-		         buffer, buffer / 2, period, o->period_ms ? "" : " (the default period)");
+		         "--period %.4g ms at most, not %.4g ms%s%s%s",
+		         buffer, buffer / 2, period, o->period_ms ? "" : " (the ",
+		         o->period_ms || !l ? "" : l->name,
+		         o->period_ms ? "" : " preset's period)");
 	else
 		snprintf(err, errlen,
 		         "the buffer must hold at least two periods: --period %g ms needs "
-		         "--buffer %g ms or more (the default buffer is %g ms)",
-		         period, 2 * period, buffer);
+		         "--buffer %g ms or more (the %s preset's buffer is %.4g ms)",
+		         period, 2 * period, l ? l->name : "default", buffer);
 	return -EINVAL;
 }

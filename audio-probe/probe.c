@@ -35,7 +35,10 @@
 /* The real-time check: after this long playing, a device must not have taken more than
  * REALTIME_MAX times the audio real time would (docs/audio-probe.md, Devices). */
 #define REALTIME_CHECK_S 0.5
-#define REALTIME_MAX     1.5
+/* How often the probe takes its full reading while all is well (docs/audio-probe.md, Causes):
+ * the cost of the player's own measurement against how far before a gap its evidence starts */
+#define FULL_READING_S 0.25
+#define REALTIME_MAX   1.5
 
 enum { ST_STARTING, ST_PLAYING, ST_FAILED, ST_STOPPED };
 
@@ -64,6 +67,10 @@ struct shm_hdr {
 	_Atomic unsigned long wakes_lost, xruns_lost, poll_timeouts, suspends;
 	_Atomic long underruns;
 	double last_dry, last_wake; /* written with __atomic_store */
+	int batch;                  /* the device's position moves once per period */
+	unsigned cause_method;      /* VMS_CAUSE_BY_DELAYACCT or _INFERENCE */
+	char cause_note[256];       /* why not delayacct */
+	int taskstats_version;
 };
 
 struct vms_probe {
@@ -129,6 +136,8 @@ struct snap {
 	double cpu_s;
 	double runq_s;
 	double psi_mem_s, psi_io_s;
+	int dl_ok; /* dl holds the delay totals */
+	struct vms_delays dl;
 };
 
 struct child {
@@ -143,6 +152,10 @@ struct child {
 	snd_pcm_status_t *status;
 	struct pollfd pfds[8];
 	int npfds;
+	struct snap xrun_from; /* the wake before the pending underrun */
+	int have_delay;        /* delay accounting readable: delay and tid */
+	struct vms_delay delay;
+	pid_t tid;
 };
 
 static void fail(struct shm_hdr *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -205,6 +218,7 @@ static void take_snap(struct child *c, struct snap *s, int with_psi)
 		s->psi_mem_s = psi_total(c->psi_mem_fd);
 		s->psi_io_s = psi_total(c->psi_io_fd);
 	}
+	s->dl_ok = c->have_delay && !vms_delay_read(&c->delay, c->tid, &s->dl);
 }
 
 static void add_tick(struct child *c, double t)
@@ -244,6 +258,26 @@ static void add_wake(struct child *c, double t, double late_s, double fill_s)
 	atomic_store_explicit(&h->n_wakes, n + 1, memory_order_release);
 }
 
+/* The growth of everything the probe watches from snapshot a to b, as a gap's evidence. */
+static void set_evidence(struct vms_gap_evidence *ev, const struct snap *a, const struct snap *b)
+{
+	ev->interval_ms = (b->t - a->t) * 1000;
+	ev->majflt = b->majflt - a->majflt;
+	ev->minflt = b->minflt - a->minflt;
+	ev->runq_ms = (b->runq_s - a->runq_s) * 1000;
+	ev->cpu_ms = (b->cpu_s - a->cpu_s) * 1000;
+	ev->psi_mem_ms = (b->psi_mem_s - a->psi_mem_s) * 1000;
+	ev->psi_io_ms = (b->psi_io_s - a->psi_io_s) * 1000;
+	ev->delayacct = a->dl_ok && b->dl_ok;
+	if (ev->delayacct) {
+		ev->io_ms = (b->dl.io_s - a->dl.io_s) * 1000;
+		ev->swapin_ms = (b->dl.swapin_s - a->dl.swapin_s) * 1000;
+		ev->reclaim_ms = (b->dl.reclaim_s - a->dl.reclaim_s) * 1000;
+		ev->thrashing_ms = (b->dl.thrashing_s - a->dl.thrashing_s) * 1000;
+		ev->compaction_ms = (b->dl.compaction_s - a->dl.compaction_s) * 1000;
+	}
+}
+
 /* Records an underrun seen at `now`; returns its index or -1. */
 static long add_xrun(struct child *c, double dry, double expected, const struct snap *prev,
                      const struct snap *cur, int suspend)
@@ -258,18 +292,13 @@ static long add_xrun(struct child *c, double dry, double expected, const struct 
 		return -1;
 	}
 	x = &c->p->xruns[n];
+	c->xrun_from = *prev;
 	x->dry = dry < cur->t ? dry : cur->t;
 	x->detected = cur->t;
 	x->resume = 0;
 	x->suspend = suspend;
 	x->ev.late_ms = (cur->t - expected) * 1000;
-	x->ev.interval_ms = (cur->t - prev->t) * 1000;
-	x->ev.majflt = cur->majflt - prev->majflt;
-	x->ev.minflt = cur->minflt - prev->minflt;
-	x->ev.runq_ms = (cur->runq_s - prev->runq_s) * 1000;
-	x->ev.cpu_ms = (cur->cpu_s - prev->cpu_s) * 1000;
-	x->ev.psi_mem_ms = (cur->psi_mem_s - prev->psi_mem_s) * 1000;
-	x->ev.psi_io_ms = (cur->psi_io_s - prev->psi_io_s) * 1000;
+	set_evidence(&x->ev, prev, cur);
 	atomic_store_explicit(&h->n_xruns, n + 1, memory_order_release);
 	return (long)n;
 }
@@ -390,11 +419,13 @@ static void open_all(struct child *c)
 	c->stage = vms_xmalloc(STAGE_BYTES);
 	memset(c->stage, 0, STAGE_BYTES);
 
+	/* one thread: alsa-lib's PCM locking is only a cost here */
+	setenv("LIBASOUND_THREAD_SAFE", "0", 1);
 	if (vms_pcm_open(&c->pcm, c->p->device, getenv("VMSUITE_VCLOCK_LOG"), err, sizeof(err)))
 		fail(h, "%s", err);
 	h->rate = (unsigned)h->mp3.rate;
 	if (vms_pcm_setup(c->pcm, c->p->device, h->rate, o->period_ms, o->buffer_ms, &period,
-	                  &buffer, err, sizeof(err)))
+	                  &buffer, &h->batch, err, sizeof(err)))
 		fail(h, "%s", err);
 	h->period_frames = period;
 	h->buffer_frames = buffer;
@@ -409,6 +440,15 @@ static void open_all(struct child *c)
 	c->schedstat_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
 	c->psi_mem_fd = open("/proc/pressure/memory", O_RDONLY | O_CLOEXEC);
 	c->psi_io_fd = open("/proc/pressure/io", O_RDONLY | O_CLOEXEC);
+	/* the causes from the player's own delay accounting, else inferred (docs/audio-probe.md) */
+	c->tid = getpid(); /* the probe is one thread */
+	if (vms_delay_open(&c->delay, h->cause_note, sizeof(h->cause_note)) == 0) {
+		c->have_delay = 1;
+		h->cause_method = VMS_CAUSE_BY_DELAYACCT;
+		h->taskstats_version = c->delay.version;
+	} else {
+		h->cause_method = VMS_CAUSE_BY_INFERENCE;
+	}
 }
 
 static void child_main(struct vms_probe *p, pid_t parent) __attribute__((noreturn));
@@ -419,7 +459,8 @@ static void child_main(struct vms_probe *p, pid_t parent)
 	struct snap prev, cur;
 	double expected = 0, next_tick, rate;
 	double buffer_s, period_s;
-	long pending = -1, wakes = 0;
+	long pending = -1, wakes = 0, every;
+	int danger = 1;     /* the last wake-up was late or short of headroom */
 	double written = 0; /* frames */
 	int started = 0, verified = 0;
 
@@ -447,6 +488,14 @@ static void child_main(struct vms_probe *p, pid_t parent)
 	buffer_s = (double)h->buffer_frames / rate;
 	period_s = (double)h->period_frames / rate;
 
+	/* The full reading (faults, CPU, run-queue wait, PSI, delay totals: five system calls and
+	 * a netlink round trip) is taken about every FULL_READING_S, at every wake-up of a player
+	 * in danger (late by half a period or more, or with less than half its usual headroom) and
+	 * at every underrun and resume; the other wake-ups only read the clock. A gap's evidence
+	 * starts at the last full reading before it. */
+	every = (long)(FULL_READING_S / period_s + 0.5);
+	if (every < 1)
+		every = 1;
 	take_snap(&c, &prev, 1);
 	add_tick(&c, prev.t);
 	next_tick = prev.t + 1;
@@ -472,7 +521,7 @@ static void child_main(struct vms_probe *p, pid_t parent)
 		snd_pcm_sframes_t avail;
 		unsigned short revents = 0;
 		double t_fill;
-		int r, psi;
+		int r, full;
 		long w;
 
 		if ((++wakes & 63) == 0 && getppid() != parent)
@@ -486,11 +535,12 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			snd_pcm_poll_descriptors_revents(c.pcm, c.pfds, (unsigned)c.npfds,
 			                                 &revents);
 		avail = snd_pcm_avail(c.pcm);
-		psi = (wakes & 3) == 0 || avail == -EPIPE || avail == -ESTRPIPE;
-		take_snap(&c, &cur, psi);
-		if (!psi) {
-			cur.psi_mem_s = prev.psi_mem_s;
-			cur.psi_io_s = prev.psi_io_s;
+		full = danger || wakes % every == 0 || avail < 0;
+		if (full) {
+			take_snap(&c, &cur, 1);
+		} else {
+			cur = prev; /* the last full reading; only the time is new */
+			cur.t = now_mono();
 		}
 		store_d(&h->last_wake, cur.t);
 		if (avail == -EPIPE || avail == -ESTRPIPE) {
@@ -499,6 +549,7 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			pending =
 			    add_xrun(&c, load_d(&h->last_dry), expected, &prev, &cur, suspend);
 			add_wake(&c, cur.t, cur.t - expected, 0);
+			danger = 1;
 			if (suspend) {
 				int tries = 0;
 
@@ -510,18 +561,24 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			started = 0;
 			avail = (snd_pcm_sframes_t)h->buffer_frames;
 		} else if (avail < 0) {
+			danger = 1;
 			snd_pcm_prepare(c.pcm);
 			started = 0;
 			avail = (snd_pcm_sframes_t)h->buffer_frames;
 		} else {
-			add_wake(&c, cur.t, cur.t - expected,
-			         (double)((snd_pcm_sframes_t)h->buffer_frames - avail) / rate);
+			double fill_s =
+			    (double)((snd_pcm_sframes_t)h->buffer_frames - avail) / rate;
+
+			add_wake(&c, cur.t, cur.t - expected, fill_s);
+			danger =
+			    cur.t - expected >= period_s / 2 || fill_s < (buffer_s - period_s) / 2;
 		}
 		t_fill = cur.t;
 		w = fill(&c, avail);
 		if (w == -EPIPE || w == -ESTRPIPE) {
 			/* ran dry between the wake and the write */
 			take_snap(&c, &cur, 1);
+			full = danger = 1;
 			pending = add_xrun(&c, load_d(&h->last_dry), expected, &prev, &cur,
 			                   w == -ESTRPIPE);
 			snd_pcm_prepare(c.pcm);
@@ -554,8 +611,15 @@ static void child_main(struct vms_probe *p, pid_t parent)
 
 			t = now_mono();
 			snd_pcm_start(c.pcm);
-			if (pending >= 0)
+			if (pending >= 0) {
+				struct snap rs;
+
+				/* the evidence covers the whole silence: from the wake before it
+				 * to the moment sound resumed (published with the resume time) */
+				take_snap(&c, &rs, 1);
+				set_evidence(&p->xruns[pending].ev, &c.xrun_from, &rs);
 				store_d(&p->xruns[pending].resume, trigger_time(&c, t));
+			}
 			t = now_mono();
 			pending = -1;
 			started = 1;
@@ -579,7 +643,8 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			if (next_tick < cur.t)
 				next_tick = cur.t + 1;
 		}
-		prev = cur;
+		if (full)
+			prev = cur;
 	}
 	snd_pcm_drop(c.pcm);
 	add_tick(&c, now_mono());
@@ -642,10 +707,12 @@ int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out)
 		goto fail;
 	}
 	p->opts = *o;
-	if (!p->opts.period_ms)
-		p->opts.period_ms = VMS_PROBE_PERIOD_MS;
-	if (!p->opts.buffer_ms)
-		p->opts.buffer_ms = VMS_PROBE_BUFFER_MS;
+	vms_probe_geometry(o, &p->opts.period_ms, &p->opts.buffer_ms);
+	{
+		const struct vms_probe_latency *l = vms_probe_latency_find(o->latency);
+
+		p->opts.latency = l ? l->name : VMS_PROBE_LATENCY_DEFAULT; /* static strings */
+	}
 	p->device = vms_xstrdup(pick_device(o, &state));
 	p->opts.file = p->file;
 	p->opts.device = p->device;
@@ -909,6 +976,7 @@ json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metr
 	v.last_wake = load_d(&p->h->last_wake);
 	v.died_at = p->died_at;
 	v.now = now_mono();
+	v.cause_method = p->h->cause_method;
 	if (p->stopped && !p->died_at) /* stopped on purpose: silence after that is not a gap */
 		v.last_dry = 0;
 	d = vms_probe_window_compute(&v, t0, t1, metrics, run);
@@ -920,14 +988,28 @@ json_t *vms_probe_window(struct vms_probe *p, double t0, double t1, json_t *metr
 	return d;
 }
 
+/* How the gaps' causes are named in this probe's records. */
+static json_t *cause_facts(const struct vms_probe *p)
+{
+	json_t *o;
+
+	o = json_pack("{s:s}", "cause_method", vms_cause_method_name(p->h->cause_method));
+	if (p->h->cause_method == VMS_CAUSE_BY_DELAYACCT)
+		json_object_set_new(o, "taskstats_version", json_integer(p->h->taskstats_version));
+	else if (p->h->cause_note[0])
+		json_object_set_new(o, "cause_method_why", json_string(p->h->cause_note));
+	return o;
+}
+
 json_t *vms_probe_facts(const struct vms_probe *p)
 {
 	const struct vms_mp3_facts *f;
+	json_t *o;
 
 	if (!p || !p->h)
 		return json_object();
 	f = &p->h->mp3;
-	return json_pack(
+	o = json_pack(
 	    "{s:s, s:s, s:s, s:i, s:I, s:i, s:i, s:f, s:s, s:f, s:I, s:I, s:I, s:I, s:I, s:s,"
 	    " s:s, s:b, s:f, s:f, s:f, s:f, s:I, s:I, s:b, s:b, s:s?, s:s?, s:f}",
 	    "file", p->file, "sha256", f->sha256, "mpeg_version", f->version, "layer", f->layer,
@@ -944,6 +1026,13 @@ json_t *vms_probe_facts(const struct vms_probe *p)
 	    (json_int_t)p->h->buffer_frames, "rt", p->opts.rt, "mlock", p->opts.mlock,
 	    "cgroup_procs", p->opts.join_procs, "cpu_list", p->opts.cpu_list, "t_playing",
 	    p->h->t_playing);
+	json_object_update_new(o, cause_facts(p));
+	/* the preset asked for; asked_period_ms/asked_buffer_ms say whether an option overrode it
+	 */
+	json_object_set_new(o, "latency", json_string(p->opts.latency));
+	/* how lateness and headroom are measured on this device (docs/audio-probe.md, Devices) */
+	json_object_set_new(o, "position_method", json_string(p->h->batch ? "batch" : "pointer"));
+	return o;
 }
 
 void vms_probe_free(struct vms_probe *p)

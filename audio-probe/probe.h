@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* The player's geometry: defaults and the ranges the options accept (docs/audio-probe.md). */
+/* The player's geometry: the ranges the options accept (docs/audio-probe.md). The default is
+ * the latency preset VMS_PROBE_LATENCY_DEFAULT; VMS_PROBE_PERIOD_MS and VMS_PROBE_BUFFER_MS are
+ * the 2001 preset's, the examples of the help texts. */
 #define VMS_PROBE_PERIOD_MS     25
 #define VMS_PROBE_BUFFER_MS     100
 #define VMS_PROBE_PERIOD_MIN_MS 1
@@ -21,8 +23,9 @@
 struct vms_probe_opts {
 	const char *file;       /* MP3 to play; NULL = the sample MP3 shipped with vmsuite */
 	const char *device;     /* ALSA device; NULL = default card if one exists, else virtual */
-	double period_ms;       /* 0 = VMS_PROBE_PERIOD_MS */
-	double buffer_ms;       /* 0 = VMS_PROBE_BUFFER_MS */
+	const char *latency;    /* latency preset ("2001", "desktop", "pro"); NULL = the default */
+	double period_ms;       /* 0 = the preset's */
+	double buffer_ms;       /* 0 = the preset's */
 	int rt;                 /* SCHED_FIFO */
 	int mlock;              /* mlockall */
 	const char *join_procs; /* cgroup.procs (v2) or tasks (v1) file the probe writes its own
@@ -43,6 +46,21 @@ struct vms_probe_opts {
 
 struct vms_probe;
 
+/* Latency presets: a period/buffer pair each (docs/audio-probe.md, Latency presets). */
+struct vms_probe_latency {
+	const char *name;
+	double period_ms, buffer_ms;
+	const char *what;
+};
+#define VMS_PROBE_LATENCY_DEFAULT "desktop"
+/* The presets in order, NULL-name terminated. */
+extern const struct vms_probe_latency vms_probe_latencies[];
+/* The preset called name (NULL = the default), or NULL. */
+const struct vms_probe_latency *vms_probe_latency_find(const char *name);
+/* The geometry the options ask for: the preset's (o->latency or the default), each of
+ * --period/--buffer overriding its half. */
+void vms_probe_geometry(const struct vms_probe_opts *o, double *period_ms, double *buffer_ms);
+
 /* The probe's command-line options, shared by `vmsuite probe` and `vmsuite run --with-audio`
  * so that both accept and refuse the same spellings with the same messages: --device DEV,
  * --period MS, --buffer MS, --rt, --mlock, --cpu LIST. Their help texts, for the commands'
@@ -58,11 +76,17 @@ struct vms_probe;
 	"ALSA device; 'virtual' is vmsuite's virtual clock device. Default: the\n"                 \
 	"ALSA default device when there is a sound card, else the virtual device\n"                \
 	"(it measures timing only; nothing is heard)"
+#define VMS_PROBE_HELP_LATENCY                                                                     \
+	"latency preset: 2001 (period/buffer 25/100 ms), desktop (21.3/42.7 ms),\n"                \
+	"pro (5.3/10.7 ms); default " VMS_PROBE_LATENCY_DEFAULT                                    \
+	"; --period/--buffer override its halves"
 #define VMS_PROBE_HELP_PERIOD                                                                      \
-	"period in milliseconds, " VMS_PROBE_RANGE(                                                \
-	    PERIOD) ";\n\"25\", \"25ms\" and \"0.025s\" are the same"
+	"period in milliseconds, " VMS_PROBE_STR(VMS_PROBE_PERIOD_MIN_MS) " to " VMS_PROBE_STR(    \
+	    VMS_PROBE_PERIOD_MAX_MS) " (default: the preset's);\n\"25\", \"25ms\" and "            \
+	                             "\"0.025s\" are the same"
 #define VMS_PROBE_HELP_BUFFER                                                                      \
-	"buffer in milliseconds, " VMS_PROBE_RANGE(BUFFER) ";\nat least two periods"
+	"buffer in milliseconds, " VMS_PROBE_STR(VMS_PROBE_BUFFER_MIN_MS) " to " VMS_PROBE_STR(    \
+	    VMS_PROBE_BUFFER_MAX_MS) " (default: the preset's);\nat least two periods"
 #define VMS_PROBE_HELP_RT    "run the probe SCHED_FIFO (needs root or CAP_SYS_NICE)"
 #define VMS_PROBE_HELP_MLOCK "lock the probe's memory (mlockall) to take paging out of the picture"
 #define VMS_PROBE_HELP_CPU   "pin the probe to these CPUs (\"0\", \"0-1\", \"0,2\")"
@@ -107,8 +131,8 @@ int vms_probe_stop(struct vms_probe *p);
 /* Metrics of the window [t0, t1] (CLOCK_MONOTONIC seconds), stored with vms_metric_put()
  * at sample index `run` in `metrics`. Metric names: sound_rating, underruns, skips,
  * gap_total_ms, gap_longest_ms, played_s, window_s, wake_p50_ms, wake_p90_ms, wake_p99_ms,
- * wake_p999_ms, wake_max_ms, headroom_min_ms, near_misses, decode_ms_per_s, probe_cpu_pct,
- * probe_maxrss_kib. Returns a new object with the window's detail:
+ * wake_p999_ms, wake_max_ms, headroom_min_ms, headroom_p1_ms, near_misses, decode_ms_per_s,
+ * probe_cpu_pct, probe_maxrss_kib. Returns a new object with the window's detail:
  *   {"gaps": [{"start_s", "duration_ms", "cause", "evidence": {...}}...],
  *    "causes": {"paging": n, ...}, "latency_hist": {...}, "series": {...}}
  * (gaps also carry "t_mono", the unclipped start; the cause "probe_died" marks the silence

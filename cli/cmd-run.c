@@ -171,15 +171,15 @@ const struct vms_cli_usage vms_run_usage = {
              "every variant, then run 2, ...; the knobs are restored afterwards.\n",
     .options = run_options,
     .more =
-        "--device, --period, --buffer, --rt, --mlock and --cpu go with --with-audio; they\n"
-        "are the options of `vmsuite probe` and take the same values.\n"
+        "--device, --latency, --period, --buffer, --rt, --mlock and --cpu go with\n"
+        "--with-audio; they are the options of `vmsuite probe` and take the same values.\n"
         "\n"
         "Examples:\n"
         "  vmsuite run                                       # the 2001 plan on the 2001 "
         "machine\n"
         "  vmsuite run -w mmap001:bytes=256M -w mtest01:percent=80:write=1 -n 3\n"
         "  vmsuite run --machine host -w mtest01:bytes=1G -n 5 -o host.json\n"
-        "  vmsuite run --with-audio --period 10 --buffer 40  # a tighter player\n"
+        "  vmsuite run --with-audio --latency pro            # a low-latency player\n"
         "  vmsuite run --cpus all --swap-file no             # all CPUs, the host's own swap only\n"
         "  vmsuite run -w mtest01:bytes=256M -n 5 --sysctl vm.page-cluster=0,3\n"
         "                                                    # two variants, interleaved\n"
@@ -391,8 +391,8 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 			    i);
 	if (!a->with_audio && a->probe_opts)
 		return vms_usage_error(self,
-		                       "--device, --period, --buffer, --rt, --mlock and --cpu go "
-		                       "with --with-audio");
+		                       "--device, --latency, --period, --buffer, --rt, --mlock and "
+		                       "--cpu go with --with-audio");
 	if (a->with_audio && vms_probe_opts_check(&a->probe, why, sizeof(why)))
 		return vms_usage_error(self, "%s", why);
 	if (a->n_metrics && !a->n_against)

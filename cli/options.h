@@ -48,11 +48,12 @@ typedef int (*vms_cli_handler)(void *ctx, const struct vms_cli_option *opt, cons
 int vms_cli_parse(const struct vms_command *c, int argc, char **argv, vms_cli_handler fn,
                   void *ctx);
 
-/* The rows of the audio probe's playback options (--device, --period, --buffer, --rt, --mlock)
- * as `run` and `probe` both take them, with their help from audio-probe/probe.h; each row gets
- * key. The values go to vms_probe_opt_set(). */
+/* The rows of the audio probe's playback options (--device, --latency, --period, --buffer, --rt,
+ * --mlock) as `run` and `probe` both take them, with their help from audio-probe/probe.h; each row
+ * gets key. The values go to vms_probe_opt_set(). */
 #define VMS_CLI_PROBE_OPTIONS(key)                                                                 \
 	{"device", 0, VMS_CLI_REQUIRED, "DEV", VMS_PROBE_HELP_DEVICE, (key), 0},                   \
+	    {"latency", 0, VMS_CLI_REQUIRED, "NAME", VMS_PROBE_HELP_LATENCY, (key), 0},            \
 	    {"period", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_PERIOD, (key), 0},                \
 	    {"buffer", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_BUFFER, (key), 0},                \
 	    {"rt", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_RT, (key), 0},                            \

@@ -101,7 +101,10 @@ const struct vms_metric_def vms_metric_defs[] = {
     {"wake_max_ms", "ms", L, G, 0, VMS_GROUP_LATENCY, VMS_SOURCE_PROBE, "max wake", 1,
      "the latest wake-up"},
     {"headroom_min_ms", "ms", H, G, 0, VMS_GROUP_LATENCY, VMS_SOURCE_PROBE, "min headroom", 1,
-     "the least audio left in the buffer at a wake-up"},
+     "the least audio left in the buffer at a wake-up; 0 in a window with an underrun"},
+    {"headroom_p1_ms", "ms", H, G, 1, VMS_GROUP_LATENCY, VMS_SOURCE_PROBE, "p1 headroom", 1,
+     "1st percentile of the audio left in the buffer at the player's wake-ups: how close it "
+     "came to running dry, continuous where underruns are mostly zero"},
     {"near_misses", "count", L, C, 0, VMS_GROUP_LATENCY, VMS_SOURCE_PROBE, "near misses", 0,
      "wake-ups with less than one period left in the buffer"},
     {"decode_ms_per_s", "ms/s", L, G, 0, VMS_GROUP_PROBE, VMS_SOURCE_PROBE, "decode cost", 2,
@@ -189,16 +192,45 @@ void vms_metric_set_primary(json_t *metrics, const char *name, int primary)
 		json_object_set_new(m, "primary", json_boolean(primary));
 }
 
+#define D VMS_CAUSE_BY_DELAYACCT
+#define I VMS_CAUSE_BY_INFERENCE
 static const struct {
 	const char *name, *description;
+	unsigned methods;
 } causes[VMS_CAUSE_NR] = {
-    [VMS_CAUSE_PAGING] = {"paging", "the player took a major fault"},
-    [VMS_CAUSE_RUNQUEUE] = {"runqueue", "the player waited to run for half its lateness or more"},
-    [VMS_CAUSE_IO] = {"io", "I/O pressure grew while the player was blocked"},
-    [VMS_CAUSE_DECODE] = {"decode", "the player's own CPU time explains its lateness"},
-    [VMS_CAUSE_UNEXPLAINED] = {"unexplained", "no recorded evidence explains the gap"},
-    [VMS_CAUSE_PROBE_DIED] = {"probe_died", "the probe process died: the sound stopped"},
+    [VMS_CAUSE_PAGING] = {"paging", "the player took a major fault", I},
+    [VMS_CAUSE_RUNQUEUE] = {"runqueue", "the player waited to run for half its lateness or more",
+                            D | I},
+    [VMS_CAUSE_SWAPIN] = {"swapin", "the player waited for its pages to come back from swap", D},
+    [VMS_CAUSE_RECLAIM] = {"reclaim",
+                           "the player reclaimed memory itself before it could allocate "
+                           "(direct reclaim)",
+                           D},
+    [VMS_CAUSE_THRASHING] = {"thrashing",
+                             "the player waited for a page it had just lost to be read back "
+                             "(a refault)",
+                             D},
+    [VMS_CAUSE_IO] = {"io",
+                      "the player waited for block I/O (delayacct), or I/O pressure grew while "
+                      "it was blocked (inference)",
+                      D | I},
+    [VMS_CAUSE_COMPACTION] = {"compaction", "the player compacted memory for an allocation", D},
+    [VMS_CAUSE_DECODE] = {"decode", "the player's own CPU time explains its lateness", D | I},
+    [VMS_CAUSE_UNEXPLAINED] = {"unexplained", "no recorded evidence explains the gap", D | I},
+    [VMS_CAUSE_PROBE_DIED] = {"probe_died", "the probe process died: the sound stopped", 0},
 };
+#undef D
+#undef I
+
+const char *vms_cause_method_name(unsigned method)
+{
+	return method == VMS_CAUSE_BY_DELAYACCT ? "delayacct" : "inference";
+}
+
+unsigned vms_cause_methods(enum vms_cause c)
+{
+	return (unsigned)c < VMS_CAUSE_NR ? causes[c].methods : 0;
+}
 
 const char *vms_cause_name(enum vms_cause c)
 {

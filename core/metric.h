@@ -69,16 +69,30 @@ void vms_metric_record(json_t *metrics, const char *name, size_t run, double val
  * fixed-duration workload's elapsed time is not a result). No-op when absent. */
 void vms_metric_set_primary(json_t *metrics, const char *name, int primary);
 
-/* Why a gap in the music happened, in the order reports list them. */
+/* Why a gap in the music happened, in the order reports list them. Two methods name them:
+ * "delayacct" from the player's own delay accounting (taskstats), "inference" from its faults,
+ * schedstat and system PSI when delay accounting is unavailable (docs/audio-probe.md). */
 enum vms_cause {
-	VMS_CAUSE_PAGING,      /* the player took major faults */
+	VMS_CAUSE_PAGING,      /* inference: the player took major faults */
 	VMS_CAUSE_RUNQUEUE,    /* it waited to run for at least half of its lateness */
-	VMS_CAUSE_IO,          /* I/O pressure grew while it was blocked */
+	VMS_CAUSE_SWAPIN,      /* delayacct: it waited for its pages to come back from swap */
+	VMS_CAUSE_RECLAIM,     /* delayacct: it reclaimed memory itself (direct reclaim) */
+	VMS_CAUSE_THRASHING,   /* delayacct: it waited for a refault of a page it had just lost */
+	VMS_CAUSE_IO,          /* I/O: its block I/O delay (delayacct), PSI io (inference) */
+	VMS_CAUSE_COMPACTION,  /* delayacct: it compacted memory for an allocation */
 	VMS_CAUSE_DECODE,      /* its own CPU time explains the lateness */
 	VMS_CAUSE_UNEXPLAINED, /* none of the above */
 	VMS_CAUSE_PROBE_DIED,  /* the probe process died: the sound stopped for good */
 	VMS_CAUSE_NR
 };
+/* How causes were named: bits of a cause's `methods`. */
+#define VMS_CAUSE_BY_DELAYACCT 1u
+#define VMS_CAUSE_BY_INFERENCE 2u
+/* "delayacct" or "inference" for one of the bits above. */
+const char *vms_cause_method_name(unsigned method);
+/* The methods (VMS_CAUSE_BY_* bits) that can name cause c; 0 for probe_died, which is named by
+ * what happened to the probe, under either method. */
+unsigned vms_cause_methods(enum vms_cause c);
 /* "paging", "runqueue", ...; "unexplained" for an out-of-range value. */
 const char *vms_cause_name(enum vms_cause c);
 /* The one-line meaning of a cause, for legends and docs. */

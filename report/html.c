@@ -288,6 +288,15 @@ static void gap_title(char *buf, size_t len, const json_t *g)
 		         num(ev, "minor_faults", 0), num(ev, "runqueue_ms", 0),
 		         num(ev, "psi_memory_ms", 0), num(ev, "psi_io_ms", 0));
 	off = strlen(buf);
+	if (json_is_object(ev) && json_is_number(json_object_get(g, "delay_ms")))
+		snprintf(buf + off, len - off,
+		         "; the player's own delays: %s %.0f ms (run queue %.0f, swap-in %.0f, "
+		         "reclaim %.0f, thrashing %.0f, block I/O %.0f, compaction %.0f ms)",
+		         str(g, "cause", "unexplained"), num(g, "delay_ms", 0),
+		         num(ev, "runqueue_ms", 0), num(ev, "swapin_ms", 0),
+		         num(ev, "reclaim_ms", 0), num(ev, "thrashing_ms", 0), num(ev, "io_ms", 0),
+		         num(ev, "compaction_ms", 0));
+	off = strlen(buf);
 	if (json_is_number(json_object_get(g, "unclipped_ms")))
 		snprintf(buf + off, len - off,
 		         "; the whole gap lasted %.0f ms (cut to this window)",

@@ -378,10 +378,41 @@ static int apply_variant(void *ctx, size_t v)
 	return 0;
 }
 
+/* The probe names gaps' causes from its own delay accounting (docs/audio-probe.md, Causes):
+ * as root, turn kernel.task_delayacct on for the suite, journalled, unless it is on already
+ * or a --sysctl axis owns it. Without it the probe infers causes and says why. */
+static void delayacct_on(struct vms_suite *s)
+{
+	char value[16], err[512];
+	size_t k;
+
+	if (geteuid() != 0 ||
+	    vms_sysctl_read("/proc/sys/kernel/task_delayacct", value, sizeof(value)) ||
+	    !strcmp(value, "1"))
+		return;
+	for (k = 0; k < s->cfg.n_knobs; k++)
+		if (!strcmp(s->cfg.knobs[k], "kernel.task_delayacct"))
+			return;
+	if (vms_sysctl_set(&s->hs, "kernel.task_delayacct", "1", &s->delayacct_e, err, sizeof(err)))
+		vms_warn("cannot turn delay accounting on (%s): the audio probe infers the causes "
+		         "of gaps instead",
+		         err);
+	else
+		s->delayacct_set = 1;
+}
+
+static void delayacct_restore(struct vms_suite *s)
+{
+	if (s->delayacct_set)
+		vms_sysctl_restore(&s->hs, &s->delayacct_e); /* reported when it fails */
+	s->delayacct_set = 0;
+}
+
 static void teardown(struct vms_suite *s)
 {
 	vms_probe_free(s->probe);
 	s->probe = NULL;
+	delayacct_restore(s);
 	/* the knobs back while the lock is held: the next run must find the host as it was */
 	knobs_restore(s);
 	free(s->knobs);
@@ -447,8 +478,8 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	}
 	if (m->note[0])
 		vms_note("%s", m->note);
-	if (!m->use_cgroup)
-		ret = lock_host(s, s->cfg.n_knobs > 0); /* knobs change the host: the lock */
+	if (!m->use_cgroup) /* knobs and delay accounting change the host: the lock */
+		ret = lock_host(s, s->cfg.n_knobs > 0 || (s->cfg.with_audio && geteuid() == 0));
 	else
 		ret = setup_cgroup(s);
 	if (ret)
@@ -465,6 +496,7 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 		                        : m->cpu_list[0]      ? m->cpu_list
 		                                              : NULL;
 		s->cfg.probe.stop = &suite_stop;
+		delayacct_on(s);
 		ret = vms_probe_start(&s->cfg.probe, &s->probe);
 		if (ret == -EINTR) {
 			vms_note("interrupted while the audio probe was starting; nothing ran");

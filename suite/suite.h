@@ -65,7 +65,9 @@ struct vms_suite {
 	int signals_installed;
 	int saves;       /* checkpoints written to cfg.output */
 	int save_failed; /* a checkpoint failed: the file holds the last one saved, if any */
-	struct vms_suite_knob *knobs; /* cfg.n_knobs of them while the suite runs */
+	struct vms_suite_knob *knobs;      /* cfg.n_knobs of them while the suite runs */
+	struct vms_host_entry delayacct_e; /* kernel.task_delayacct turned on for the probe */
+	int delayacct_set;                 /* delayacct_e is to be restored */
 };
 
 /* Prepares s for cfg (copied; what it points to is not). Allocates nothing; never fails. */
@@ -78,13 +80,14 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
  * it in the journal and creates it (after the temporary swap file, when the machine has one:
  * recorded, created, switched on); keeps its own process off the emulated machine's CPUs when
  * there are others; with knobs, writes every value of every knob once and restores it (a value
- * the kernel refuses ends here: 129, nothing ran, every knob as it was); starts the probe; runs
- * the plan, putting the host into each variant's settings before its runs (journalled,
- * core/sysctl.h),
- * checkpointing the result to cfg->output (the first checkpoint does not replace an existing
- * file unless cfg->force: -EEXIST, 128); then undoes all of it. *doc gets the result document
- * (caller decrefs; NULL when nothing ran). Returns an exit code: those of vms_runner_run(); 128
- * when the set-up failed (reported); 130 when interrupted (also while waiting for the lock). */
+ * the kernel refuses ends here: 129, nothing ran, every knob as it was); with audio, as root,
+ * turns kernel.task_delayacct on for the probe's causes (journalled, restored at the end;
+ * docs/audio-probe.md, Causes); starts the probe; runs the plan, putting the host into each
+ * variant's settings before its runs (journalled, core/sysctl.h), checkpointing the result to
+ * cfg->output (the first checkpoint does not replace an existing file unless cfg->force:
+ * -EEXIST, 128); then undoes all of it. *doc gets the result document (caller decrefs; NULL
+ * when nothing ran). Returns an exit code: those of vms_runner_run(); 128 when the set-up
+ * failed (reported); 130 when interrupted (also while waiting for the lock). */
 int vms_suite_run(struct vms_suite *s, json_t **doc);
 
 /* Undoes whatever is still set up (probe, knobs written back, cgroup and its record, swap file

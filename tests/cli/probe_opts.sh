@@ -44,9 +44,17 @@ expect_in "$last_msg" "$period_range, not '25x'" "--period=25x message"
 
 # a buffer under two periods, also when only one of the two is given
 refused --period 80
-expect_in "$last_msg" "the buffer must hold at least two periods: --period 80 ms needs --buffer 160 ms or more (the default buffer is 100 ms)" "period alone"
+expect_in "$last_msg" "the buffer must hold at least two periods: --period 80 ms needs --buffer 160 ms or more (the desktop preset's buffer is 42.67 ms)" "period alone"
 refused --buffer 40
-expect_in "$last_msg" "the buffer must hold at least two periods: --buffer 40 ms allows --period 20 ms at most, not 25 ms (the default period)" "buffer alone"
+expect_in "$last_msg" "the buffer must hold at least two periods: --buffer 40 ms allows --period 20 ms at most, not 21.33 ms (the desktop preset's period)" "buffer alone"
+refused --latency 2001 --buffer 40
+expect_in "$last_msg" "--buffer 40 ms allows --period 20 ms at most, not 25 ms (the 2001 preset's period)" "buffer alone, 2001 preset"
+refused --latency pro --period 10
+expect_in "$last_msg" "--period 10 ms needs --buffer 20 ms or more (the pro preset's buffer is 10.67 ms)" "period alone, pro preset"
+for v in "" 2002 Desktop "pro " fast; do
+  refused --latency "$v"
+  expect_in "$last_msg" "--latency wants 2001, desktop or pro, not '$v'" "--latency '$v'"
+done
 refused --period 80 --buffer 100
 expect_in "$last_msg" "--buffer 100 ms allows --period 50 ms at most, not 80 ms" "both"
 refused --period 0.051s --buffer 100ms
@@ -69,16 +77,23 @@ accepted() {
     [ "$got" = "$want_p $want_b" ] && ok || fail "$* ($f): asked $got, want $want_p $want_b"
   done
 }
-accepted 25 100 --period 25
-accepted 25 100 --period 25ms
-accepted 25 100 --period 0.025s
-accepted 25 100 --buffer 100
-accepted 25 100 --buffer 100ms
-accepted 25 100 --buffer=0.1s
+# the default is the desktop preset (1024 and 2048 frames at 48 kHz); each option overrides
+# its half of the preset's geometry
+accepted 21.3333 42.6667
+accepted 21.3333 42.6667 --latency desktop
+accepted 25 100 --latency 2001
+accepted 5.33333 10.6667 --latency pro
+accepted 25 100 --latency 2001 --period 25
+accepted 25 100 --latency 2001 --period 25ms
+accepted 25 100 --latency=2001 --period 0.025s
+accepted 21.3333 100 --buffer 100
+accepted 21.3333 100 --buffer 100ms
+accepted 21.3333 100 --buffer=0.1s
 accepted 10 40 --period 10 --buffer 40
 accepted 50 100 --period 50ms --buffer 0.1s
-accepted 12.5 100 --period 12.5
+accepted 12.5 100 --latency 2001 --period 12.5
 accepted 1 2 --period 1 --buffer 2
+accepted 5.33333 100 --latency pro --buffer 100
 
 # the probe options without --with-audio are a mistake in run
 expect_exit 129 "run --period without --with-audio" -- "$VMSUITE" run -o r.json --period 25

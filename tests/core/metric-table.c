@@ -21,11 +21,17 @@ int main(int argc, char **argv)
 			if (vms_metric_defs[i].source != VMS_SOURCE_RUNS)
 				puts(vms_metric_defs[i].name);
 	} else if (!strcmp(what, "causes")) {
-		puts("| cause | meaning |");
-		puts("|---|---|");
-		for (i = 0; i < VMS_CAUSE_NR; i++)
-			printf("| `%s` | %s |\n", vms_cause_name((enum vms_cause)i),
+		puts("| cause | named by | meaning |");
+		puts("|---|---|---|");
+		for (i = 0; i < VMS_CAUSE_NR; i++) {
+			unsigned m = vms_cause_methods((enum vms_cause)i);
+
+			printf("| `%s` | %s | %s |\n", vms_cause_name((enum vms_cause)i),
+			       m == (VMS_CAUSE_BY_DELAYACCT | VMS_CAUSE_BY_INFERENCE) ? "both"
+			       : m ? vms_cause_method_name(m)
+			           : "either (the probe's state)",
 			       vms_cause_description((enum vms_cause)i));
+		}
 	} else if (!strcmp(what, "markdown")) {
 		puts("| metric | unit | better | kind | primary | group | from | meaning |");
 		puts("|---|---|---|---|---|---|---|---|");

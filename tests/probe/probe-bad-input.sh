@@ -62,7 +62,7 @@ rc=$?
 # plays_with_warning NAME PATTERN FILE: plays (exit 0, Sound line), one warning naming the damage
 plays_with_warning() {
 	local name=$1 pattern=$2 file=$3
-	"$VMSUITE" probe "$file" --seconds 2 --device virtual -o "$name.json" >out 2>err
+	"$VMSUITE" probe "$file" --seconds 2 --device virtual --latency 2001 -o "$name.json" >out 2>err
 	local rc=$?
 	echo "[$name] rc=$rc: $(cat err)"
 	[ $rc = 0 ] || fail "$name: exit $rc, want 0"

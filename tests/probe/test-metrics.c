@@ -18,30 +18,82 @@ static void test_cause_rules(void **state)
 	(void)state;
 	memset(&e, 0, sizeof(e));
 	e.late_ms = 200;
-	assert_int_equal(vms_probe_classify(&e), VMS_CAUSE_UNEXPLAINED);
+	assert_int_equal(vms_probe_classify(&e, NULL), VMS_CAUSE_UNEXPLAINED);
 	e.majflt = 1;
 	e.runq_ms = 190; /* paging wins over everything */
 	e.psi_io_ms = 500;
-	assert_int_equal(vms_probe_classify(&e), VMS_CAUSE_PAGING);
+	assert_int_equal(vms_probe_classify(&e, NULL), VMS_CAUSE_PAGING);
 	e.majflt = 0;
-	assert_int_equal(vms_probe_classify(&e), VMS_CAUSE_RUNQUEUE);
+	assert_int_equal(vms_probe_classify(&e, NULL), VMS_CAUSE_RUNQUEUE);
 	e.runq_ms = 100; /* exactly half the lateness */
-	assert_int_equal(vms_probe_classify(&e), VMS_CAUSE_RUNQUEUE);
+	assert_int_equal(vms_probe_classify(&e, NULL), VMS_CAUSE_RUNQUEUE);
 	e.runq_ms = 99;
-	assert_int_equal(vms_probe_classify(&e), VMS_CAUSE_IO);
+	assert_int_equal(vms_probe_classify(&e, NULL), VMS_CAUSE_IO);
 	e.psi_io_ms = 19; /* below 10 % of the lateness: not io */
 	e.cpu_ms = 150;
-	assert_int_equal(vms_probe_classify(&e), VMS_CAUSE_DECODE);
+	assert_int_equal(vms_probe_classify(&e, NULL), VMS_CAUSE_DECODE);
 	e.cpu_ms = 99;
-	assert_int_equal(vms_probe_classify(&e), VMS_CAUSE_UNEXPLAINED);
+	assert_int_equal(vms_probe_classify(&e, NULL), VMS_CAUSE_UNEXPLAINED);
 	e.psi_io_ms = 20;
-	assert_int_equal(vms_probe_classify(&e), VMS_CAUSE_IO);
+	assert_int_equal(vms_probe_classify(&e, NULL), VMS_CAUSE_IO);
 	memset(&e, 0, sizeof(e)); /* never late: runqueue/decode need lateness */
 	e.runq_ms = 5;
 	e.cpu_ms = 5;
-	assert_int_equal(vms_probe_classify(&e), VMS_CAUSE_UNEXPLAINED);
+	assert_int_equal(vms_probe_classify(&e, NULL), VMS_CAUSE_UNEXPLAINED);
 	assert_string_equal(vms_cause_name(VMS_CAUSE_RUNQUEUE), "runqueue");
 	assert_string_equal(vms_cause_name(VMS_CAUSE_IO), "io");
+}
+
+/* The delay-accounting rules: the largest memory delay covering half the lateness, then
+ * run-queue, block I/O, own CPU; the delay that names the cause is returned. */
+static void test_cause_rules_delayacct(void **state)
+{
+	struct vms_gap_evidence e;
+	double d = -1;
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	e.delayacct = 1;
+	e.late_ms = 400;
+	e.majflt = 3; /* no "paging" with delay accounting: the delays say what it waited for */
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_UNEXPLAINED);
+	assert_true(d == 0);
+	e.runq_ms = 250;
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_RUNQUEUE);
+	assert_true(d == 250);
+	e.reclaim_ms = 200; /* exactly half: a memory delay comes before run-queue */
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_RECLAIM);
+	assert_true(d == 200);
+	e.swapin_ms = 210; /* the largest memory delay */
+	e.io_ms = 380;     /* a swap-in's wait for I/O counts as block I/O too */
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_SWAPIN);
+	assert_true(d == 210);
+	e.thrashing_ms = 300;
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_THRASHING);
+	e.compaction_ms = 301;
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_COMPACTION);
+	e.swapin_ms = e.reclaim_ms = e.thrashing_ms = e.compaction_ms = 199;
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_RUNQUEUE);
+	e.runq_ms = 10;
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_IO);
+	assert_true(d == 380);
+	e.io_ms = 0;
+	e.psi_io_ms = 1000; /* system-wide PSI is not the player's delay */
+	e.cpu_ms = 200;
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_DECODE);
+	e.cpu_ms = 199;
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_UNEXPLAINED);
+	e.late_ms = 0; /* never late: no cause */
+	e.swapin_ms = e.thrashing_ms = e.compaction_ms = 0;
+	e.reclaim_ms = 50;
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_UNEXPLAINED);
+	e.gap_ms = 100; /* a known gap is what the delay must cover, not the lateness */
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_RECLAIM);
+	e.gap_ms = 101;
+	assert_int_equal(vms_probe_classify(&e, &d), VMS_CAUSE_DECODE);
+	assert_int_equal(vms_cause_find("reclaim"), VMS_CAUSE_RECLAIM);
+	assert_int_equal(vms_cause_methods(VMS_CAUSE_PAGING), VMS_CAUSE_BY_INFERENCE);
+	assert_true(vms_cause_methods(VMS_CAUSE_THRASHING) & VMS_CAUSE_BY_DELAYACCT);
 }
 
 static double sample(json_t *m, const char *name)
@@ -188,6 +240,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_cause_rules),
+	    cmocka_unit_test(test_cause_rules_delayacct),
 	    cmocka_unit_test(test_window_gaps),
 	    cmocka_unit_test(test_window_probe_died),
 	    cmocka_unit_test(test_rating_partial_second),
