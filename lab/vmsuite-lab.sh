@@ -38,7 +38,8 @@ Machine:
   --mem MB               guest memory (default 1024: the hron2001 machine's 512 MiB cgroup,
                          vmsuite and the initramfs)
   --cpus N               guest CPUs (default: 2, or fewer when the host has fewer)
-  --swap SIZE            guest swap disk (default 1G, the hron2001 machine's swap)
+  --swap SIZE            guest swap disk (default 1025M: the hron2001 machine's 1 GiB swap
+                         and the swap header)
   --disk SIZE            work disk, ext4, sparse on the host (default 8G: the 2001 plan's
                          mmap001 file is 2 GB)
   --accel auto|kvm|tcg   auto (default): KVM when a trial boot shows it works within
@@ -104,7 +105,7 @@ kernels=()  # "kind|what|modules": kind image or package
 mem=1024
 host_cpus=$(nproc)
 cpus=$((host_cpus < 2 ? host_cpus : 2))
-swap=1G
+swap=1025M
 disk=8G
 accel=auto
 kvm_trial=25
@@ -293,8 +294,6 @@ trap cleanup EXIT
 trap 'say "interrupted"; exit 130' INT TERM
 
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/vmsuite/lab
-mkdir -p "$outdir"
-outdir=$(realpath "$outdir")
 if compgen -G "$outdir/*.console.log" >/dev/null; then
   die "'$outdir' holds a previous lab's files: give a new directory"
 fi
@@ -425,8 +424,6 @@ mount -t tmpfs tmpfs /run
 mount -t tmpfs tmpfs /tmp
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 arg() { sed -n "s/.*vmsuite\.$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
-t=$(arg time)
-[ -n "$t" ] && date -s "@$t" >/dev/null
 while read -r m; do
   insmod "/lib/modules/lab/$m" || echo "lab: insmod $m failed"
 done </lib/modules/lab/order
@@ -437,6 +434,9 @@ fi
 i=0
 while [ ! -b /dev/vda ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 mount -t ext4 /dev/vda /work || { echo "LAB-ERROR cannot mount the work disk"; poweroff -f; }
+# the host's time at boot, for a kernel that did not read the RTC (-rtc base=utc)
+t=$(cat /work/lab-time 2>/dev/null)
+[ -n "$t" ] && [ "$(date +%s)" -lt "$t" ] && date -s "@$t" >/dev/null
 [ -b /dev/vdb ] && swapon /dev/vdb
 mkdir -p /work/out /work/wd
 cd /work/wd
@@ -529,7 +529,7 @@ boot() {
   args=(-machine "pc,accel=$accel_used" -cpu "$cpu" -m "$mem" -smp "$cpus" -nodefaults
     -display none -no-reboot -serial stdio -monitor none -rtc base=utc
     -kernel "${k_image[$i]}" -initrd "$tmp/initrd-$i.cpio"
-    -append "console=ttyS0 panic=-1 quiet loglevel=4 vmsuite.mode=$mode vmsuite.time=$(date +%s) ")
+    -append "console=ttyS0 panic=-1 quiet loglevel=4 vmsuite.mode=$mode")
   [ -n "$disk_img" ] && args+=(-drive "file=$disk_img,format=raw,if=virtio")
   [ -n "$swap_img" ] && args+=(-drive "file=$swap_img,format=raw,if=virtio")
   local tcmd=()
@@ -541,7 +541,7 @@ boot() {
   fi
   qemu_pid=$!
   local rc=0
-  wait "$qemu_pid" || rc=$?
+  wait "$qemu_pid" 2>/dev/null || rc=$?
   qemu_pid=""
   return "$rc"
 }
@@ -553,10 +553,10 @@ if [ "$accel" != tcg ]; then
     say "trial boot with KVM (at most ${kvm_trial} s)"
     if boot 0 trial "$tmp/trial.log" "$kvm_trial" && grep -q LAB-TRIAL-OK "$tmp/trial.log"; then
       say "KVM works: hardware-speed guests"
-    elif [ "$accel" = kvm ]; then
-      tail -n 20 "$tmp/trial.log" >&2 || true
-      die "--accel kvm: a KVM guest did not boot within ${kvm_trial} s"
     else
+      why=$(grep -m1 '^qemu-system' "$tmp/trial.log" || echo "no boot within ${kvm_trial} s")
+      [ "$accel" != kvm ] || die "--accel kvm: the KVM trial guest failed: $why"
+      say "KVM trial failed: $why"
       accel_used=tcg
     fi
   elif [ "$accel" = kvm ]; then
@@ -569,6 +569,8 @@ if [ "$accel_used" = tcg ]; then
   say "      confirm a difference on hardware."
 fi
 
+mkdir -p "$outdir" || die "cannot create '$outdir'"
+outdir=$(realpath "$outdir")
 swap_bytes=$(bytes_of "$swap")
 status=0
 missing=0
@@ -580,7 +582,11 @@ for s in $(seq 1 "$alternate"); do
     swap_img=""
     rm -f -- "$disk_img" "$tmp/swap.img"
     truncate -s "$disk" "$disk_img"
-    mkfs.ext4 -q -F -N 8192 -E lazy_itable_init=0,lazy_journal_init=0 -L vmsuite-lab "$disk_img" ||
+    rm -rf -- "$tmp/seed"
+    mkdir -p "$tmp/seed"
+    date +%s >"$tmp/seed/lab-time"
+    mkfs.ext4 -q -F -N 8192 -E lazy_itable_init=0,lazy_journal_init=0 -L vmsuite-lab \
+      -d "$tmp/seed" "$disk_img" ||
       die "mkfs.ext4 failed on $disk_img"
     if [ "$swap_bytes" -gt 0 ]; then
       swap_img=$tmp/swap.img

@@ -1,0 +1,64 @@
+# Runs inside a `vmsuite lab` guest (busybox sh) for tests/lab/lab.sh: real cgroup v2 and a real
+# kernel sound card. It only records what it sees, in $LAB_OUT; the host side asserts.
+set -u
+V=$VMSUITE
+O=$LAB_OUT
+
+# 1. The hron2001 machine on cgroup v2: its cgroup's limits and CPU pinning while a workload
+#    runs, then Ctrl-C (SIGINT) and whether the cgroup is gone afterwards.
+"$V" run --machine hron2001 --cpus 1 -w mtest01:bytes=256M -n 40 --workdir /work/wd \
+  -o "$O/interrupted.json" >"$O/interrupted.out" 2>&1 &
+pid=$!
+cg=/sys/fs/cgroup/vmsuite-$pid
+i=0
+work=""
+while [ $i -lt 600 ] && [ -z "$work" ]; do
+  for p in $(cat "$cg/cgroup.procs" 2>/dev/null); do
+    [ "$p" != "$pid" ] && work=$p
+  done
+  [ -n "$work" ] || { sleep 0.05; i=$((i + 1)); }
+done
+{
+  echo "cgroup_dir $cg"
+  echo "controllers $(cat /sys/fs/cgroup/cgroup.subtree_control)"
+  echo "memory.max $(cat "$cg/memory.max" 2>/dev/null)"
+  echo "memory.swap.max $(cat "$cg/memory.swap.max" 2>/dev/null)"
+  echo "workload_pid ${work:-none}"
+  echo "workload_comm $(cat /proc/$work/comm 2>/dev/null)"
+  echo "workload_cpus $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$work/status 2>/dev/null)"
+  echo "guest_cpus $(nproc)"
+} >"$O/cgroup.txt"
+kill -INT "$pid"
+wait "$pid"
+echo "interrupt_exit $?" >>"$O/cgroup.txt"
+if [ -d "$cg" ]; then echo "cgroup_after present" >>"$O/cgroup.txt"; else echo "cgroup_after absent" >>"$O/cgroup.txt"; fi
+ls /sys/fs/cgroup | grep '^vmsuite' >"$O/cgroups-left.txt"
+
+# 2. The probe on the kernel's sound card (snd-dummy) with a 25/100 ms geometry: an idle
+#    baseline, then one SIGSTOP of the probe process timed against CLOCK_BOOTTIME (/proc/uptime).
+cat /proc/asound/cards >"$O/cards.txt"
+"$V" probe --seconds 5 --period 25 --buffer 100 -o "$O/idle.json" >"$O/idle.out" 2>&1
+echo "$?" >"$O/idle.rc"
+"$V" probe --seconds 7 --period 25 --buffer 100 -o "$O/stall.json" >"$O/stall.out" 2>&1 &
+pid=$!
+child=""
+i=0
+while [ -z "$child" ] && [ $i -lt 400 ]; do
+  read -r child _ <"/proc/$pid/task/$pid/children" 2>/dev/null
+  [ -n "$child" ] || { sleep 0.05; i=$((i + 1)); }
+done
+sleep 2.5
+read -r t0 _ </proc/uptime
+kill -STOP "$child"
+sleep 0.5
+read -r t1 _ </proc/uptime
+kill -CONT "$child"
+wait "$pid"
+echo "$?" >"$O/stall.rc"
+echo "$t0 $t1" >"$O/stall.truth"
+
+# 3. A short suite for the two-kernel compare the lab prints.
+"$V" run -w mtest01:bytes=64M -n 2 --label "$(uname -r)" --workdir /work/wd \
+  -o "$O/result.json" >"$O/run.out" 2>&1
+echo "$?" >"$O/run.rc"
+exit 0
