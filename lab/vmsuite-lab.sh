@@ -6,6 +6,9 @@
 # Host changes: files in one private temporary directory (removed on every exit path, and by
 # the next lab run if this one was killed) and the download cache; no mounts, no loop devices.
 # docs/kernel-lab.md is the user's guide.
+# The whole script is one { ... } block, read by bash before it runs: replacing the file (an
+# upgrade, an edit) while a lab runs cannot change what the running lab does.
+{
 set -euo pipefail
 
 prog="vmsuite lab"
@@ -651,3 +654,4 @@ for s in $(seq 1 "$alternate"); do
   [ "$rc" -le "$crc" ] || crc=$rc
 done
 exit "$crc"
+}

@@ -36,18 +36,26 @@ ls /sys/fs/cgroup | grep '^vmsuite' >"$O/cgroups-left.txt"
 
 # 2. The probe on the kernel's sound card (snd-dummy) with a 25/100 ms geometry: an idle
 #    baseline, then one SIGSTOP of the probe process timed against CLOCK_BOOTTIME (/proc/uptime).
+#    A fresh TCG guest translates code the first time it runs it, which makes the first probe
+#    late to refill at its start: a short warm-up probe pays for that first.
 cat /proc/asound/cards >"$O/cards.txt"
+"$V" probe --seconds 2 --period 25 --buffer 100 -o "$O/warmup.json" >"$O/warmup.out" 2>&1
 "$V" probe --seconds 5 --period 25 --buffer 100 -o "$O/idle.json" >"$O/idle.out" 2>&1
 echo "$?" >"$O/idle.rc"
-"$V" probe --seconds 7 --period 25 --buffer 100 -o "$O/stall.json" >"$O/stall.out" 2>&1 &
+"$V" probe --seconds 8 --period 25 --buffer 100 -o "$O/stall.json" >"$O/stall.out" 2>&1 &
 pid=$!
+# the probe process (named vmsuite-probe), once the card plays
 child=""
 i=0
-while [ -z "$child" ] && [ $i -lt 400 ]; do
+while [ $i -lt 600 ]; do
   read -r child _ <"/proc/$pid/task/$pid/children" 2>/dev/null
-  [ -n "$child" ] || { sleep 0.05; i=$((i + 1)); }
+  [ -n "$child" ] && [ "$(cat "/proc/$child/comm" 2>/dev/null)" = vmsuite-probe ] &&
+    grep -qs RUNNING /proc/asound/card0/pcm0p/sub0/status && break
+  sleep 0.05
+  i=$((i + 1))
 done
-sleep 2.5
+echo "probe $child $(cat "/proc/$child/comm" 2>/dev/null)" >"$O/stall.who"
+sleep 1.5
 read -r t0 _ </proc/uptime
 kill -STOP "$child"
 sleep 0.5
