@@ -28,6 +28,7 @@ for d in "$out"/*-s1.files; do
   name=$(basename "$d" .files)
   echo "== $name"
   cat "$d/cgroup.txt" 2>/dev/null
+  echo "sound check attempts: $(tr '\n' ' ' <"$d/attempts.txt" 2>/dev/null)"
   [ -s "$out/$name.console.log" ] && ok || fail "$name: no console log"
   [ -f "$out/$name.json" ] && ok || fail "$name: no result file"
   release=${name%-*-s1}

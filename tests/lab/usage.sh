@@ -11,6 +11,8 @@ expect_in "$out" "usage: vmsuite lab" "lab --help"
 expect_exit 0 "--help lists lab" -- "$VMSUITE" --help
 expect_in "$out" "  lab " "--help lists lab"
 
+labdirs() { find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'vmsuite-lab.*' 2>/dev/null | sort; }
+before=$(labdirs)
 k=(--kernel-package linux-image-none-amd64)
 expect_exit 129 "no kernel" -- "$VMSUITE" lab -o d -- run
 expect_in "$err" "no kernel" "no kernel: says so"
@@ -33,5 +35,5 @@ expect_exit 129 "unknown option" -- "$VMSUITE" lab "${k[@]}" --frobnicate -o d -
 expect_exit 129 "not a bzImage" -- "$VMSUITE" lab --kernel "$VMS_SOURCE_DIR/README.md" -o d -- run
 expect_in "$err" "is not an x86 bzImage" "not a bzImage: says so"
 [ ! -e d ] && ok || fail "a usage error created the output directory"
-ls -d "${TMPDIR:-/tmp}"/vmsuite-lab.* 2>/dev/null | grep -q "lab\.$$\." && fail "temp dir left" || ok
+[ "$(labdirs)" = "$before" ] && ok || fail "a lab temporary directory was left: $(labdirs)"
 finish
