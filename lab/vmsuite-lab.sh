@@ -278,6 +278,11 @@ for stale in "$tmp_base"/vmsuite-lab.*; do
   [ -O "$stale" ] || continue
   if ! kill -0 "$owner" 2>/dev/null || ! grep -qs vmsuite-lab "/proc/$owner/cmdline"; then
     say "removing $stale, left by a lab run (pid $owner) that was killed"
+    # its QEMU, if still running (identified by its pid file and its command line)
+    qpid=$(cat "$stale/qemu.pid" 2>/dev/null || true)
+    if [[ $qpid =~ ^[0-9]+$ ]] && grep -qsF "$stale/" "/proc/$qpid/cmdline"; then
+      kill -TERM "$qpid" 2>/dev/null || true
+    fi
     rm -rf -- "$stale"
   fi
 done
@@ -530,7 +535,7 @@ boot() {
   local args=()
   [ "$accel_used" = kvm ] && cpu=host
   args=(-machine "pc,accel=$accel_used" -cpu "$cpu" -m "$mem" -smp "$cpus" -nodefaults
-    -display none -no-reboot -serial stdio -monitor none -rtc base=utc
+    -display none -no-reboot -serial stdio -monitor none -rtc base=utc -pidfile "$tmp/qemu.pid"
     -kernel "${k_image[$i]}" -initrd "$tmp/initrd-$i.cpio"
     -append "console=ttyS0 panic=-1 quiet loglevel=4 vmsuite.mode=$mode")
   [ -n "$disk_img" ] && args+=(-drive "file=$disk_img,format=raw,if=virtio")
@@ -641,7 +646,7 @@ fi
 vm=$vmsuite_bin
 if [ "$alternate" -gt 1 ]; then
   say "note: vmsuite compare has no group form yet, so each suite is compared on its own:"
-  say "      suite s of every kernel against suite s of the first kernel (the suites are not pooled)"
+  say "      suite N of every kernel against suite N of the first kernel (the suites are not pooled)"
 fi
 crc=0
 for s in $(seq 1 "$alternate"); do
