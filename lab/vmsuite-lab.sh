@@ -244,6 +244,45 @@ if [ -z "$script" ]; then
 elif [ ${#run_args[@]} -gt 0 ]; then
   usage_error "--script and RUN-ARGS exclude each other"
 fi
+# An MP3 named in RUN-ARGS (--with-audio FILE, or probe's FILE operand) is a host file: it is
+# copied into the guest (/lab/audio/N.mp3) and the argument rewritten.
+guest_args=()
+audio_files=()
+take_audio() {
+  [ -f "$1" ] && [ -r "$1" ] || usage_error "RUN-ARGS: cannot read the MP3 '$1'"
+  audio_files+=("$(realpath "$1")")
+  guest_args+=("/lab/audio/${#audio_files[@]}.mp3")
+}
+if [ -z "$script" ]; then
+  guest_args=("${run_args[0]}")
+  j=1
+  while [ $j -lt ${#run_args[@]} ]; do
+    a=${run_args[j]}
+    case $a in
+      --with-audio=*)
+        guest_args+=(--with-audio)
+        take_audio "${a#--with-audio=}"
+        guest_args[-1]="--with-audio=${guest_args[-1]}"
+        ;;
+      --with-audio)
+        guest_args+=("$a")
+        if [ $((j + 1)) -lt ${#run_args[@]} ] && [[ ${run_args[j + 1]} != -* ]]; then
+          j=$((j + 1))
+          take_audio "${run_args[j]}"
+        fi
+        ;;
+      -*) guest_args+=("$a") ;;
+      *)
+        if [ "${run_args[0]}" = probe ] && [[ $a == *.[mM][pP]3 ]]; then
+          take_audio "$a"
+        else
+          guest_args+=("$a")
+        fi
+        ;;
+    esac
+    j=$((j + 1))
+  done
+fi
 [ "$(bytes_of "$swap")" -eq 0 ] || [ "$(bytes_of "$swap")" -ge $((40 << 10)) ] ||
   usage_error "--swap: too small for a swap area (give 0 for none)"
 
@@ -418,6 +457,10 @@ done
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$common/etc/passwd"
 printf 'root:x:0:\n' >"$common/etc/group"
 [ -z "$script" ] || cp "$script" "$common/lab/script"
+if [ ${#audio_files[@]} -gt 0 ]; then
+  mkdir -p "$common/lab/audio"
+  for j in "${!audio_files[@]}"; do cp "${audio_files[j]}" "$common/lab/audio/$((j + 1)).mp3"; done
+fi
 cat >"$common/init" <<'EOF'
 #!/bin/busybox sh
 # vmsuite lab guest init: mounts, modules, the work disk and swap, then vmsuite; powers off.
@@ -486,7 +529,7 @@ build_modules() { # INDEX: writes $tmp/modules-INDEX.cpio
       if [ "${run_args[0]}" = run ]; then
         printf '%s\n' --label "${k_label[$i]}" --workdir /work/wd
       fi
-      printf '%s\n' "${run_args[@]:1}"
+      printf '%s\n' "${guest_args[@]:1}"
     } >"$stage/lab/args"
   fi
   if [ -n "$root" ]; then

@@ -22,6 +22,8 @@ expect_exit 129 "no RUN-ARGS" -- "$VMSUITE" lab "${k[@]}" -o d
 expect_exit 129 "not run" -- "$VMSUITE" lab "${k[@]}" -o d -- compare a b
 expect_exit 129 "-o in RUN-ARGS" -- "$VMSUITE" lab "${k[@]}" -o d -- run -o x.json
 expect_in "$err" "the lab sets -o itself" "-o in RUN-ARGS: says why"
+expect_exit 129 "a missing MP3 in RUN-ARGS" -- "$VMSUITE" lab "${k[@]}" -o d -- run --with-audio /nonexistent.mp3
+expect_in "$err" "cannot read the MP3" "a missing MP3: says so"
 expect_exit 129 "--workdir in RUN-ARGS" -- "$VMSUITE" lab "${k[@]}" -o d -- run --workdir /tmp
 expect_exit 129 "cloud flavour" -- "$VMSUITE" lab --kernel-package linux-image-6.1.0-1-cloud-amd64 -o d -- run
 expect_in "$err" "without sound modules" "cloud: says why"
