@@ -455,6 +455,11 @@ done | sort -u | while read -r lib; do
   cp -L "$lib" "$common$lib"
 done
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$common/etc/passwd"
+if [ "$sound" = aloop ]; then
+  # alsa-lib's default for the Loopback card (dmix) refuses to open (EINVAL): play to its
+  # first device through plug instead
+  printf 'pcm.!default { type plug slave.pcm "hw:Loopback,0" }\n' >"$common/etc/asound.conf"
+fi
 printf 'root:x:0:\n' >"$common/etc/group"
 [ -z "$script" ] || cp "$script" "$common/lab/script"
 if [ ${#audio_files[@]} -gt 0 ]; then
