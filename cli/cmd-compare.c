@@ -66,6 +66,8 @@ enum compare_key {
 	CMP_EXIT_ZERO,
 	CMP_OUTPUT,
 	CMP_OVERWRITE,
+	CMP_METRIC,
+	CMP_BISECT,
 };
 
 static const struct vms_cli_option compare_options[] = {
@@ -85,11 +87,20 @@ static const struct vms_cli_option compare_options[] = {
      CMP_OUTPUT, 0},
     {"overwrite", 0, VMS_CLI_FLAG, NULL,
      "let -o replace an existing file (--force is taken: it means the above)", CMP_OVERWRITE, 0},
+    {"metric", 'm', VMS_CLI_REQUIRED, "NAME",
+     "this metric decides the verdict instead of the primary ones;\n"
+     "repeatable (failed_runs always decides)",
+     CMP_METRIC, 1},
+    {"bisect", 0, VMS_CLI_FLAG, NULL,
+     "exit as `git bisect run` reads it: 0 good, 1 bad, 125 skip\n"
+     "(cannot tell, not comparable, a deciding metric unstable),\n"
+     "128 error (stops the bisect)",
+     CMP_BISECT, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
 const struct vms_cli_usage vms_compare_usage = {
-    .operands = "BASE.json OTHER.json [MORE.json...]",
+    .operands = "BASE.json OTHER.json... | VARIANTS.json | A1.json... -- B1.json...",
     .about = "Compares result files of `vmsuite run`, each OTHER against BASE (the first). First "
              "the\n"
              "environment facts that differ: expected; soft (possible confounders, marked * on the "
@@ -106,13 +117,27 @@ const struct vms_cli_usage vms_compare_usage = {
              "tell (a side\n"
              "without a successful run), missing. Primary metrics (elapsed_s, sys_s, "
              "sound_rating, underruns,\n"
-             "failed_runs) decide the VERDICT lines. See docs/compare.md.\n",
+             "failed_runs) decide the VERDICT lines; their p-values are Holm-adjusted per "
+             "file.\n"
+             "One file holding several variants (vmsuite run --sysctl): its variants are "
+             "compared, the\n"
+             "first is BASE, runs made together are paired (paired t-test on the log "
+             "ratios). Files\n"
+             "with variants are matched by variant label. Sides of several suites (A1 A2 -- "
+             "B1 B2): the\n"
+             "drift between suites is measured and the suite means decide when it exceeds "
+             "the runs'\n"
+             "spread. See docs/compare.md.\n",
     .options = compare_options,
     .more = "Exit status (differs from the other commands): 0 no regression; 1 a primary metric "
             "regressed\n"
             "(failed runs included); 2 cannot tell (a primary metric not measured on a side), "
             "nothing\n"
-            "comparable, or an error (bad file, bad option).\n",
+            "comparable, or an error (bad file, bad option). With --bisect: 0, 1, 125 "
+            "instead of 2\n"
+            "for cannot tell / not comparable (and for no regression with an unstable deciding "
+            "metric),\n"
+            "128 for an error (git bisect run; see docs/bisect.md).\n",
 };
 
 struct compare_args {
@@ -121,9 +146,19 @@ struct compare_args {
 	const char *out;
 	int overwrite; /* -o may replace an existing file */
 	int exit_zero;
-	const char *files[26 + 1];
+	int bisect;
+	const char *files[64];
 	size_t n_files;
+	size_t side[64]; /* side[i] of files[i] */
+	size_t n_sides;  /* separators seen + 1 */
+	int grouped;     /* a "--" separated sides */
+	const char *metrics[64];
+	size_t n_metrics;
 };
+
+/* The "--" between sides, swapped in before parsing so that the parser hands it over as an
+ * operand (it takes a first "--" as the end of the options); recognised by its address. */
+static char side_separator[] = "=--";
 
 /* One option or operand of `compare` (a vms_cli_handler). */
 static int compare_option(void *ctx, const struct vms_cli_option *opt, const char *val, char *err,
@@ -132,10 +167,30 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 	struct compare_args *a = ctx;
 
 	if (!opt) {
-		if (a->n_files == VMS_ARRAY_SIZE(a->files) - 1) {
+		if (val == side_separator) {
+			if (!a->n_files || a->side[a->n_files - 1] != a->n_sides - 1) {
+				snprintf(err, errlen,
+				         "'--' needs result files on both sides (A1.json "
+				         "A2.json -- B1.json B2.json)");
+				return -EINVAL;
+			}
+			a->grouped = 1;
+			if (a->n_sides == 26) {
+				snprintf(err, errlen, "at most 26 sides");
+				return -EINVAL;
+			}
+			a->n_sides++;
+			return 0;
+		}
+		if (a->n_files == VMS_ARRAY_SIZE(a->files)) {
 			snprintf(err, errlen, "at most %zu result files", a->n_files);
 			return -EINVAL;
 		}
+		if (!a->grouped && a->n_files == 26) {
+			snprintf(err, errlen, "at most 26 result files");
+			return -EINVAL;
+		}
+		a->side[a->n_files] = a->n_sides - 1;
 		a->files[a->n_files++] = val;
 		return 0;
 	}
@@ -179,41 +234,75 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 	case CMP_EXIT_ZERO: a->exit_zero = 1; return 0;
 	case CMP_OUTPUT: a->out = val; return 0;
 	case CMP_OVERWRITE: a->overwrite = 1; return 0;
+	case CMP_METRIC:
+		if (a->n_metrics == VMS_ARRAY_SIZE(a->metrics)) {
+			snprintf(err, errlen, "too many --metric options");
+			return -EINVAL;
+		}
+		if (!*val) {
+			snprintf(err, errlen, "--metric needs a metric name (vmsuite list)");
+			return -EINVAL;
+		}
+		a->metrics[a->n_metrics++] = val;
+		return 0;
+	case CMP_BISECT: a->bisect = 1; return 0;
 	}
 	return -EINVAL;
 }
 
 /* Usage errors report like every command's but exit with compare's error status. */
-#define usage_error(...)                                                                           \
-	(vms_usage_error(vms_command_find("compare"), __VA_ARGS__), COMPARE_EXIT_ERROR)
+#define usage_error(...) ((void)vms_usage_error(vms_command_find("compare"), __VA_ARGS__))
+
+/* The exit status of an error: 2, or 128 under --bisect (git bisect run stops). */
+static int error_status(char **argv, int argc)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--bisect"))
+			return VMS_EXIT_FATAL;
+	return COMPARE_EXIT_ERROR;
+}
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_args a = {.r = vms_compare_renderer_find("text")};
+	struct compare_args a = {.r = vms_compare_renderer_find("text"), .n_sides = 1};
 	const struct vms_compare_renderer *r;
 	struct vms_compare cmp;
+	struct vms_cmp_input in;
 	const char *out;
 	const char **files;
 	json_t **docs = NULL;
-	int exit_zero, status = COMPARE_EXIT_ERROR;
+	char **args;
+	int exit_zero, status, j;
 	size_t n = 0, i;
 
+	status = error_status(argv, argc);
+	args = vms_xcalloc((size_t)argc + 1, sizeof(*args));
+	for (j = 0; j < argc; j++)
+		args[j] = j && !strcmp(argv[j], "--") ? side_separator : argv[j];
 	vms_compare_opts_init(&a.opts);
-	if (vms_cli_parse(vms_command_find("compare"), argc, argv, compare_option, &a))
-		return COMPARE_EXIT_ERROR;
+	j = vms_cli_parse(vms_command_find("compare"), argc, args, compare_option, &a);
+	free(args);
+	if (j)
+		return status;
 	r = a.r, out = a.out, exit_zero = a.exit_zero, files = a.files, n = a.n_files;
-	if (n == 1)
-		return usage_error("needs at least two result files, got only '%s' (BASE and one "
-		                   "to compare with it)",
-		                   files[0]);
-	if (n < 2)
-		return usage_error("%s", "needs BASE and at least one other result file");
+	if (a.grouped && (!n || a.side[n - 1] != a.n_sides - 1)) {
+		usage_error("%s", "'--' needs result files on both sides (A1.json A2.json -- "
+		                  "B1.json B2.json)");
+		return status;
+	}
+	if (!n) {
+		usage_error("%s", "needs BASE and at least one other result file (or one file "
+		                  "with several variants)");
+		return status;
+	}
 	if (!r->render) {
 		vms_error("compare: --format %s is not available in this build yet", r->name);
-		return COMPARE_EXIT_ERROR;
+		return status;
 	}
 	if (out && vms_output_check(NULL, out, a.overwrite, "--overwrite"))
-		return COMPARE_EXIT_ERROR;
+		return status;
 	docs = vms_xcalloc(n, sizeof(*docs));
 	for (i = 0; i < n; i++) {
 		const char *path = files[i];
@@ -233,12 +322,40 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	}
-	vms_compare_build(&cmp, &a.opts, docs, files, n);
-	if (render(r, &cmp, out, a.overwrite)) {
-		vms_compare_release(&cmp);
+	in = (struct vms_cmp_input){.docs = docs,
+	                            .paths = files,
+	                            .side = a.grouped ? a.side : NULL,
+	                            .n = n,
+	                            .decisive = a.n_metrics ? a.metrics : NULL,
+	                            .n_decisive = a.n_metrics};
+	if (vms_compare_sides(&in) < 2) {
+		if (n == 1)
+			usage_error("needs at least two result files, got only '%s' (BASE and one "
+			            "to compare with it), or one file with several variants "
+			            "(vmsuite run --sysctl)",
+			            files[0]);
+		else
+			usage_error("%s", "needs two sides: A1.json... -- B1.json...");
 		goto out;
 	}
-	status = exit_zero ? 0 : vms_compare_status(&cmp);
+	if (a.n_metrics) {
+		char err[512];
+
+		if (vms_compare_check_metrics(docs, n, a.metrics, a.n_metrics, err, sizeof(err))) {
+			usage_error("%s", err);
+			goto out;
+		}
+	}
+	vms_compare_build_ex(&cmp, &a.opts, &in);
+	if (render(r, &cmp, out, a.overwrite)) {
+		vms_compare_release(&cmp);
+		status = error_status(argv, argc);
+		goto out;
+	}
+	if (a.bisect)
+		status = vms_compare_bisect_status(&cmp);
+	else
+		status = exit_zero ? 0 : vms_compare_status(&cmp);
 	vms_compare_release(&cmp);
 out:
 	for (i = 0; i < n; i++)

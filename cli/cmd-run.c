@@ -18,6 +18,7 @@
 #include "core/procfs.h"
 #include "core/result.h"
 #include "core/util.h"
+#include "report/compare.h"
 #include "report/report.h"
 #include "suite/suite.h"
 #include "workloads/plan.h"
@@ -37,6 +38,10 @@ struct run_args {
 	struct vms_probe_opts probe;
 	int probe_opts; /* a probe option was given */
 	double baseline_s;
+	const char *against[16]; /* baseline result files: compare with them at the end */
+	size_t n_against;
+	const char *metrics[32]; /* --metric: these decide the verdict instead of the primary */
+	size_t n_metrics;
 };
 
 enum run_key {
@@ -55,6 +60,8 @@ enum run_key {
 	RUN_BASELINE,
 	RUN_PROBE, /* the probe's own options, parsed by audio-probe */
 	RUN_QUIET,
+	RUN_AGAINST,
+	RUN_METRIC,
 };
 
 static const struct vms_cli_option run_options[] = {
@@ -99,6 +106,16 @@ static const struct vms_cli_option run_options[] = {
      "idle audio baseline before the first workload (default 10)", RUN_BASELINE, 0},
     VMS_CLI_PROBE_OPTIONS(RUN_PROBE),
     {"quiet", 'q', VMS_CLI_FLAG, NULL, "no progress and no report on stdout", RUN_QUIET, 0},
+    {"against", 0, VMS_CLI_REQUIRED, "BASELINE.json",
+     "compare the result with this baseline and exit as `git bisect\n"
+     "run` reads it: 0 good, 1 a regression, 125 cannot judge;\n"
+     "repeatable (several baseline suites: their drift counts).\n"
+     "The verdict is stored in the result. See docs/bisect.md",
+     RUN_AGAINST, 1},
+    {"metric", 'm', VMS_CLI_REQUIRED, "NAME",
+     "with --against: this metric decides instead of the primary ones\n"
+     "(repeatable; failed_runs always decides)",
+     RUN_METRIC, 1},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
@@ -123,7 +140,11 @@ const struct vms_cli_usage vms_run_usage = {
             "\n"
             "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error) or the audio\n"
             "probe died; 125 nothing could be measured; 128 tool error; 129 usage error;\n"
-            "130 interrupted (result kept, incomplete).\n",
+            "130 interrupted (result kept, incomplete). With --against: 0 no regression "
+            "against\n"
+            "the baseline, 1 a regression (failed runs included), 125 cannot judge (not "
+            "comparable,\n"
+            "not measured, a deciding metric unstable, the audio probe died).\n",
 };
 
 static const char *profile_names(void)
@@ -245,6 +266,22 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		a->probe_opts = 1;
 		return vms_probe_opt_set(&a->probe, opt->name, val, err, errlen);
 	case RUN_QUIET: a->quiet = 1; return 0;
+	case RUN_AGAINST:
+		if (a->n_against == VMS_ARRAY_SIZE(a->against) || !*val) {
+			snprintf(err, errlen, "--against needs a result file (at most %zu)",
+			         VMS_ARRAY_SIZE(a->against));
+			return -EINVAL;
+		}
+		a->against[a->n_against++] = val;
+		return 0;
+	case RUN_METRIC:
+		if (a->n_metrics == VMS_ARRAY_SIZE(a->metrics) || !*val) {
+			snprintf(err, errlen, "--metric needs a metric name (at most %zu)",
+			         VMS_ARRAY_SIZE(a->metrics));
+			return -EINVAL;
+		}
+		a->metrics[a->n_metrics++] = val;
+		return 0;
 	}
 	snprintf(err, errlen, "unknown option '--%s'", opt->name);
 	return -EINVAL;
@@ -272,7 +309,112 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 		                       "--with-audio");
 	if (a->with_audio && vms_probe_opts_check(&a->probe, why, sizeof(why)))
 		return vms_usage_error(self, "%s", why);
+	if (a->n_metrics && !a->n_against)
+		return vms_usage_error(self, "--metric goes with --against");
 	return 0;
+}
+
+/* Loads the --against baselines into docs[0..n) before anything runs: a baseline that cannot
+ * be compared is a usage error (exit 129: `git bisect run` stops, nothing was measured). */
+static int load_baselines(const struct vms_command *self, const struct run_args *a, json_t **docs)
+{
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < a->n_against; i++) {
+		enum vms_load_error e;
+
+		docs[i] = vms_result_load(a->against[i], &e, err, sizeof(err));
+		if (!docs[i] || vms_compare_check_doc(docs[i], err, sizeof(err)))
+			return vms_usage_error(self, "--against '%s': %s", a->against[i], err);
+	}
+	if (a->n_metrics && vms_compare_check_metrics(docs, a->n_against, a->metrics, a->n_metrics,
+	                                              err, sizeof(err)))
+		return vms_usage_error(self, "%s", err);
+	return 0;
+}
+
+/* True when the audio probe died during the run (a window without sound data). */
+static int probe_died(const json_t *doc)
+{
+	const json_t *wl, *run;
+	size_t i, j;
+
+	json_array_foreach (json_object_get(doc, "workloads"), i, wl)
+		json_array_foreach (json_object_get(wl, "runs"), j, run) {
+			const char *why = json_string_value(
+			    json_object_get(json_object_get(run, "audio"), "no_sound_data"));
+
+			if (why && !strcmp(why, "probe_died"))
+				return 1;
+		}
+	return 0;
+}
+
+/* `--against`: compares doc (written to output) with the baselines, prints the verdict lines,
+ * stores the verdict in the result and returns the `git bisect run` status: 0, 1 or 125. */
+static int against(const struct run_args *a, json_t **base, json_t *doc, const char *output)
+{
+	json_t *docs[VMS_ARRAY_SIZE(a->against) + 1];
+	const char *paths[VMS_ARRAY_SIZE(a->against) + 1];
+	size_t side[VMS_ARRAY_SIZE(a->against) + 1], i, n = a->n_against + 1;
+	struct vms_compare_opts opts;
+	struct vms_cmp_input in;
+	struct vms_compare c;
+	char err[512];
+	unsigned more;
+	int status, ret;
+
+	if (vms_compare_check_doc(doc, err, sizeof(err))) {
+		vms_error("--against: this run's result cannot be compared: %s", err);
+		return VMS_EXIT_SKIP;
+	}
+	for (i = 0; i < a->n_against; i++) {
+		docs[i] = base[i];
+		paths[i] = a->against[i];
+		side[i] = 0;
+	}
+	docs[i] = doc;
+	paths[i] = output;
+	side[i] = 1;
+	in = (struct vms_cmp_input){.docs = docs,
+	                            .paths = paths,
+	                            .side = side,
+	                            .n = n,
+	                            .decisive = a->n_metrics ? a->metrics : NULL,
+	                            .n_decisive = a->n_metrics};
+	vms_compare_opts_init(&opts);
+	vms_compare_build_ex(&c, &opts, &in);
+	status = vms_compare_bisect_status(&c);
+	if (status == 0 && probe_died(doc)) {
+		vms_note("--against: the audio probe died during the run: its sound cannot be "
+		         "judged (exit 125)");
+		status = VMS_EXIT_SKIP;
+	}
+	if (!a->quiet) {
+		printf("\n");
+		vms_compare_render_verdicts(&c, stdout);
+		more = vms_compare_runs_to_decide(&c, 0);
+		if (more)
+			printf("  => inconclusive metrics would need about %u runs per side "
+			       "(-n %u, and the baseline with as many)\n",
+			       more, more);
+	}
+	json_object_set_new(doc, "verdict",
+	                    vms_compare_verdict_json(&c, a->against, a->n_against, status));
+	vms_compare_release(&c);
+	ret = vms_json_write_file(doc, output);
+	if (ret) {
+		vms_error("--against: cannot store the verdict in '%s': %s", output,
+		          strerror(-ret));
+		return VMS_EXIT_FATAL;
+	}
+	vms_note("verdict against %s%s: exit %d (%s)", a->against[0],
+	         a->n_against > 1 ? " and more" : "", status,
+	         status == 0   ? "good: no regression"
+	         : status == 1 ? "bad: a regression"
+	                       : "skip: cannot judge");
+	return status;
 }
 
 /* vmsuite-<label>-<stamp>.json, or -2, -3... after the stamp when that is taken (quick runs
@@ -307,12 +449,14 @@ int cmd_run(int argc, char **argv)
 	char why[1024], workdir[PATH_MAX];
 	char *output = NULL;
 	struct utsname uts;
-	json_t *doc = NULL;
+	json_t *doc = NULL, *base[VMS_ARRAY_SIZE(a.against)] = {NULL};
 	size_t i, n = 0;
 	int ret;
 
 	if ((ret = parse_args(self, argc, argv, &a)))
 		return ret;
+	if ((ret = load_baselines(self, &a, base)))
+		goto out;
 	/* no -w: the machine profile's default plan, made once the machine is known */
 	for (i = 0; i < a.n_specs; i++) {
 		if (vms_workload_spec_parse(a.specs[i], &items[n].spec, why, sizeof(why))) {
@@ -390,7 +534,15 @@ int cmd_run(int argc, char **argv)
 	}
 	if (ret == VMS_EXIT_INTERRUPTED && doc)
 		vms_note("interrupted: the result so far is in '%s', marked incomplete", output);
+	/* the verdict: only of a run that finished (interrupted: 130 stops a bisect; a tool
+	 * error stays 128); a failed run is judged, failed_runs decides */
+	if (a.n_against && doc && (ret == VMS_EXIT_OK || ret == VMS_EXIT_FAILED))
+		ret = against(&a, base, doc, output);
+	else if (a.n_against && ret == VMS_EXIT_SKIP)
+		vms_note("--against: nothing was measured: exit 125 (skip)");
 out:
+	for (i = 0; i < a.n_against; i++)
+		json_decref(base[i]);
 	json_decref(doc);
 	for (i = 0; i < n; i++)
 		vms_workload_spec_release(&items[i].spec);

@@ -9,7 +9,7 @@
 
 #define VMS_RESULT_FORMAT         "vmsuite.result/1"
 #define VMS_RESULT_FORMAT_PREFIX  "vmsuite.result/"
-#define VMS_RESULT_FORMAT_VERSION 1
+#define VMS_RESULT_FORMAT_VERSION 2 /* the newest format read: 2 adds variants */
 
 enum vms_better {
 	VMS_BETTER_LOWER,

@@ -140,7 +140,7 @@ static void cmp_chart(FILE *f, const struct vms_compare *c, const struct vms_cmp
 		lo -= fabs(lo) * 0.05 + 0.5;
 		hi += fabs(hi) * 0.05 + 0.5;
 	}
-	snprintf(buf, sizeof(buf), "%s / %s: samples and change", w->name, m->name);
+	snprintf(buf, sizeof(buf), "%s / %s: samples and change", w->display, m->name);
 	vms_svg_begin(&s, f, VMS_HTML_CHART_W, H, "chart compare", buf);
 	fputs("<title>", f);
 	esc(f, buf);
@@ -331,7 +331,7 @@ int vms_compare_render_html(const struct vms_compare *c, FILE *f)
 		size_t shown = 0;
 
 		fputs("<section class=\"workload\">\n<h2>", f);
-		esc(f, w->name);
+		esc(f, w->display);
 		fputs("</h2>\n", f);
 		for (j = 0; j < w->n_metrics; j++) {
 			if (!w->metrics[j].primary)

@@ -41,19 +41,28 @@ enum vms_verdict {
 const char *vms_verdict_name(enum vms_verdict v);
 
 enum vms_cmp_method {
-	VMS_CMP_NONE,   /* nothing computed (missing, too few runs, not comparable) */
-	VMS_CMP_LOG_T,  /* Welch on log-values: ratio of geometric means */
-	VMS_CMP_RAW_T,  /* Welch on raw values (a value <= 0 was present) */
-	VMS_CMP_FISHER, /* count kind: runs with an event, Fisher's exact test */
+	VMS_CMP_NONE,       /* nothing computed (missing, too few runs, not comparable) */
+	VMS_CMP_LOG_T,      /* Welch on log-values: ratio of geometric means */
+	VMS_CMP_RAW_T,      /* Welch on raw values (a value <= 0 was present) */
+	VMS_CMP_FISHER,     /* count kind: runs with an event, Fisher's exact test */
+	VMS_CMP_PAIRED_LOG, /* variants of one file: paired t on ln(b_i / a_i), runs paired by
+	                     * their index (made together) */
+	VMS_CMP_PAIRED_RAW, /* the same on b_i - a_i (a value <= 0 was present) */
+	VMS_CMP_SUITES_LOG, /* several suites per side, drift between them beyond the runs'
+	                     * spread: t-test on the suites' log means */
 };
 const char *vms_cmp_method_name(enum vms_cmp_method m);
 
 /* One side of a metric: its non-null samples in run order and their summary. For count metrics
  * also the runs with an event (value > 0) among them. */
 struct vms_cmp_side {
-	int present;    /* the file has the metric (a derived count: the workload has runs) */
-	double *values; /* s.n values (nulls left out), in run order; owned by the model */
-	size_t *runs;   /* runs[i]: the run values[i] comes from (its index in samples/runs[]) */
+	int present;     /* the file has the metric (a derived count: the workload has runs) */
+	double *values;  /* s.n values (nulls left out), in run order; owned by the model */
+	size_t *runs;    /* runs[i]: the run values[i] comes from (its index in samples/runs[]) */
+	unsigned *suite; /* suite[i]: the file of the side values[i] comes from (0-based) */
+	long *index;     /* index[i]: that run's runs[].index (1-based run number; made together
+	                  * with the runs of the other variants of that number) */
+	size_t n_suites; /* files on this side with the workload */
 	struct vms_summary s;
 	unsigned events;
 };
@@ -71,6 +80,14 @@ struct vms_cmp_cell {
 	int confounded;       /* a soft environment difference could explain this verdict */
 	int by_design;        /* missing because a file did not ask for it (sound metrics of a
 	                       * file recorded without --with-audio): no verdict is owed */
+	size_t pairs;         /* paired methods: the pairs used */
+	double p_adj;         /* Holm-adjusted p when the cell is in the family of primary
+	                       * (workload, metric) pairs of its file, else NAN; the verdict used it */
+	double drift;         /* several suites per side: the between-suite sd beyond what the
+	                       * runs' spread explains (log units, 0.03 ~ 3 %), else NAN */
+	double within;        /* ... and the within-suite sd of the runs (log units), else NAN */
+	double need_cv;       /* the spread the runs-needed estimate uses (paired: the sd of the
+	                       * log ratios / sqrt 2) */
 };
 
 /* unit, better and kind are the file's own (the first file that has the metric), completed from
@@ -88,6 +105,9 @@ struct vms_cmp_metric {
 
 struct vms_cmp_workload {
 	char *name;
+	char *variant; /* files matched by this variant label (files with several variants), or
+	                * NULL: by name alone */
+	char *display; /* name, or "name [variant]" */
 	struct vms_cmp_metric *metrics;
 	size_t n_metrics;
 	int *present; /* per other file: 1 when the workload is in it */
@@ -95,6 +115,10 @@ struct vms_cmp_workload {
 
 struct vms_cmp_file {
 	char *path, *label;
+	char *variant;   /* the variant this column is (variants of one file compared), or NULL */
+	size_t n_suites; /* result files on this side (vmsuite compare A1 A2 -- B1 B2) */
+	char **suite_paths; /* their paths (NULL for a variant); path joins them with " + " */
+	int paired;         /* its runs pair with BASE's by run index (variants of one file) */
 	/* the idle audio baseline, one window per file (no statistics): its figures when
 	 * has_baseline; skipped = it had underruns with no workload running */
 	int has_baseline, baseline_skipped;
@@ -110,7 +134,31 @@ struct vms_compare {
 	size_t n_workloads;
 	char **not_compared; /* "name (only in FILE)" lines */
 	size_t n_not_compared;
+	int variants;   /* the columns are the variants of one file (files[k].variant) */
+	int holm;       /* primary verdicts use Holm-adjusted p-values */
+	size_t *family; /* per other column: primary (workload, metric) pairs in the family */
+	const char *const *decisive; /* NULL = the primary metrics decide; else these names */
+	size_t n_decisive;
 };
+
+/* What is compared: n documents (paths name them), side[i] = the side docs[i] belongs to
+ * (0 = BASE; non-decreasing; several documents on one side are its suites); side NULL: every
+ * document is its own side. One document with several variants: its variants are the sides
+ * (the first is BASE). decisive: metric names that decide the verdict instead of the primary
+ * ones (NULL = primary). */
+struct vms_cmp_input {
+	json_t *const *docs;
+	const char *const *paths;
+	const size_t *side;
+	size_t n;
+	const char *const *decisive;
+	size_t n_decisive;
+};
+/* The number of sides vms_compare_build_ex() would make of in (columns). */
+size_t vms_compare_sides(const struct vms_cmp_input *in);
+/* The variant labels of a result document ("default" for a format-1 file); *n gets the count.
+ * Borrowed strings, in a new array the caller frees. */
+const char **vms_result_variant_labels(const json_t *doc, size_t *n);
 
 /* Builds the comparison of docs[1..n) against docs[0] (loaded result documents; paths name
  * them in the output). n >= 2. Never fails (aborts on OOM); the documents are only read and
@@ -118,6 +166,12 @@ struct vms_compare {
 void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opts,
                        json_t *const *docs, const char *const *paths, size_t n);
 void vms_compare_release(struct vms_compare *c);
+/* The general form: sides of several suites, the variants of one file, chosen metrics. The
+ * input needs vms_compare_sides(in) >= 2. */
+void vms_compare_build_ex(struct vms_compare *c, const struct vms_compare_opts *opts,
+                          const struct vms_cmp_input *in);
+/* The VERDICT block of every other side (as the text output ends), to f. */
+void vms_compare_render_verdicts(const struct vms_compare *c, FILE *f);
 
 /* What the VERDICT block of other file k (0 = the first after BASE) says. */
 enum vms_cmp_outcome {
@@ -133,6 +187,27 @@ enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k);
 /* Exit status the model calls for: 1 if a primary metric regressed in some file, else 2 if a
  * file is not comparable or cannot tell, else 0 (docs/compare.md). */
 int vms_compare_status(const struct vms_compare *c);
+
+/* The `git bisect run` reading of the model: 1 a deciding metric regressed in some side; 125
+ * (skip) when a side cannot tell, is not comparable, or has an unstable deciding metric (a
+ * "good" there would be no judgement); else 0. */
+#define VMS_BISECT_SKIP 125
+int vms_compare_bisect_status(const struct vms_compare *c);
+
+/* The verdict `vmsuite run --against` stores in the result (contract: {"baseline": [paths],
+ * "exit": 0|1|125, "metrics": [names; empty = the primary ones], "compare": the compare JSON
+ * document}). New reference. */
+json_t *vms_compare_verdict_json(const struct vms_compare *c, const char *const *baselines,
+                                 size_t n_baselines, int exit_status);
+
+/* Every name must be a metric of some workload of some document, or a metric derived from
+ * runs[] (failed_runs): a typo would leave the verdict with nothing to decide. 0, or -EINVAL
+ * with the reason in err. */
+int vms_compare_check_metrics(json_t *const *docs, size_t n, const char *const *names,
+                              size_t n_names, char *err, size_t errlen);
+/* The most runs per side an inconclusive deciding metric of side k + 1 asks for (its n≈N),
+ * 0 when none does. */
+unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k);
 
 /* Refuses a loaded result document whose samples no run can produce: a sample that is not a
  * finite number, a time (unit s or ms) beyond 1e12 in magnitude or any other value beyond

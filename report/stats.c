@@ -193,3 +193,195 @@ unsigned vms_runs_needed(double cv, double delta, double alpha)
 		n = 1e6;
 	return (unsigned)n;
 }
+
+int vms_paired_change(const double *a, const double *b, size_t n, double alpha,
+                      struct vms_change *c)
+{
+	double *d, sum = 0, ss = 0, mean, sd, se, q, mean_a = 0;
+	int positive = 1, nonneg = 1;
+	size_t i;
+
+	if (n < 2 || !(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	gsl_quiet();
+	for (i = 0; i < n; i++) {
+		positive &= a[i] > 0 && b[i] > 0;
+		nonneg &= a[i] >= 0 && b[i] >= 0;
+		mean_a += a[i] / n;
+	}
+	d = vms_xcalloc(n, sizeof(*d));
+	for (i = 0; i < n; i++) {
+		d[i] = positive ? log(b[i] / a[i]) : b[i] - a[i];
+		sum += d[i];
+	}
+	mean = sum / n;
+	for (i = 0; i < n; i++)
+		ss += (d[i] - mean) * (d[i] - mean);
+	free(d);
+	sd = sqrt(ss / (n - 1));
+	se = sd / sqrt((double)n);
+	if (!isfinite(mean) || !isfinite(se))
+		return -EDOM;
+	c->df = (double)(n - 1);
+	/* identical differences: the change is exact (sd is below rounding noise of the mean) */
+	if (se <= 1e-12 * fabs(mean) || se == 0) {
+		c->p = mean == 0 ? 1 : 0;
+		q = 0;
+	} else {
+		c->p = 2 * gsl_cdf_tdist_Q(fabs(mean / se), c->df);
+		q = gsl_cdf_tdist_Pinv(1 - alpha / 2, c->df);
+		if (isnan(c->p) || !isfinite(q))
+			return -EDOM;
+		if (c->p > 1)
+			c->p = 1;
+	}
+	if (positive) {
+		c->method = VMS_CHANGE_LOG;
+		c->defined = 1;
+		c->ratio = exp(mean);
+		c->lo = exp(mean - q * se);
+		c->hi = exp(mean + q * se);
+		return 0;
+	}
+	c->method = VMS_CHANGE_RAW;
+	c->defined = mean_a > 0;
+	if (!c->defined) {
+		c->ratio = c->lo = c->hi = NAN;
+		return 0;
+	}
+	c->ratio = 1 + mean / mean_a;
+	c->lo = 1 + (mean - q * se) / mean_a;
+	c->hi = 1 + (mean + q * se) / mean_a;
+	if (nonneg && c->lo < 0)
+		c->lo = 0;
+	if (nonneg && c->hi < 0)
+		c->hi = 0;
+	return 0;
+}
+
+/* Per-suite sums of one side's log values: count, mean; adds the within-suite squares to *ssw
+ * and the suite means' squares about the side's mean of suite means to *ssb. Returns the number
+ * of suites with a value; *inv_n gets the sum of 1/size over them. */
+static size_t suite_sums(const double *lx, const unsigned *sx, size_t n, double *ssw, double *ssb,
+                         double *inv_n, double *grand, size_t *dfw)
+{
+	size_t j, i, nsuites = 0, used = 0;
+	double *sum, *cnt, mm = 0;
+
+	for (i = 0; i < n; i++)
+		if (sx[i] + 1 > nsuites)
+			nsuites = sx[i] + 1;
+	sum = vms_xcalloc(nsuites + 1, sizeof(*sum));
+	cnt = vms_xcalloc(nsuites + 1, sizeof(*cnt));
+	for (i = 0; i < n; i++) {
+		sum[sx[i]] += lx[i];
+		cnt[sx[i]] += 1;
+	}
+	for (j = 0; j < nsuites; j++)
+		if (cnt[j] > 0) {
+			sum[j] /= cnt[j];
+			mm += sum[j];
+			*inv_n += 1 / cnt[j];
+			used++;
+		}
+	for (i = 0; i < n; i++) {
+		*ssw += (lx[i] - sum[sx[i]]) * (lx[i] - sum[sx[i]]);
+	}
+	*dfw += n - used;
+	mm /= used ? (double)used : 1;
+	for (j = 0; j < nsuites; j++)
+		if (cnt[j] > 0)
+			*ssb += (sum[j] - mm) * (sum[j] - mm);
+	*grand = mm;
+	free(sum);
+	free(cnt);
+	return used;
+}
+
+int vms_suites_change(const double *a, const unsigned *sa, size_t na, const double *b,
+                      const unsigned *sb, size_t nb, double alpha, struct vms_change *c,
+                      int *used_suites, double *drift, double *within)
+{
+	double *la, *lb, ssw = 0, ssb = 0, inv_n = 0, ma, mb, s2w, s2b, nh, se, q, diff;
+	size_t ja, jb, dfw = 0, dfb, i;
+	int ret = 0;
+
+	if (na < 2 || nb < 2 || !(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	for (i = 0; i < na; i++)
+		if (!(a[i] > 0))
+			return -EDOM;
+	for (i = 0; i < nb; i++)
+		if (!(b[i] > 0))
+			return -EDOM;
+	gsl_quiet();
+	la = vms_xcalloc(na, sizeof(*la));
+	lb = vms_xcalloc(nb, sizeof(*lb));
+	for (i = 0; i < na; i++)
+		la[i] = log(a[i]);
+	for (i = 0; i < nb; i++)
+		lb[i] = log(b[i]);
+	ja = suite_sums(la, sa, na, &ssw, &ssb, &inv_n, &ma, &dfw);
+	jb = suite_sums(lb, sb, nb, &ssw, &ssb, &inv_n, &mb, &dfw);
+	dfb = (ja > 1 ? ja - 1 : 0) + (jb > 1 ? jb - 1 : 0);
+	if (!dfb) {
+		ret = -EINVAL;
+		goto out;
+	}
+	s2w = dfw ? ssw / dfw : 0;
+	s2b = ssb / dfb;
+	nh = (ja + jb) / inv_n;
+	*within = sqrt(s2w);
+	*drift = sqrt(fmax(0, s2b - s2w / nh));
+	*used_suites = s2b > s2w / nh;
+	if (!*used_suites) {
+		ret = vms_change_test(a, na, b, nb, alpha, c);
+		goto out;
+	}
+	diff = mb - ma;
+	se = sqrt(s2b * (1.0 / ja + 1.0 / jb));
+	c->df = (double)dfb;
+	c->p = 2 * gsl_cdf_tdist_Q(fabs(diff / se), c->df);
+	q = gsl_cdf_tdist_Pinv(1 - alpha / 2, c->df);
+	if (!isfinite(se) || isnan(c->p) || !isfinite(q)) {
+		ret = -EDOM;
+		goto out;
+	}
+	c->method = VMS_CHANGE_LOG;
+	c->defined = 1;
+	c->ratio = exp(diff);
+	c->lo = exp(diff - q * se);
+	c->hi = exp(diff + q * se);
+out:
+	free(la);
+	free(lb);
+	return ret;
+}
+
+size_t vms_holm(const double *p, size_t n, double *adj)
+{
+	size_t *idx = vms_xcalloc(n + 1, sizeof(*idx)), m = 0, i, j;
+	double run = 0;
+
+	for (i = 0; i < n; i++) {
+		adj[i] = NAN;
+		if (!isnan(p[i]))
+			idx[m++] = i;
+	}
+	/* insertion sort by p: families are a few dozen pairs */
+	for (i = 1; i < m; i++)
+		for (j = i; j > 0 && p[idx[j - 1]] > p[idx[j]]; j--) {
+			size_t t = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	for (i = 0; i < m; i++) {
+		double v = fmin(1, (double)(m - i) * p[idx[i]]);
+
+		run = fmax(run, v);
+		adj[idx[i]] = run;
+	}
+	free(idx);
+	return m;
+}

@@ -47,6 +47,34 @@ struct vms_change {
 int vms_change_test(const double *a, size_t na, const double *b, size_t nb, double alpha,
                     struct vms_change *c);
 
+/* The paired change of b against a, pairs (a[i], b[i]) made together (the same run index of two
+ * interleaved variants): a one-sample t-test of d[i] = ln(b[i]/a[i]) (VMS_CHANGE_LOG; ratio =
+ * exp(mean d), CI = exp(mean d -+ t se)), or of d[i] = b[i] - a[i] when a value is <= 0
+ * (VMS_CHANGE_RAW; ratio = 1 + mean d / mean a as in vms_change_test()). n - 1 degrees of
+ * freedom. Needs n >= 2 (else -EINVAL); -EDOM as vms_welch(). Identical differences (sd 0):
+ * exact, p = 1 when they are 0, else 0. */
+int vms_paired_change(const double *a, const double *b, size_t n, double alpha,
+                      struct vms_change *c);
+
+/* The change of side b against side a when each side is several suites (result files from
+ * separate sittings): x[i] belongs to suite sx[i] (0-based, < the side's number of suites).
+ * Works on ln x (VMS_CHANGE_LOG; needs every value > 0, else -EDOM). The within-suite variance
+ * s_w^2 is pooled over every suite of both sides; the between-suite variance s_b^2 of the suite
+ * means is pooled over the sides that have at least 2 suites (-EINVAL when none has). When s_b^2
+ * exceeds s_w^2 / n_h (n_h: the harmonic mean of the suite sizes), the suite means are the
+ * observations: se^2 = s_b^2 (1/Ja + 1/Jb), df = sum(J - 1) over the sides with J >= 2;
+ * otherwise Welch's test on all runs decides. *used_suites says which; *drift is the
+ * between-suite standard deviation beyond what the within-suite spread explains,
+ * sqrt(max(0, s_b^2 - s_w^2 / n_h)), in log units (0.03 ~ 3 %); *within the within-suite sd. */
+int vms_suites_change(const double *a, const unsigned *sa, size_t na, const double *b,
+                      const unsigned *sb, size_t nb, double alpha, struct vms_change *c,
+                      int *used_suites, double *drift, double *within);
+
+/* Holm's step-down adjustment of the n p-values p[] (NaN entries are left out of the family
+ * and stay NaN): sorted ascending, adj(i) = max over j <= i of min(1, (m - j) p(j)) with m the
+ * family size (j 0-based); written to adj[]. Returns m. */
+size_t vms_holm(const double *p, size_t n, double *adj);
+
 /* Two-sided Fisher's exact test of the 2x2 table (a_events of a_n runs vs b_events of b_n
  * runs): the sum of the probabilities of every table with the same margins that is no more
  * likely than the observed one (relative tolerance 1e-7). Returns the p-value in [0, 1]. */

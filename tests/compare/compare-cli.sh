@@ -121,7 +121,7 @@ echo '{"format": "vmsuite.result/1", "workloads": [' > broken.json
 expect_rc 2 "$VMSUITE" compare broken.json base.json && one_line_naming broken.json
 echo '{"hello": "world"}' > other.json
 expect_rc 2 "$VMSUITE" compare base.json other.json && one_line_naming other.json
-echo '{"format": "vmsuite.result/2", "workloads": []}' > future.json
+echo '{"format": "vmsuite.result/3", "workloads": []}' > future.json
 expect_rc 2 "$VMSUITE" compare base.json future.json && one_line_naming future.json
 grep -q 'newer' err && ok "newer format says so" || fail "newer format message"
 expect_rc 2 "$VMSUITE" compare base.json && grep -q 'at least two result files' err &&
@@ -348,6 +348,59 @@ print("\n".join(errors))
 sys.exit(1 if errors else 0)
 PY
 	fail "markdown: $(cat md.out)"
+
+# One file with two interleaved variants (vmsuite.result/2): the variants are compared, both
+# labels named with their n, and the paired test is said to be used; never exit 2.
+$G -o var.json --runs 2 --seed 4 --variant 'page-cluster=0' --variant 'page-cluster=3'
+rc=0
+"$VMSUITE" compare var.json >out 2>err || rc=$?
+[ "$rc" -le 1 ] && ok "variants of one file: exit $rc" || fail "variants of one file: exit $rc: $(cat err)"
+grep -q '^  A (BASE) page-cluster=0 ' out && grep -q '^  B        page-cluster=3 ' out &&
+	ok "both variant labels named" || fail "variant labels"
+grep -q '^elapsed_s .*  2 .*  2 ' out && ok "n = 2 on each side" || fail "n = 2 each"
+grep -q 'paired_log paired t-test' out && ok "the paired test is named" || fail "paired test not named"
+"$VMSUITE" compare --format json var.json >out 2>err || true
+[ "$(jq -r '.workloads[0].metrics[] | select(.name == "elapsed_s") | .others[0].method' out)" = paired_log ] &&
+	[ "$(jq -r '.compared' out)" = variants ] && ok "json: paired_log, compared variants" ||
+	fail "json method for variants"
+for fmt in markdown html; do
+	"$VMSUITE" compare --format $fmt var.json >out 2>err || true
+	grep -q 'paired' out && ok "$fmt names the paired test" || fail "$fmt: no paired test named"
+done
+# A true 10 % slowdown under a machine drift of 8 % (shared by the runs made together), 5 runs:
+# the paired test sees it.
+$G -o drift.json --runs 5 --seed 7 --drift 0.08 --variant 'thp=off' --variant 'thp=kernel@0.10'
+expect_rc 1 "$VMSUITE" compare drift.json && grep -q 'mmap001 .*elapsed_s .*regression' out &&
+	ok "paired test finds +10% under 8% drift" || fail "paired regression under drift: $(grep -A3 VERDICT out)"
+# Files with variants are matched by label; a one-variant file alone is a usage error.
+$G -o var2.json --runs 2 --seed 9 --variant 'page-cluster=0' --variant 'page-cluster=3'
+rc=0
+"$VMSUITE" compare var.json var2.json >out 2>err || rc=$?
+grep -q '^mmap001 \[page-cluster=3\]' out && [ "$rc" -le 1 ] && ok "variants matched across files by label" ||
+	fail "variant rows across files (exit $rc)"
+expect_rc 2 "$VMSUITE" compare base.json && grep -q 'several variants' err && ok "one plain file: usage error"
+
+# Sides of several suites: the drift between suites is reported.
+$G -o s1.json --label s1 --seed 11
+$G -o s2.json --label s2 --seed 12 --shift 0.05
+$G -o s3.json --label s3 --seed 13
+$G -o s4.json --label s4 --seed 14 --shift 0.05
+rc=0
+"$VMSUITE" compare s1.json s2.json -- s3.json s4.json >out 2>err || rc=$?
+[ "$rc" -le 1 ] && ok "two sides of two suites: exit $rc" || fail "suites: exit $rc: $(cat err)"
+grep -q '^Drift between suites' out && grep -q 'B vs A mmap001 .*elapsed_s .* drift [0-9.]*%' out &&
+	ok "drift reported" || fail "drift not reported"
+"$VMSUITE" compare --format json s1.json s2.json -- s3.json s4.json >out 2>err || true
+[ "$(jq -r '.files | map(.suites) | join(",")' out)" = "2,2" ] && ok "json: 2 suites per side" ||
+	fail "json suites"
+expect_rc 2 "$VMSUITE" compare s1.json s2.json -- && ok "'--' without files after it: usage error"
+expect_rc 2 "$VMSUITE" compare s1.json -- -- s2.json && ok "empty side: usage error"
+
+# Three files: three column groups (the series view), exit 0 or 1.
+rc=0
+"$VMSUITE" compare base.json slow.json same.json >out 2>err || rc=$?
+[ "$rc" -le 1 ] && [ "$(grep -c '^mmap001 *A: 6.1.0-base *B: 6.18.44-slow *C: 6.1.0-again$' out)" = 1 ] &&
+	ok "three files: one column group per file" || fail "three column groups (exit $rc)"
 
 # Two identical real runs on the host (the plan's mmap001 size follows the free disk, which
 # moves between them): no hard difference, verdicts given.

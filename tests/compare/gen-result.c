@@ -10,12 +10,16 @@
 
 /* usage: gen-result -o FILE [--label L] [--seed N] [--runs N] [--shift FRACTION] [--audio]
  *                   [--set PATH=JSON]... [--drop-workload NAME]
+ *                   [--variant 'NAME=V ...[@SHIFT]']... [--drift SD]
+ *        (two or more --variant: a vmsuite.result/2 file with those variants, interleaved)
  *        gen-result --parse FILE */
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *label = "6.1.0-base", *drop = NULL;
 	unsigned long seed = 1;
-	double shift = 0;
+	double shift = 0, drift = 0, vshift[16];
+	const char *vlabel[16];
+	size_t nv = 0;
 	size_t runs = 5, i;
 	int audio = 0, a;
 	json_t *doc;
@@ -46,7 +50,16 @@ int main(int argc, char **argv)
 			runs = strtoul(argv[++a], NULL, 10);
 		else if (!strcmp(argv[a], "--shift"))
 			shift = strtod(argv[++a], NULL);
-		else if (!strcmp(argv[a], "--drop-workload"))
+		else if (!strcmp(argv[a], "--drift"))
+			drift = strtod(argv[++a], NULL);
+		else if (!strcmp(argv[a], "--variant") && nv < 16) {
+			char *l = vms_xstrdup(argv[++a]), *at = strchr(l, '@');
+
+			vshift[nv] = at ? strtod(at + 1, NULL) : 0;
+			if (at)
+				*at = '\0';
+			vlabel[nv++] = l;
+		} else if (!strcmp(argv[a], "--drop-workload"))
 			drop = argv[++a];
 		else if (!strcmp(argv[a], "--set"))
 			a++;
@@ -57,7 +70,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen-result: bad arguments\n");
 		return 2;
 	}
-	doc = gen_standard(label, seed, runs, shift, audio);
+	if (nv >= 2)
+		doc = gen_variants(label, seed, runs, audio, vlabel, vshift, nv, drift);
+	else
+		doc = gen_standard(label, seed, runs, shift, audio);
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--set")) {
 			char *eq, *p = vms_xstrdup(argv[++a]);
@@ -81,6 +97,8 @@ int main(int argc, char **argv)
 				break;
 			}
 	}
+	for (i = 0; i < nv; i++)
+		free((char *)vlabel[i]);
 	if (vms_json_write_file(doc, out)) {
 		fprintf(stderr, "gen-result: cannot write %s\n", out);
 		return 1;

@@ -222,3 +222,67 @@ void gen_set(json_t *doc, const char *path, const char *text)
 	json_object_set_new(at, key, v);
 	free(p);
 }
+
+json_t *gen_variants(const char *label, unsigned long seed, size_t runs, int audio,
+                     const char *const *labels, const double *shifts, size_t n, double drift)
+{
+	static const char *const names[] = {"mmap001", "mtest01"};
+	static const char *const drifting[] = {"elapsed_s", "sys_s"};
+	json_t *doc = gen_doc(label, audio), *vs = json_array(), **tmp;
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t v, w, i, j, m;
+
+	json_object_set_new(doc, "format", json_string("vmsuite.result/2"));
+	tmp = vms_xcalloc(n + 1, sizeof(*tmp));
+	for (v = 0; v < n; v++) {
+		json_t *settings = json_object();
+		char *l = vms_xstrdup(labels[v]), *tok, *save = NULL;
+
+		for (tok = strtok_r(l, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			char *eq = strchr(tok, '=');
+
+			if (eq) {
+				*eq = '\0';
+				json_object_set_new(settings, tok, json_string(eq + 1));
+			}
+		}
+		free(l);
+		json_array_append_new(
+		    vs, json_pack("{s:s, s:o}", "label", labels[v], "settings", settings));
+		tmp[v] = gen_standard(label, seed * 7919 + v, runs, shifts[v], audio);
+	}
+	json_object_set_new(doc, "variants", vs);
+	for (w = 0; w < VMS_ARRAY_SIZE(names); w++) {
+		double *factor = vms_xcalloc(runs + 1, sizeof(*factor));
+
+		/* the machine's drift: run i of every variant was made at the same time */
+		gsl_rng_set(r, seed * 31 + w);
+		for (i = 0; i < runs; i++)
+			factor[i] = drift > 0 ? gsl_ran_lognormal(r, 0, drift) : 1;
+		for (v = 0; v < n; v++) {
+			json_t *wl = json_deep_copy(vms_result_workload(tmp[v], names[w]));
+
+			json_object_set_new(wl, "variant", json_string(labels[v]));
+			for (m = 0; m < VMS_ARRAY_SIZE(drifting); m++) {
+				json_t *s = json_object_get(
+				           json_object_get(json_object_get(wl, "metrics"),
+				                           drifting[m]),
+				           "samples"),
+				       *x;
+
+				json_array_foreach (s, j, x)
+					if (json_is_number(x))
+						json_array_set_new(
+						    s, j,
+						    json_real(json_number_value(x) * factor[j]));
+			}
+			json_array_append_new(json_object_get(doc, "workloads"), wl);
+		}
+		free(factor);
+	}
+	for (v = 0; v < n; v++)
+		json_decref(tmp[v]);
+	free(tmp);
+	gsl_rng_free(r);
+	return doc;
+}

@@ -31,6 +31,13 @@ void gen_samples(json_t *wl, const char *name, const char *unit, const char *bet
  * metrics. shift multiplies mmap001's elapsed_s and sys_s by (1 + shift). */
 json_t *gen_standard(const char *label, unsigned long seed, size_t runs, double shift, int audio);
 
+/* A vmsuite.result/2 document with n variants (labels "NAME=V NAME=V", first = baseline), each
+ * holding gen_standard()'s workloads with "variant": label, variant v shifted by shifts[v] and
+ * drawn from its own seed; elapsed_s and sys_s of run i of every variant multiplied by one
+ * common log-normal factor of sd drift (the machine's state when they were made together). */
+json_t *gen_variants(const char *label, unsigned long seed, size_t runs, int audio,
+                     const char *const *labels, const double *shifts, size_t n, double drift);
+
 /* Sets the value at a dotted path ("fingerprint.mem_total_bytes.value") in doc, creating
  * objects on the way; text is parsed as JSON, or taken as a string if it is not JSON. */
 void gen_set(json_t *doc, const char *path, const char *text);

@@ -68,6 +68,40 @@ def fisher(a_ev, a_n, b_ev, b_n):
                if pk(k) <= p_obs * (1 + 1e-7))
 
 
+def paired_log(a, b, alpha=0.05):
+    d = [math.log(y / x) for x, y in zip(a, b)]
+    m, se = statistics.fmean(d), statistics.stdev(d) / math.sqrt(len(d))
+    df = len(d) - 1
+    t = m / se
+    q = t_quantile(1 - alpha / 2, df)
+    return dict(ratio=math.exp(m), lo=math.exp(m - q * se), hi=math.exp(m + q * se),
+                p=2 * t_upper_tail(abs(t), df), df=df)
+
+
+def holm(p):
+    order = sorted(range(len(p)), key=lambda i: p[i])
+    adj, run = [0.0] * len(p), 0.0
+    for rank, i in enumerate(order):
+        run = max(run, min(1.0, (len(p) - rank) * p[i]))
+        adj[i] = run
+    return adj
+
+
+def suite_means(a_suites, b_suites, alpha=0.05):
+    """t-test on the suites' log means with the between-suite variance pooled over both sides."""
+    la = [statistics.fmean(math.log(x) for x in s) for s in a_suites]
+    lb = [statistics.fmean(math.log(x) for x in s) for s in b_suites]
+    ss = sum((x - statistics.fmean(la)) ** 2 for x in la) + \
+        sum((x - statistics.fmean(lb)) ** 2 for x in lb)
+    df = (len(la) - 1) + (len(lb) - 1)
+    s2b = ss / df
+    se = math.sqrt(s2b * (1 / len(la) + 1 / len(lb)))
+    diff = statistics.fmean(lb) - statistics.fmean(la)
+    q = t_quantile(1 - alpha / 2, df)
+    return dict(ratio=math.exp(diff), lo=math.exp(diff - q * se), hi=math.exp(diff + q * se),
+                p=2 * t_upper_tail(abs(diff / se), df), df=df)
+
+
 CASES = {
     # Welch's worked example 1 on Wikipedia's "Welch's t-test" page (two samples of 15).
     "wiki_a1": [27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6, 23.1, 19.6, 19.0,
@@ -95,5 +129,9 @@ if __name__ == "__main__":
           "ratio", math.exp(r["diff"]), "ratio_lo", math.exp(r["lo"]), "ratio_hi", math.exp(r["hi"]))
     for tab in ((3, 4, 1, 4), (5, 5, 0, 5), (4, 5, 0, 5), (1, 5, 0, 5), (2, 10, 7, 10), (0, 5, 0, 5)):
         print("fisher", tab, round(fisher(*tab), 10))
+    print("paired mmap", paired_log(CASES["mmap_a"], CASES["mmap_b"]))
+    print("holm", holm([0.01, 0.04, 0.03, 0.005]))
+    print("suites", suite_means([[100, 102, 101], [110, 111, 109]],
+                                [[104, 105, 103], [114, 113, 115]]))
     z = 1.959963984540054 + 0.8416212335729143  # textbook normal quantiles (0.975, 0.80)
     print("runs needed factor 2(z.975+z.8)^2 =", 2 * z * z)

@@ -134,6 +134,143 @@ static void false_alarms(void **state)
 	}
 }
 
+/* The workloads of variant label of a variants document, as a document of its own (what two
+ * separate, non-interleaved suites would have given). */
+static json_t *split_variant(const json_t *doc, const char *label)
+{
+	json_t *out = json_deep_copy(doc), *wls = json_array(), *wl;
+	size_t i;
+
+	json_array_foreach (json_object_get(doc, "workloads"), i, wl)
+		if (!strcmp(json_string_value(json_object_get(wl, "variant")), label))
+			json_array_append_new(wls, json_deep_copy(wl));
+	json_object_set_new(out, "workloads", wls);
+	json_object_del(out, "variants");
+	return out;
+}
+
+/* Interleaved variants under a machine drift of 8 % shared by the runs made together, 5 runs:
+ * the paired test keeps its false alarms at alpha and finds a +10 % change that Welch's test
+ * on the same numbers, blind to the pairing, mostly misses. */
+static void variants_paired_under_drift(void **state)
+{
+	static const char *const labels[] = {"thp=off", "thp=kernel"};
+	const unsigned trials = 300;
+	unsigned alarms = 0, found = 0, found_welch = 0, paired = 0;
+	struct vms_compare_opts o;
+	unsigned long s;
+
+	(void)state;
+	vms_compare_opts_init(&o);
+	for (s = 1; s <= trials; s++) {
+		static const double none[] = {0, 0}, slower[] = {0, 0.10};
+		const char *path = "v.json", *paths[2] = {"a.json", "b.json"};
+		json_t *aa = gen_variants("k", 70000 + s, 5, 0, labels, none, 2, 0.08);
+		json_t *ab = gen_variants("k", 80000 + s, 5, 0, labels, slower, 2, 0.08);
+		json_t *split[2];
+		struct vms_cmp_input in = {.docs = &aa, .paths = &path, .n = 1};
+		struct vms_compare c;
+
+		vms_compare_build_ex(&c, &o, &in);
+		alarms += vms_compare_status(&c) == 1;
+		paired += metric(&c, "mmap001", "elapsed_s")->cells[0].method == VMS_CMP_PAIRED_LOG;
+		vms_compare_release(&c);
+		in.docs = &ab;
+		vms_compare_build_ex(&c, &o, &in);
+		found += verdict(&c, "mmap001", "elapsed_s") == VMS_VERDICT_REGRESSION;
+		vms_compare_release(&c);
+		split[0] = split_variant(ab, labels[0]);
+		split[1] = split_variant(ab, labels[1]);
+		vms_compare_build(&c, &o, split, paths, 2);
+		found_welch += verdict(&c, "mmap001", "elapsed_s") == VMS_VERDICT_REGRESSION;
+		vms_compare_release(&c);
+		json_decref(split[0]);
+		json_decref(split[1]);
+		json_decref(aa);
+		json_decref(ab);
+	}
+	printf("# variants, drift 8%%, n 5, %u seeds: A/A exit 1 in %.1f%%; +10%% found by the "
+	       "paired test in %.1f%%, by Welch on the same runs in %.1f%%\n",
+	       trials, 100.0 * alarms / trials, 100.0 * found / trials,
+	       100.0 * found_welch / trials);
+	assert_int_equal(paired, trials);
+	assert_true(alarms <= trials * 5 / 100);
+	assert_true(found >= trials * 80 / 100);
+	assert_true(found_welch <= found / 2);
+}
+
+/* A drift of 30 % (each side's cv far above --cv-limit) leaves the pairs' log ratios steady:
+ * the paired cells are not unstable and find +10 %. */
+static void variants_heavy_drift(void **state)
+{
+	static const char *const labels[] = {"a=1", "a=2"};
+	static const double slower[] = {0, 0.10};
+	const unsigned trials = 100;
+	unsigned found = 0, unstable_sides = 0;
+	struct vms_compare_opts o;
+	unsigned long s;
+
+	(void)state;
+	vms_compare_opts_init(&o);
+	for (s = 1; s <= trials; s++) {
+		json_t *doc = gen_variants("k", 90000 + s, 5, 0, labels, slower, 2, 0.30);
+		const char *path = "v.json";
+		struct vms_cmp_input in = {.docs = &doc, .paths = &path, .n = 1};
+		const struct vms_cmp_metric *m;
+		struct vms_compare c;
+
+		vms_compare_build_ex(&c, &o, &in);
+		m = metric(&c, "mmap001", "elapsed_s");
+		found += m->cells[0].verdict == VMS_VERDICT_REGRESSION;
+		unstable_sides += m->base.s.cv > o.cv_limit || m->cells[0].side.s.cv > o.cv_limit;
+		vms_compare_release(&c);
+		json_decref(doc);
+	}
+	printf("# variants, drift 30%%, n 5, %u seeds: a side's cv above the limit in %u; +10%% "
+	       "found by the paired test in %u\n",
+	       trials, unstable_sides, found);
+	assert_true(unstable_sides >= trials / 2);
+	assert_true(found >= trials * 90 / 100);
+}
+
+/* A/A pairs of the standard files (4 primary gauges, 2 workloads; no sound): how often does
+ * some primary pair regress? Holm keeps the family-wise rate at alpha or below. */
+static void family_wise_rate(void **state)
+{
+	const unsigned trials = 1000;
+	unsigned exit1 = 0, raw = 0;
+	unsigned long s;
+
+	(void)state;
+	for (s = 1; s <= trials; s++) {
+		json_t *a = gen_standard("k", 3 * s, 5, 0, 0),
+		       *b = gen_standard("k", 3 * s + 1, 5, 0, 0);
+		struct vms_compare c;
+		size_t i, j, any = 0;
+
+		cmp2(&c, a, b, 0);
+		exit1 += vms_compare_status(&c) == 1;
+		for (i = 0; i < c.n_workloads; i++)
+			for (j = 0; j < c.workloads[i].n_metrics; j++) {
+				const struct vms_cmp_metric *m = &c.workloads[i].metrics[j];
+				const struct vms_cmp_cell *cell = &m->cells[0];
+
+				/* what the verdict would be on the unadjusted p */
+				any |= m->primary && cell->p < 0.05 &&
+				       m->better == VMS_BETTER_LOWER && cell->lo > 1.02;
+			}
+		raw += any > 0;
+		vms_compare_release(&c);
+		json_decref(a);
+		json_decref(b);
+	}
+	printf("# A/A standard files, %u seeds: exit 1 in %.1f%% (Holm); a primary pair "
+	       "significant and beyond the threshold unadjusted in %.1f%%\n",
+	       trials, 100.0 * exit1 / trials, 100.0 * raw / trials);
+	assert_true(exit1 <= trials * 5 / 100);
+	assert_true(exit1 <= raw);
+}
+
 /* A real +10 % at 2 % CV with 5 runs is found every time. */
 static void shift_found(void **state)
 {
@@ -874,6 +1011,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(false_alarms),
+	    cmocka_unit_test(variants_paired_under_drift),
+	    cmocka_unit_test(variants_heavy_drift),
+	    cmocka_unit_test(family_wise_rate),
 	    cmocka_unit_test(shift_found),
 	    cmocka_unit_test(shift_inconclusive),
 	    cmocka_unit_test(env_one_fact),

@@ -9,7 +9,9 @@
  *   module, p by the same Simpson integration, quantile by bisection on it).
  * - Fisher: 3/4 vs 1/4 is Fisher's "lady tasting tea" table, p = 34/70 = 0.4857; 5/5 vs 0/5 is
  *   2/C(10,5) = 2/252; the others by enumeration with math.comb in reference.py.
- * - runs needed: 2 (z[0.975] + z[0.8])^2 = 15.6978 with the textbook normal quantiles. */
+ * - runs needed: 2 (z[0.975] + z[0.8])^2 = 15.6978 with the textbook normal quantiles.
+ * - paired t on log ratios, Holm's adjustment and the suite-means test: reference.py's
+ *   paired_log(), holm() and suite_means() (same Simpson integration, no GSL). */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -215,6 +217,111 @@ static void summary(void **state)
 	assert_true(isnan(s.mean));
 }
 
+static void paired_log_ratio(void **state)
+{
+	struct vms_change c;
+
+	(void)state;
+	/* reference.py: paired_log(mmap_a, mmap_b) */
+	assert_int_equal(vms_paired_change(mmap_a, mmap_b, 5, 0.05, &c), 0);
+	assert_int_equal(c.method, VMS_CHANGE_LOG);
+	assert_close(c.ratio, 1.0909042063279701, 1e-9);
+	assert_close(c.lo, 1.0800203298990674, 1e-6);
+	assert_close(c.hi, 1.101897764734925, 1e-6);
+	assert_close(c.p, 1.7607522535357797e-05, 1e-4);
+	assert_close(c.df, 4, 0);
+	/* the same numbers unpaired: Welch's interval is far wider (the pairing removes the
+	 * run-to-run spread both sides share) */
+	{
+		struct vms_change w;
+
+		assert_int_equal(vms_change_test(mmap_a, 5, mmap_b, 5, 0.05, &w), 0);
+		assert_true(w.hi - w.lo > 2 * (c.hi - c.lo));
+	}
+}
+
+static void paired_edge_cases(void **state)
+{
+	static const double a[] = {10, 20, 40}, b[] = {11, 22, 44}, z[] = {0, 1, 2},
+	                    z1[] = {1, 2, 3};
+	struct vms_change c;
+
+	(void)state;
+	assert_int_equal(vms_paired_change(a, b, 1, 0.05, &c), -EINVAL);
+	/* every ratio exactly 1.1: exact, p = 0, a point interval */
+	assert_int_equal(vms_paired_change(a, b, 3, 0.05, &c), 0);
+	assert_close(c.ratio, 1.1, 1e-12);
+	assert_true(c.p == 0);
+	assert_close(c.lo, 1.1, 1e-12);
+	/* identical sides: no change, p = 1 */
+	assert_int_equal(vms_paired_change(a, a, 3, 0.05, &c), 0);
+	assert_true(c.p == 1 && c.ratio == 1);
+	/* a zero: differences on raw values, ratio = 1 + mean d / mean a = 1 + 1/1 */
+	assert_int_equal(vms_paired_change(z, z1, 3, 0.05, &c), 0);
+	assert_int_equal(c.method, VMS_CHANGE_RAW);
+	assert_close(c.ratio, 2, 1e-12);
+}
+
+static void holm_adjustment(void **state)
+{
+	static const double p[] = {0.01, 0.04, 0.03, 0.005}, pn[] = {0.02, NAN, 0.01};
+	double adj[4];
+
+	(void)state;
+	/* reference.py: holm([0.01, 0.04, 0.03, 0.005]) = [0.03, 0.06, 0.06, 0.02] */
+	assert_int_equal(vms_holm(p, 4, adj), 4);
+	assert_close(adj[0], 0.03, 1e-12);
+	assert_close(adj[1], 0.06, 1e-12);
+	assert_close(adj[2], 0.06, 1e-12);
+	assert_close(adj[3], 0.02, 1e-12);
+	/* NaN entries are not in the family: m = 2 */
+	assert_int_equal(vms_holm(pn, 3, adj), 2);
+	assert_close(adj[0], 0.02, 1e-12);
+	assert_true(isnan(adj[1]));
+	assert_close(adj[2], 0.02, 1e-12);
+}
+
+static void suites_drift(void **state)
+{
+	/* two suites per side whose means drift by ~9 % while runs agree within ~1 % */
+	static const double a[] = {100, 102, 101, 110, 111, 109};
+	static const double b[] = {104, 105, 103, 114, 113, 115};
+	static const unsigned sa[] = {0, 0, 0, 1, 1, 1}, sb[] = {0, 0, 0, 1, 1, 1};
+	static const unsigned one[] = {0, 0, 0, 0, 0, 0};
+	struct vms_change c, w;
+	double drift, within;
+	int used;
+
+	(void)state;
+	assert_int_equal(vms_suites_change(a, sa, 6, b, sb, 6, 0.05, &c, &used, &drift, &within),
+	                 0);
+	assert_true(used);
+	/* reference.py: suite_means([[100,102,101],[110,111,109]], [[104,105,103],[114,113,115]])
+	 */
+	assert_close(c.ratio, 1.03302987595003, 1e-9);
+	assert_close(c.lo, 0.7888271104036639, 1e-6);
+	assert_close(c.hi, 1.3528322119396288, 1e-6);
+	assert_close(c.p, 0.655819745673591, 1e-4);
+	assert_close(c.df, 2, 0);
+	assert_true(drift > 0.05 && drift < 0.08 && within < 0.015);
+	/* Welch on the runs alone gives a far narrower interval: it cannot see the drift */
+	assert_int_equal(vms_change_test(a, 6, b, 6, 0.05, &w), 0);
+	assert_true(w.hi - w.lo < c.hi - c.lo);
+	/* one suite per side: no between-suite spread to measure */
+	assert_int_equal(vms_suites_change(a, one, 6, b, one, 6, 0.05, &c, &used, &drift, &within),
+	                 -EINVAL);
+	/* runs spread more than the suites drift: the runs decide */
+	{
+		static const double x[] = {90, 110, 100, 91, 109, 100};
+		static const double y[] = {95, 115, 105, 96, 114, 105};
+
+		assert_int_equal(
+		    vms_suites_change(x, sa, 6, y, sb, 6, 0.05, &c, &used, &drift, &within), 0);
+		assert_false(used);
+		assert_true(drift == 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +335,10 @@ int main(void)
 	    cmocka_unit_test(runs_needed),
 	    cmocka_unit_test(summary),
 	    cmocka_unit_test(overflowing_samples),
+	    cmocka_unit_test(paired_log_ratio),
+	    cmocka_unit_test(paired_edge_cases),
+	    cmocka_unit_test(holm_adjustment),
+	    cmocka_unit_test(suites_drift),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -79,7 +79,7 @@ static void test_load_errors(void **state)
 	expect_load("not json at all", VMS_LOAD_NOT_JSON, "not JSON");
 	expect_load("{\"a\": 1}", VMS_LOAD_NOT_OURS, "not a vmsuite result");
 	expect_load("[1,2]", VMS_LOAD_NOT_OURS, "not a vmsuite result");
-	expect_load("{\"format\": \"vmsuite.result/2\", \"workloads\": []}", VMS_LOAD_TOO_NEW,
+	expect_load("{\"format\": \"vmsuite.result/3\", \"workloads\": []}", VMS_LOAD_TOO_NEW,
 	            "newer");
 	expect_load("{\"format\": \"vmsuite.result/x\"}", VMS_LOAD_NOT_OURS, "unknown");
 	expect_load("{\"format\": \"vmsuite.result/1\"}", VMS_LOAD_MALFORMED, "workloads");

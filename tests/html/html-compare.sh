@@ -12,7 +12,7 @@ python3 "$here/make-result.py" --base "$VMS_SOURCE_DIR/tests/data/golden-result.
 python3 - <<'EOF'
 import json
 d = json.load(open("A.json"))
-for label, scale, mem in (("2.4.14-B", 1.12, None), ("2.4.14-C <&>", 1.0, 999)):
+for label, scale, mem in (("2.4.14-B", 1.30, None), ("2.4.14-C <&>", 1.0, 999)):
     e = json.loads(json.dumps(d))
     e["label"] = label
     for w in e["workloads"]:
