@@ -54,7 +54,8 @@ Machine:
 
 Runs:
   --alternate K          K suites per kernel, booted in the order A B A B ...: drift during
-                         the session then hits every kernel alike
+                         the session then hits every kernel alike; compare takes each
+                         kernel's suites as one side (A1 A2 -- B1 B2) and measures the drift
   --script FILE          run the sh script FILE in the guest instead of `vmsuite RUN-ARGS`
                          (VMSUITE names vmsuite, LAB_OUT a directory brought back; a
                          LAB_OUT/result.json is treated like a run's result)
@@ -694,20 +695,20 @@ done
 if [ ${#k_image[@]} -lt 2 ] || [ "$no_result" = 1 ]; then
   exit "$status"
 fi
-vm=$vmsuite_bin
+# With --alternate, each kernel is one side made of its suites: compare pools a side's runs and
+# measures the drift between suites (`compare A1 A2 -- B1 B2`, docs/compare.md).
+files=()
+for i in "${!k_image[@]}"; do
+  [ "$i" -eq 0 ] || [ "$alternate" -eq 1 ] || files+=(--)
+  for s in $(seq 1 "$alternate"); do files+=("$outdir/${k_tag[$i]}-s$s.json"); done
+done
+echo
 if [ "$alternate" -gt 1 ]; then
-  say "note: vmsuite compare has no group form yet, so each suite is compared on its own:"
-  say "      suite N of every kernel against suite N of the first kernel (the suites are not pooled)"
+  echo "== vmsuite compare: ${k_release[*]} (first = baseline), $alternate suites per kernel as one side =="
+else
+  echo "== vmsuite compare: ${k_release[*]} (first = baseline) =="
 fi
 crc=0
-for s in $(seq 1 "$alternate"); do
-  files=()
-  for i in "${!k_image[@]}"; do files+=("$outdir/${k_tag[$i]}-s$s.json"); done
-  echo
-  echo "== vmsuite compare, suite $s of $alternate: ${k_release[*]} (first = baseline) =="
-  rc=0
-  "$vm" compare "${files[@]}" || rc=$?
-  [ "$rc" -le "$crc" ] || crc=$rc
-done
+"$vmsuite_bin" compare "${files[@]}" || crc=$?
 exit "$crc"
 }
