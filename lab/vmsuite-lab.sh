@@ -19,8 +19,8 @@ usage() {
   cat <<'EOF'
 usage: vmsuite lab [--kernel IMAGE [--modules DIR]]... [--kernel-package NAME]...
                    [--mem MB] [--cpus N] [--swap SIZE] [--disk SIZE] [--accel auto|kvm|tcg]
-                   [--alternate K] [--sound dummy|aloop] [--module NAME]... [--timeout S]
-                   [--script FILE] [--verbose] -o DIR -- RUN-ARGS...
+                   [--kvm-trial S] [--alternate K] [--sound dummy|aloop] [--module NAME]...
+                   [--timeout S] [--script FILE] [--verbose] -o DIR -- RUN-ARGS...
 
 Boots each kernel in a QEMU virtual machine whose userland is this vmsuite build (busybox,
 vmsuite, its libraries, ALSA plugin and sample MP3 in an initramfs), runs
@@ -48,6 +48,7 @@ Machine:
   --accel auto|kvm|tcg   auto (default): KVM when a trial boot shows it works within
                          --kvm-trial seconds (default 25), else TCG emulation, whose times are
                          emulated: compare kernels with each other, confirm on hardware
+  --kvm-trial S          how long the KVM trial boot may take (default 25)
   --sound dummy|aloop    the guest's ALSA default card: snd-dummy (default) or snd-aloop
   --module NAME          load this module too (with its dependencies); repeatable
   --timeout S            stop a guest after S seconds (default 0: no limit)
