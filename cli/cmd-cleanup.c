@@ -1,7 +1,7 @@
 /* `vmsuite cleanup`: repairs what dead runs left on the host: reads the host-state journal
  * (core/hoststate.h), undoes the changes whose owner is gone (removes their memory cgroups,
- * killing what is left in them, and their private work directories), says what it did, and
- * leaves live runs alone. */
+ * killing what is left in them, and their private work directories; writes the kernel knobs
+ * they changed back to their original values), says what it did, and leaves live runs alone. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,11 +27,14 @@ static void say(const struct vms_host_entry *e, enum vms_host_outcome outcome, i
 	struct tally *t = arg;
 
 	switch (outcome) {
-	case VMS_HOST_UNDONE:
-		printf("removed the %s '%s' left by pid %ld ('%s'), which is gone\n", what, path,
-		       e->owner.pid, cmd);
+	case VMS_HOST_UNDONE: {
+		char *done = vms_host_entry_undone(e);
+
+		printf("%s left by pid %ld ('%s'), which is gone\n", done, e->owner.pid, cmd);
+		free(done);
 		t->undone++;
 		break;
+	}
 	case VMS_HOST_GONE:
 		printf("forgot the %s '%s' of pid %ld, which is gone: it was already removed\n",
 		       what, path, e->owner.pid);
@@ -67,7 +70,10 @@ const struct vms_cli_usage vms_cleanup_usage = {
     .operands = NULL,
     .about = "Reads the journal of host changes in /run/vmsuite (docs/host-state.md) and\n"
              "undoes those whose run is gone (killed with SIGKILL, a crash): removes its\n"
-             "memory cgroup, killing what is left in it, and its private work directory.\n"
+             "memory cgroup, killing what is left in it, its private work directory and its\n"
+             "temporary swap file (switched off first; only files named .vmsuite-swap-*),\n"
+             "and writes the kernel knobs it changed (--sysctl, --thp) back to their\n"
+             "original values.\n"
              "Changes of running runs and anything vmsuite did not make are left alone.\n"
              "`vmsuite run` does the same when it starts.\n",
     .options = cleanup_options,

@@ -1,5 +1,5 @@
 /* `vmsuite probe`: the audio probe alone for N seconds — a device check and an idle
- * baseline. Prints the Sound lines and can write a vmsuite.result/1 file with the audio facts
+ * baseline. Prints the Sound lines and can write a vmsuite.result/2 file with the audio facts
  * and the baseline. Kernel paths: those of the probe (ALSA, poll/timers, page faults). */
 #include <errno.h>
 #include <signal.h>
@@ -45,7 +45,7 @@ static const struct vms_cli_option probe_options[] = {
     VMS_CLI_PROBE_OPTIONS(PROBE_OPT),
     {"cpu", 0, VMS_CLI_REQUIRED, "LIST", VMS_PROBE_HELP_CPU, PROBE_OPT, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "FILE",
-     "write a vmsuite.result/1 file with the audio facts and the baseline\n"
+     "write a vmsuite.result/2 file with the audio facts and the baseline\n"
      "(a new file unless --force)",
      PROBE_OUTPUT, 0},
     {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", PROBE_FORCE, 0},

@@ -21,6 +21,7 @@
 #include "report/compare.h"
 #include "report/report.h"
 #include "suite/suite.h"
+#include "suite/variants.h"
 #include "workloads/plan.h"
 #include "workloads/workload.h"
 
@@ -28,7 +29,7 @@ struct run_args {
 	const char *specs[64];
 	size_t n_specs;
 	long runs; /* 0 = each workload's default */
-	const char *output, *label, *workdir;
+	const char *output, *label, *workdir, *swap_dir;
 	int force; /* -o may replace an existing file */
 	int quiet;
 	int with_audio;
@@ -38,6 +39,9 @@ struct run_args {
 	struct vms_probe_opts probe;
 	int probe_opts; /* a probe option was given */
 	double baseline_s;
+	const char *sysctls[VMS_VARIANT_KNOBS_MAX]; /* --sysctl NAME=V1[,V2...] as given */
+	size_t n_sysctls;
+	const char *thp;         /* --thp off|kernel|off,kernel; NULL = the default */
 	const char *against[16]; /* baseline result files: compare with them at the end */
 	size_t n_against;
 	const char *metrics[32]; /* --metric: these decide the verdict instead of the primary */
@@ -55,11 +59,15 @@ enum run_key {
 	RUN_MEM_LIMIT,
 	RUN_SWAP_LIMIT,
 	RUN_CPUS,
+	RUN_SWAP_FILE,
+	RUN_SWAP_DIR,
 	RUN_NO_DROP_CACHES,
 	RUN_WITH_AUDIO,
 	RUN_BASELINE,
 	RUN_PROBE, /* the probe's own options, parsed by audio-probe */
 	RUN_QUIET,
+	RUN_SYSCTL,
+	RUN_THP,
 	RUN_AGAINST,
 	RUN_METRIC,
 };
@@ -84,17 +92,33 @@ static const struct vms_cli_option run_options[] = {
      "must be a disk filesystem, not tmpfs",
      RUN_WORKDIR, 0},
     {"machine", 0, VMS_CLI_REQUIRED, "PROFILE",
-     "hron2001: the 2001 box, a memory cgroup of 512 MiB RAM + up to\n"
-     "1 GiB swap (default when a memory cgroup can be created, as root);\n"
+     "hron2001: the 2001 box, one CPU and a memory cgroup of 512 MiB RAM\n"
+     "+ up to 1 GiB swap (default when a memory cgroup can be created, as\n"
+     "root);\n"
      "host: no cgroup, sizes from the real machine (mmap001 = 4 x RAM,\n"
      "capped by free disk)",
      RUN_MACHINE, 0},
     {"mem-limit", 0, VMS_CLI_REQUIRED, "SIZE", "the emulated machine's RAM (overrides the profile)",
      RUN_MEM_LIMIT, 0},
     {"swap-limit", 0, VMS_CLI_REQUIRED, "SIZE",
-     "the swap it may use (only swap the host has can be used)", RUN_SWAP_LIMIT, 0},
-    {"cpus", 0, VMS_CLI_REQUIRED, "N",
-     "pin the workloads (and the audio probe) to the first N CPUs", RUN_CPUS, 0},
+     "the swap it may use (what the host lacks comes from a swap file,\n"
+     "see --swap-file)",
+     RUN_SWAP_LIMIT, 0},
+    {"cpus", 0, VMS_CLI_REQUIRED, "N|all",
+     "the emulated machine's CPUs: the workloads and the audio probe run\n"
+     "on the N highest-numbered CPUs vmsuite may use, vmsuite itself on\n"
+     "the others (hron2001: 1, as in 2001); all: no pinning",
+     RUN_CPUS, 0},
+    {"swap-file", 0, VMS_CLI_REQUIRED, "MODE",
+     "as root, a temporary swap file (.vmsuite-swap-PID, switched off and\n"
+     "removed at the end) makes up the swap the host lacks. MODE: auto\n"
+     "(default) when the directory can hold one, yes: an error when it\n"
+     "cannot, no: only the host's own swap",
+     RUN_SWAP_FILE, 0},
+    {"swap-dir", 0, VMS_CLI_REQUIRED, "DIR",
+     "where the swap file goes (default: the work directory); not tmpfs,\n"
+     "NFS or another filesystem that cannot hold swap",
+     RUN_SWAP_DIR, 0},
     {"no-drop-caches", 0, VMS_CLI_FLAG, NULL,
      "only sync between runs (default, as root: sync + drop_caches)", RUN_NO_DROP_CACHES, 0},
     {"with-audio", 0, VMS_CLI_OPTIONAL, "FILE",
@@ -104,7 +128,22 @@ static const struct vms_cli_option run_options[] = {
      RUN_WITH_AUDIO, 0},
     {"baseline", 0, VMS_CLI_REQUIRED, "SECONDS",
      "idle audio baseline before the first workload (default 10)", RUN_BASELINE, 0},
+    {"sysctl", 0, VMS_CLI_REQUIRED, "NAME=V1[,V2...]",
+     "run under these values of a kernel knob (repeatable): vm.NAME,\n"
+     "kernel.sched_*, kernel.task_delayacct, transparent_hugepage.*;\n"
+     "each combination of values is a variant, the variants' runs\n"
+     "interleaved; every knob is restored afterwards (docs/knobs.md)",
+     RUN_SYSCTL, 0},
+    {"thp", 0, VMS_CLI_REQUIRED, "off|kernel|off,kernel",
+     "transparent huge pages in the workloads: off =\n"
+     "prctl(PR_SET_THP_DISABLE), 4 KiB pages as in 2001; kernel = the\n"
+     "kernel's own policy (default); both = a variant axis",
+     RUN_THP, 0},
     VMS_CLI_PROBE_OPTIONS(RUN_PROBE),
+    {"cpu", 0, VMS_CLI_REQUIRED, "LIST",
+     "pin the audio probe to these CPUs (0, 0-1, 0,2), within the emulated\n"
+     "machine's (--cpus); default: the emulated machine's",
+     RUN_PROBE, 0},
     {"quiet", 'q', VMS_CLI_FLAG, NULL, "no progress and no report on stdout", RUN_QUIET, 0},
     {"against", 0, VMS_CLI_REQUIRED, "BASELINE.json",
      "compare the result with this baseline and exit as `git bisect\n"
@@ -126,25 +165,31 @@ const struct vms_cli_usage vms_run_usage = {
              "every run (rusage, /proc/vmstat, PSI, the memory cgroup's own figures, a 10 Hz "
              "time\n"
              "series), writes every raw number to a JSON result file and prints the 2001-style "
-             "report.\n",
+             "report.\n"
+             "With --sysctl or --thp off,kernel every combination of values is a variant: run 1 "
+             "of\n"
+             "every variant, then run 2, ...; the knobs are restored afterwards.\n",
     .options = run_options,
-    .more = "--device, --period, --buffer, --rt and --mlock go with --with-audio; they are the\n"
-            "options of `vmsuite probe` and take the same values.\n"
-            "\n"
-            "Examples:\n"
-            "  vmsuite run                                       # the 2001 plan on the 2001 "
-            "machine\n"
-            "  vmsuite run -w mmap001:bytes=256M -w mtest01:percent=80:write=1 -n 3\n"
-            "  vmsuite run --machine host -w mtest01:bytes=1G -n 5 -o host.json\n"
-            "  vmsuite run --with-audio --period 10 --buffer 40  # a tighter player\n"
-            "\n"
-            "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error) or the audio\n"
-            "probe died; 125 nothing could be measured; 128 tool error; 129 usage error;\n"
-            "130 interrupted (result kept, incomplete). With --against: 0 no regression "
-            "against\n"
-            "the baseline, 1 a regression (failed runs included), 125 cannot judge (not "
-            "comparable,\n"
-            "not measured, a deciding metric unstable, the audio probe died).\n",
+    .more =
+        "--device, --period, --buffer, --rt, --mlock and --cpu go with --with-audio; they\n"
+        "are the options of `vmsuite probe` and take the same values.\n"
+        "\n"
+        "Examples:\n"
+        "  vmsuite run                                       # the 2001 plan on the 2001 "
+        "machine\n"
+        "  vmsuite run -w mmap001:bytes=256M -w mtest01:percent=80:write=1 -n 3\n"
+        "  vmsuite run --machine host -w mtest01:bytes=1G -n 5 -o host.json\n"
+        "  vmsuite run --with-audio --period 10 --buffer 40  # a tighter player\n"
+        "  vmsuite run --cpus all --swap-file no             # all CPUs, the host's own swap only\n"
+        "  vmsuite run -w mtest01:bytes=256M -n 5 --sysctl vm.page-cluster=0,3\n"
+        "                                                    # two variants, interleaved\n"
+        "\n"
+        "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error) or the audio\n"
+        "probe died; 125 nothing could be measured; 128 tool error; 129 usage error (also\n"
+        "a --sysctl value the kernel refuses: nothing ran, every knob as it was);\n"
+        "130 interrupted (result kept, incomplete). With --against: 0 no regression against\n"
+        "the baseline, 1 a regression (failed runs included), 125 cannot judge (not comparable,\n"
+        "not measured, a deciding metric unstable, the audio probe died).\n",
 };
 
 static const char *profile_names(void)
@@ -245,10 +290,34 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		a->machine.set_swap_limit = 1;
 		return 0;
 	case RUN_CPUS:
+		if (!strcmp(val, "all")) {
+			a->machine.cpus = VMS_MACHINE_CPUS_ALL;
+			return 0;
+		}
 		if (vms_parse_long(val, 1, 4096, &a->machine.cpus)) {
-			snprintf(err, errlen, "--cpus needs a number of CPUs, not '%s'", val);
+			snprintf(err, errlen, "--cpus needs a number of CPUs or 'all', not '%s'",
+			         val);
 			return -EINVAL;
 		}
+		return 0;
+	case RUN_SWAP_FILE:
+		if (!strcmp(val, "auto"))
+			a->machine.swap_file = VMS_SWAPFILE_AUTO;
+		else if (!strcmp(val, "yes"))
+			a->machine.swap_file = VMS_SWAPFILE_YES;
+		else if (!strcmp(val, "no"))
+			a->machine.swap_file = VMS_SWAPFILE_NO;
+		else {
+			snprintf(err, errlen, "--swap-file takes auto, yes or no, not '%s'", val);
+			return -EINVAL;
+		}
+		return 0;
+	case RUN_SWAP_DIR:
+		if (!*val) {
+			snprintf(err, errlen, "--swap-dir needs a directory");
+			return -EINVAL;
+		}
+		a->swap_dir = val;
 		return 0;
 	case RUN_NO_DROP_CACHES: a->drop_caches = 0; return 0;
 	case RUN_WITH_AUDIO:
@@ -266,6 +335,23 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		a->probe_opts = 1;
 		return vms_probe_opt_set(&a->probe, opt->name, val, err, errlen);
 	case RUN_QUIET: a->quiet = 1; return 0;
+	case RUN_SYSCTL:
+		if (a->n_sysctls == VMS_ARRAY_SIZE(a->sysctls)) {
+			snprintf(err, errlen, "at most %d --sysctl options", VMS_VARIANT_KNOBS_MAX);
+			return -EINVAL;
+		}
+		a->sysctls[a->n_sysctls++] = val;
+		return 0;
+	case RUN_THP:
+		if (strcmp(val, "off") && strcmp(val, "kernel") && strcmp(val, "off,kernel") &&
+		    strcmp(val, "kernel,off")) {
+			snprintf(err, errlen,
+			         "--thp takes off, kernel, off,kernel or kernel,off, not '%s'",
+			         val);
+			return -EINVAL;
+		}
+		a->thp = val;
+		return 0;
 	case RUN_AGAINST:
 		if (a->n_against == VMS_ARRAY_SIZE(a->against) || !*val) {
 			snprintf(err, errlen, "--against needs a result file (at most %zu)",
@@ -305,8 +391,8 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 			    i);
 	if (!a->with_audio && a->probe_opts)
 		return vms_usage_error(self,
-		                       "--device, --period, --buffer, --rt and --mlock go with "
-		                       "--with-audio");
+		                       "--device, --period, --buffer, --rt, --mlock and --cpu go "
+		                       "with --with-audio");
 	if (a->with_audio && vms_probe_opts_check(&a->probe, why, sizeof(why)))
 		return vms_usage_error(self, "%s", why);
 	if (a->n_metrics && !a->n_against)
@@ -446,7 +532,8 @@ int cmd_run(int argc, char **argv)
 	struct vms_suite suite;
 	struct vms_machine machine;
 	struct vms_run_item items[64] = {0};
-	char why[1024], workdir[PATH_MAX];
+	struct vms_variants variants = {0};
+	char why[1024], workdir[PATH_MAX], swap_dir[PATH_MAX];
 	char *output = NULL;
 	struct utsname uts;
 	json_t *doc = NULL, *base[VMS_ARRAY_SIZE(a.against)] = {NULL};
@@ -479,12 +566,52 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	a.machine.workdir = workdir;
+	if (a.swap_dir) {
+		if (a.machine.swap_file == VMS_SWAPFILE_NO) {
+			ret = vms_usage_error(self, "--swap-dir goes with a swap file, not with "
+			                            "--swap-file no");
+			goto out;
+		}
+		if (!realpath(a.swap_dir, swap_dir)) {
+			vms_error("cannot use swap directory '%s': %s", a.swap_dir,
+			          strerror(errno));
+			ret = VMS_EXIT_FATAL;
+			goto out;
+		}
+		a.machine.swap_dir = swap_dir;
+	}
 	if (vms_machine_resolve(&machine, &a.machine)) {
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
+	if (a.probe.cpu_list && machine.cpus) {
+		cpu_set_t want, both;
+
+		/* the player is pinned within the emulated machine's CPUs */
+		vms_cpu_list_parse(a.probe.cpu_list, &want);
+		CPU_AND(&both, &want, &machine.cpuset);
+		if (!CPU_EQUAL(&both, &want)) {
+			ret =
+			    vms_usage_error(self,
+			                    "--cpu %s is outside the emulated machine's CPUs (%s); "
+			                    "--cpus changes those",
+			                    a.probe.cpu_list, machine.cpu_list);
+			goto out;
+		}
+	}
 	/* sizes the machine gives to what -w left unset (or the profile's whole plan) */
 	if (vms_plan_apply(items, &n, VMS_ARRAY_SIZE(items), &machine, a.runs)) {
+		ret = VMS_EXIT_FATAL;
+		goto out;
+	}
+	/* the knobs: names, values and writability checked before anything changes */
+	ret = vms_variants_build(&variants, a.sysctls, a.n_sysctls, a.thp, 1, why, sizeof(why));
+	if (ret == -EINVAL || ret == -ENOENT) {
+		ret = vms_usage_error(self, "%s", why);
+		goto out;
+	}
+	if (ret) {
+		vms_error("%s", why);
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
@@ -513,7 +640,12 @@ int cmd_run(int argc, char **argv)
 	sc.with_audio = a.with_audio;
 	sc.probe = a.probe;
 	sc.probe.file = a.audio_file;
+	sc.probe_cpu_list = a.probe.cpu_list;
 	sc.baseline_s = a.baseline_s;
+	sc.variants = variants.v;
+	sc.n_variants = variants.n;
+	sc.knobs = variants.knobs;
+	sc.n_knobs = variants.n_knobs;
 	vms_suite_init(&suite, &sc);
 	ret = vms_suite_run(&suite, &doc);
 	vms_suite_release(&suite);
@@ -544,6 +676,7 @@ out:
 	for (i = 0; i < a.n_against; i++)
 		json_decref(base[i]);
 	json_decref(doc);
+	vms_variants_release(&variants);
 	for (i = 0; i < n; i++)
 		vms_workload_spec_release(&items[i].spec);
 	free(output);

@@ -151,3 +151,37 @@ char *vms_text_escape(const char *s)
 	escape(&k, s, TEXT);
 	return k.buf;
 }
+
+static void token_put(char *out, size_t *n, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-') {
+			out[(*n)++] = (char)c;
+			continue;
+		}
+		out[(*n)++] = '_';
+		out[(*n)++] = hex[c >> 4];
+		out[(*n)++] = hex[c & 15];
+	}
+}
+
+char *vms_name_token(const char *workload, const char *variant)
+{
+	size_t len = (workload ? strlen(workload) : 0) + (variant ? strlen(variant) : 0);
+	char *out = vms_xmalloc(3 * len + 3);
+	size_t n = 0;
+
+	token_put(out, &n, workload);
+	if (variant && *variant) {
+		out[n++] = '_';
+		out[n++] = '_';
+		token_put(out, &n, variant);
+	}
+	out[n] = '\0';
+	return out;
+}

@@ -26,4 +26,13 @@ void vms_xml_put(FILE *f, const char *s);
  * out-of-memory). */
 char *vms_text_escape(const char *s);
 
+/* A test name made of a workload name and a variant label, for machines that take only
+ * [A-Za-z0-9_-] (LAVA test case names, KCIDB test path components): every byte of each part
+ * outside [A-Za-z0-9-] becomes '_' and two lowercase hex digits ("page-cluster=0" ->
+ * "page-cluster_3d0", "thp=off swappiness=10" -> "thp_3doff_20swappiness_3d10"), and the two
+ * parts are joined by "__", which no encoded part contains, so different names stay different.
+ * variant NULL or "": the workload alone. A new string (free it); "" for a NULL workload. Never
+ * fails (aborts on out-of-memory). */
+char *vms_name_token(const char *workload, const char *variant);
+
 #endif

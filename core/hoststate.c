@@ -15,12 +15,16 @@
 #include <unistd.h>
 
 #include "core/cgroup.h"
+#include "core/swapfile.h"
+#include "core/escape.h"
+#include "core/sysctl.h"
 #include "core/util.h"
 
 #define RECORD_FORMAT "vmsuite.hoststate/1"
 
 static int undo_cgroup(const struct vms_host_entry *e);
 static int undo_workdir(const struct vms_host_entry *e);
+static int undo_swapfile(const struct vms_host_entry *e);
 
 /* The kinds: the name in a record, what messages call it, the undo. */
 static const struct {
@@ -29,11 +33,27 @@ static const struct {
 } kinds[VMS_HOST_KIND_NR] = {
     [VMS_HOST_CGROUP] = {"cgroup", "memory cgroup", undo_cgroup},
     [VMS_HOST_WORKDIR] = {"workdir", "work directory", undo_workdir},
+    [VMS_HOST_SWAPFILE] = {"swapfile", "swap file", undo_swapfile},
+    [VMS_HOST_SYSCTL] = {"sysctl", "kernel knob", vms_sysctl_undo},
 };
 
 const char *vms_host_kind_what(enum vms_host_kind kind)
 {
 	return (unsigned)kind < VMS_HOST_KIND_NR ? kinds[kind].what : "unknown change";
+}
+
+char *vms_host_entry_undone(const struct vms_host_entry *e)
+{
+	char *path = vms_text_escape(e->path), *orig = vms_text_escape(e->original), *s;
+
+	if (e->kind == VMS_HOST_SYSCTL)
+		s = vms_xasprintf("restored the %s '%s' to '%s'", vms_host_kind_what(e->kind), path,
+		                  orig);
+	else
+		s = vms_xasprintf("removed the %s '%s'", vms_host_kind_what(e->kind), path);
+	free(path);
+	free(orig);
+	return s;
 }
 
 const char *vms_hoststate_default_dir(void)
@@ -488,6 +508,13 @@ static int undo_workdir(const struct vms_host_entry *e)
 	if (rmdir(e->path))
 		return errno == ENOENT ? 1 : -errno;
 	return 0;
+}
+
+/* swapoff (only when /proc/swaps lists this very path) and unlink; names vmsuite does not
+ * give are refused (core/swapfile.c). */
+static int undo_swapfile(const struct vms_host_entry *e)
+{
+	return vms_swapfile_remove(e->path);
 }
 
 int vms_host_entry_undo(const struct vms_host_entry *e)

@@ -15,14 +15,20 @@
 
 /* What a journal entry changed. Adding a kind: a value here, a row in the kind table of
  * core/hoststate.c (its name in the record, what to call it in messages, how to undo it, and
- * the check that the path is one vmsuite makes), a line in docs/host-state.md. Planned: a swap
- * file (swapoff + unlink), a sysctl (write `original` back), a generic file written back. */
+ * the check that the path is one vmsuite makes), a line in docs/host-state.md. Planned: a
+ * generic file written back. */
 enum vms_host_kind {
-	VMS_HOST_CGROUP,  /* a memory cgroup directory vmsuite created; undo: kill its tasks, rmdir
-	                   */
-	VMS_HOST_WORKDIR, /* a private directory .vmsuite-* (mode 0700) for a run's work file when
-	                   * the filesystem has no O_TMPFILE; undo: unlink the .vmsuite-*.tmp files
-	                   * in it, rmdir (anything else in it: refused, nothing touched) */
+	VMS_HOST_CGROUP,   /* a memory cgroup directory vmsuite created; undo: kill its tasks, rmdir
+	                    */
+	VMS_HOST_WORKDIR,  /* a private directory .vmsuite-* (mode 0700) for a run's work file when
+	                    * the filesystem has no O_TMPFILE; undo: unlink the .vmsuite-*.tmp files
+	                    * in it, rmdir (anything else in it: refused, nothing touched) */
+	VMS_HOST_SWAPFILE, /* the emulated machine's temporary swap file .vmsuite-swap-*; undo:
+	                    * swapoff when /proc/swaps lists it, unlink (another name, or not a
+	                    * regular file: refused, nothing touched) */
+	VMS_HOST_SYSCTL,   /* a kernel knob vmsuite wrote (core/sysctl.h): path = its /proc/sys or
+	                    * /sys/kernel/mm/transparent_hugepage file, original = the value before;
+	                    * undo: write original back (a path outside the allow-list: refused) */
 	VMS_HOST_KIND_NR
 };
 
@@ -112,12 +118,19 @@ int vms_hoststate_list(const struct vms_hoststate *hs, struct vms_host_entry **o
 /* Undoes the change e describes (whoever made it; the caller checks the owner). Returns 0
  * undone, 1 nothing to undo (already gone), 2 refused, nothing touched (the path is not one
  * vmsuite makes: a cgroup not named vmsuite-*, a work directory not named .vmsuite-*, not a
- * directory, or holding a file vmsuite does not make), or -errno (a cgroup that cannot be
+ * directory, or holding a file vmsuite does not make, a swap file not named .vmsuite-swap-* or
+ * not a regular file, a knob file outside core/sysctl.h's allow-list), or -errno (a cgroup that
+ * cannot be
  * removed is also warned about, by vms_cgroup_destroy()). */
 int vms_host_entry_undo(const struct vms_host_entry *e);
 
 /* "memory cgroup", ...: what an entry of this kind is called in messages. */
 const char *vms_host_kind_what(enum vms_host_kind kind);
+
+/* What undoing an entry did, for messages: "removed the memory cgroup '/sys/...'" or "restored
+ * the kernel knob '/proc/sys/vm/page-cluster' to '3'" (the path and value shown escaped,
+ * core/escape.h). A new string; caller frees. */
+char *vms_host_entry_undone(const struct vms_host_entry *e);
 
 /* What repair did with one entry. */
 enum vms_host_outcome {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/procfs.h"
+#include "core/swapfile.h"
 #include "core/sysinfo.h"
 #include "core/util.h"
 
@@ -20,11 +21,13 @@
 #define GIB (UINT64_C(1) << 30)
 
 const struct vms_machine_profile vms_machine_profiles[] = {
-    {"hron2001", "the 2001 test box: 512 MiB RAM + up to 1 GiB swap (memory cgroup)", 1, 512 * MIB,
-     1 * GIB},
+    {"hron2001",
+     "the 2001 test box: one CPU, 512 MiB RAM + up to 1 GiB swap (memory cgroup; a temporary "
+     "swap file makes up the swap the host lacks)",
+     1, 1, 512 * MIB, 1 * GIB},
     {"host", "the real machine, no memory limit; workloads sized from its RAM and free disk", 0, 0,
-     0},
-    {NULL, NULL, 0, 0, 0},
+     0, 0},
+    {NULL, NULL, 0, 0, 0, 0},
 };
 
 const struct vms_machine_profile *vms_machine_profile_find(const char *name)
@@ -45,8 +48,9 @@ json_t *vms_machine_profiles_json(void)
 	for (p = vms_machine_profiles; p->name; p++)
 		json_array_append_new(
 		    a,
-		    json_pack("{s:s, s:s, s:b, s:o, s:o}", "name", p->name, "summary", p->summary,
-		              "cgroup", p->cgroup, "mem_limit_bytes",
+		    json_pack("{s:s, s:s, s:b, s:o, s:o, s:o}", "name", p->name, "summary",
+		              p->summary, "cgroup", p->cgroup, "cpus",
+		              p->cpus ? json_integer(p->cpus) : json_null(), "mem_limit_bytes",
 		              p->cgroup ? json_integer((json_int_t)p->mem_limit) : json_null(),
 		              "swap_limit_bytes",
 		              p->cgroup ? json_integer((json_int_t)p->swap_limit) : json_null()));
@@ -153,13 +157,29 @@ int vms_cpu_set_first(const cpu_set_t *from, long n, cpu_set_t *out)
 	return got < n ? -ERANGE : 0;
 }
 
+int vms_cpu_set_last(const cpu_set_t *from, long n, cpu_set_t *out)
+{
+	long got = 0;
+	int c;
+
+	if (n < 1)
+		return -EINVAL;
+	CPU_ZERO(out);
+	for (c = CPU_SETSIZE - 1; c >= 0 && got < n; c--)
+		if (CPU_ISSET(c, from)) {
+			CPU_SET(c, out);
+			got++;
+		}
+	return got < n ? -ERANGE : 0;
+}
+
 int vms_machine_cpus(long n, cpu_set_t *set)
 {
 	cpu_set_t allowed;
 
 	if (sched_getaffinity(0, sizeof(allowed), &allowed))
 		return -errno;
-	return vms_cpu_set_first(&allowed, n, set);
+	return vms_cpu_set_last(&allowed, n, set);
 }
 
 void vms_machine_add_note(struct vms_machine *m, const char *fmt, ...)
@@ -174,6 +194,74 @@ void vms_machine_add_note(struct vms_machine *m, const char *fmt, ...)
 	if (!clause[0] || strstr(m->note, clause))
 		return;
 	snprintf(m->note + used, sizeof(m->note) - used, "%s%s", used ? "; " : "", clause);
+}
+
+/* The host's swap areas in <root>/proc/swaps: how many there are besides other vmsuite runs'
+ * temporary swap files, and how large those files are (they go when their run ends, so they
+ * are not swap this run can count on: a run beside another makes its own). */
+static void swap_areas(const char *root, size_t *areas, uint64_t *temporary)
+{
+	char path[512], *text;
+	size_t i;
+	json_t *a, *e;
+
+	*areas = 0;
+	*temporary = 0;
+	snprintf(path, sizeof(path), "%s/proc/swaps", root);
+	text = vms_read_text(path);
+	if (!text)
+		return;
+	a = vms_swaps_parse(text);
+	json_array_foreach (a, i, e) {
+		const char *name = json_string_value(json_object_get(e, "name"));
+
+		if (name && vms_swapfile_name_ok(name))
+			*temporary +=
+			    (uint64_t)json_integer_value(json_object_get(e, "size_bytes"));
+		else
+			(*areas)++;
+	}
+	json_decref(a);
+	free(text);
+}
+
+/* Whether a temporary swap file of missing bytes can make up the swap the host lacks: sets
+ * m->swapfile_* when it can; otherwise says why in why (for the note). -ENOTSUP (reported)
+ * when it was required (--swap-file yes, or --swap-dir given) and cannot be made. */
+static int plan_swapfile(struct vms_machine *m, const struct vms_machine_request *req,
+                         const char *workdir, uint64_t missing, char *why, size_t why_len)
+{
+	int required = req->swap_file == VMS_SWAPFILE_YES || req->swap_dir;
+	const char *dir = req->swap_dir ? req->swap_dir : workdir;
+	char reason[1024];
+
+	why[0] = '\0';
+	if (req->swap_file == VMS_SWAPFILE_NO) {
+		snprintf(why, why_len, "--swap-file no");
+		return 0;
+	}
+	if (geteuid() != 0) {
+		if (required)
+			return vms_error_ret(-ENOTSUP,
+			                     "a swap file for the emulated machine needs root "
+			                     "(swapon); --swap-file no runs without it");
+		snprintf(why, why_len, "a swap file needs root");
+		return 0;
+	}
+	if (vms_swapfile_check_dir(dir, missing, m->swapfile_fs, sizeof(m->swapfile_fs), reason,
+	                           sizeof(reason))) {
+		if (required)
+			return vms_error_ret(
+			    -ENOTSUP, "no swap file for the emulated machine: %s%s", reason,
+			    req->swap_dir ? "" : "; --swap-dir DIR picks another place");
+		snprintf(why, why_len, "no swap file: %s; --swap-dir DIR picks another place",
+		         reason);
+		m->swapfile_fs[0] = '\0';
+		return 0;
+	}
+	m->swapfile_bytes = missing;
+	snprintf(m->swapfile_dir, sizeof(m->swapfile_dir), "%s", dir);
+	return 0;
 }
 
 /* m->facts from the resolved machine and the work directory. */
@@ -205,6 +293,7 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 	const struct vms_machine_profile *p;
 	struct vms_meminfo mi;
 	char path[512], a[32], b[32], c[32];
+	long cpus;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
@@ -249,41 +338,76 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 	}
 	m->profile = p;
 	m->use_cgroup = p->cgroup;
+	if (!p->cgroup && (req->swap_dir || req->swap_file == VMS_SWAPFILE_YES))
+		return vms_error_ret(-EINVAL,
+		                     "the '%s' profile has no emulated machine to give swap to: "
+		                     "--swap-file yes and --swap-dir need --machine hron2001%s",
+		                     p->name, m->cg.writable ? "" : " (and root)");
 
 	if (p->cgroup) {
+		long page = sysconf(_SC_PAGESIZE);
+		uint64_t host_swap = m->host_swap_total, own_swap, slack, temporary;
+		char why[1536];
+		int header_only = 0;
+		size_t areas;
+
 		m->mem_limit = req->set_mem_limit ? req->mem_limit : p->mem_limit;
 		m->swap_limit = req->set_swap_limit ? req->swap_limit : p->swap_limit;
 		if (m->mem_limit < 16 * MIB)
 			return vms_error_ret(-EINVAL,
 			                     "memory limit %s is too small (at least 16 MiB)",
 			                     vms_format_size(m->mem_limit, a, sizeof(a)));
-		m->effective_swap =
-		    m->swap_limit < m->host_swap_total ? m->swap_limit : m->host_swap_total;
-		if (!m->cg.swap_accounting && m->swap_limit < m->host_swap_total) {
-			m->effective_swap = m->host_swap_total;
+		/* a swap area's first page is its header: a 1 GiB swap file gives SwapTotal 1 GiB
+		 * less 4 KiB, and one page per area short is not "less swap" */
+		swap_areas(root, &areas, &temporary);
+		slack = (uint64_t)(page > 0 ? page : 4096) * (areas ? areas : 1);
+		host_swap = temporary < host_swap ? host_swap - temporary : 0;
+		own_swap = host_swap;
+
+		/* the swap the host lacks (beyond its header pages) comes from a swap file */
+		if (m->swap_limit > host_swap + slack) {
+			ret = plan_swapfile(m, req, workdir, m->swap_limit - host_swap, why,
+			                    sizeof(why));
+			if (ret)
+				return ret;
+			host_swap += m->swapfile_bytes;
+		} else if (m->swap_limit > host_swap) {
+			header_only = 1; /* short by the swap header pages only: not worth a note */
+		}
+		m->effective_swap = m->swap_limit < host_swap ? m->swap_limit : host_swap;
+		if (m->swapfile_bytes)
+			vms_machine_add_note(
+			    m,
+			    "the host has %s swap: a temporary swap file of %s in '%s' (%s), "
+			    "removed at the end, gives the emulated machine its swap",
+			    own_swap ? vms_format_size(own_swap, c, sizeof(c)) : "no",
+			    vms_format_size(m->swapfile_bytes, a, sizeof(a)), m->swapfile_dir,
+			    m->swapfile_fs);
+		if (!m->cg.swap_accounting && m->swap_limit < host_swap) {
+			m->effective_swap = host_swap;
 			vms_machine_add_note(
 			    m,
 			    "the kernel does not account swap per cgroup (swapaccount=1 is "
 			    "off), so the swap limit is not enforced: the emulated machine can "
 			    "use all %s of host swap",
-			    vms_format_size(m->host_swap_total, a, sizeof(a)));
-		} else if (m->effective_swap < m->swap_limit) {
+			    vms_format_size(host_swap, a, sizeof(a)));
+		} else if (m->effective_swap < m->swap_limit && !header_only) {
 			char have[48];
 
-			if (m->host_swap_total)
+			if (own_swap)
 				snprintf(have, sizeof(have), "only %s of",
-				         vms_format_size(m->host_swap_total, c, sizeof(c)));
+				         vms_format_size(own_swap, c, sizeof(c)));
 			else
 				snprintf(have, sizeof(have), "no");
 			vms_machine_add_note(
 			    m,
 			    "the host has %s swap, so the emulated machine has %s RAM and %s "
-			    "swap instead of the %s requested (swap cannot be emulated)",
+			    "swap instead of the %s requested (swap cannot be emulated: %s)",
 			    have, vms_format_size(m->mem_limit, b, sizeof(b)),
 			    m->effective_swap
 			        ? vms_format_size(m->effective_swap, path, sizeof(path))
 			        : "no",
-			    vms_format_size(m->swap_limit, a, sizeof(a)));
+			    vms_format_size(m->swap_limit, a, sizeof(a)), why);
 		}
 	} else {
 		m->mem_limit = m->swap_limit = VMS_CGROUP_UNLIMITED;
@@ -291,15 +415,24 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 	}
 	fill_facts(m, root, workdir);
 
-	if (req->cpus) {
-		ret = req->cpus < 0 ? -EINVAL : vms_machine_cpus(req->cpus, &m->cpuset);
+	cpus = req->cpus ? req->cpus : p->cpus;
+	if (cpus > 0) {
+		cpu_set_t allowed, others;
+
+		ret = sched_getaffinity(0, sizeof(allowed), &allowed) ? -errno : 0;
+		if (!ret)
+			ret = vms_cpu_set_last(&allowed, cpus, &m->cpuset);
 		if (!ret)
 			ret = vms_cpu_list_format(&m->cpuset, m->cpu_list, sizeof(m->cpu_list));
 		if (ret)
-			return vms_error_ret(ret, "cannot pin to %ld CPUs: %s", req->cpus,
+			return vms_error_ret(ret, "cannot pin to %ld CPUs: %s", cpus,
 			                     ret == -ERANGE ? "this process may not use that many"
 			                                    : strerror(-ret));
-		m->cpus = req->cpus;
+		m->cpus = cpus;
+		m->cpus_from = req->cpus ? "--cpus" : "profile";
+		CPU_XOR(&others, &allowed, &m->cpuset);
+		if (vms_cpu_list_format(&others, m->others_list, sizeof(m->others_list)))
+			m->others_list[0] = '\0';
 	}
 	return 0;
 }
@@ -324,6 +457,10 @@ json_t *vms_machine_json(const struct vms_machine *m, const struct vms_cgroup *c
 	    json_integer((json_int_t)(live ? vms_cgroup_effective_swap(cg) : m->effective_swap)));
 	json_object_set_new(o, "cpus", m->cpus ? json_integer(m->cpus) : json_null());
 	json_object_set_new(o, "cpu_list", m->cpus ? json_string(m->cpu_list) : json_null());
+	json_object_set_new(o, "cpus_from", m->cpus_from ? json_string(m->cpus_from) : json_null());
+	json_object_set_new(o, "sampler_cpu_list",
+	                    m->cpus && m->others_list[0] ? json_string(m->others_list)
+	                                                 : json_null());
 	json_object_set_new(o, "cgroup_version", json_integer(live ? (int)cg->version : 0));
 	json_object_set_new(o, "cgroup_path", live ? json_string(cg->dir) : json_null());
 	json_object_set_new(o, "note", json_string(m->note));

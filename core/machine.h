@@ -16,6 +16,7 @@ struct vms_machine_profile {
 	const char *name;
 	const char *summary; /* one line for list/help */
 	int cgroup;          /* runs the workloads (and the audio probe) in a memory cgroup */
+	long cpus;           /* CPUs of the emulated machine (0 = all the host's) */
 	uint64_t mem_limit;  /* bytes (cgroup profiles) */
 	uint64_t swap_limit; /* bytes of swap allowed on top (cgroup profiles) */
 };
@@ -30,6 +31,16 @@ const struct vms_machine_profile *vms_machine_profile_find(const char *name);
  * array. (Each profile's plan is in workloads/plan.h.) */
 json_t *vms_machine_profiles_json(void);
 
+/* --swap-file: whether a cgroup profile whose swap the host lacks gets a temporary swap file. */
+enum vms_swapfile_mode {
+	VMS_SWAPFILE_AUTO, /* when root and the swap directory can hold one (default) */
+	VMS_SWAPFILE_YES,  /* required: an error when it cannot be made */
+	VMS_SWAPFILE_NO,   /* never: only the host's own swap */
+};
+
+/* --cpus all in vms_machine_request.cpus: no pinning, whatever the profile says. */
+#define VMS_MACHINE_CPUS_ALL (-1L)
+
 /* What the user asked for. Zero it and set what was given. */
 struct vms_machine_request {
 	const char *profile; /* --machine, NULL = default */
@@ -37,9 +48,11 @@ struct vms_machine_request {
 	uint64_t mem_limit;
 	int set_swap_limit; /* --swap-limit given */
 	uint64_t swap_limit;
-	long cpus;           /* --cpus, 0 = all */
-	const char *workdir; /* for the facts (free disk, filesystem); NULL = "." */
-	const char *root;    /* NULL = the real system; a fake /proc + cgroupfs tree in tests */
+	long cpus; /* --cpus: N, 0 = the profile's CPUs, VMS_MACHINE_CPUS_ALL = no pinning */
+	enum vms_swapfile_mode swap_file; /* --swap-file */
+	const char *swap_dir;             /* --swap-dir, NULL = the work directory */
+	const char *workdir;              /* for the facts (free disk, filesystem); NULL = "." */
+	const char *root; /* NULL = the real system; a fake /proc + cgroupfs tree in tests */
 };
 
 /* VMS_MACHINE_UNKNOWN in a facts field: it could not be read. */
@@ -72,6 +85,13 @@ struct vms_machine {
 	long cpus;               /* 0 = not pinned */
 	char cpu_list[256];      /* "0" / "0-1" / "0,2" when pinned, else "" */
 	cpu_set_t cpuset;        /* the same CPUs, for sched_setaffinity() in the children */
+	const char *cpus_from;   /* "profile" or "--cpus" when pinned, else NULL */
+	char others_list[256];   /* the CPUs this process may use besides cpu_list ("" = none):
+	                          * vmsuite's own sampling runs there, off the emulated machine */
+	/* the temporary swap file that makes up the swap the host lacks (0 bytes = none) */
+	uint64_t swapfile_bytes;        /* usable swap it adds (the file is one header page more) */
+	char swapfile_dir[4096];        /* where it goes (absolute when the request's dir was) */
+	char swapfile_fs[64];           /* that directory's filesystem */
 	struct vms_machine_facts facts; /* for the workloads' plan and available hooks */
 	struct vms_cgroup_info cg;      /* detection result (also when not used) */
 	char note[2048]; /* one line for the user and the result ("" = nothing to say) */
@@ -87,7 +107,9 @@ struct vms_machine {
  * cgroup: the runner calls vms_cgroup_create(&cg, &m->cg, NULL, m->mem_limit, m->swap_limit,
  * NULL) when m->use_cgroup. Errors, reported once, return -errno: unknown profile (-EINVAL), a
  * cgroup profile or a --mem-limit/--swap-limit that cannot be honoured here (-ENOTSUP, with
- * what to do), limits given with the host profile (-EINVAL), more CPUs than allowed (-ERANGE). */
+ * what to do), limits given with the host profile (-EINVAL), --swap-file yes or --swap-dir with
+ * the host profile (-EINVAL), a swap file required but impossible (-ENOTSUP), more CPUs than
+ * allowed (-ERANGE). */
 int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request *req);
 
 /* Appends one clause (printf-style) to m->note, "; "-separated, unless the note already holds
@@ -110,8 +132,14 @@ int vms_cpu_list_format(const cpu_set_t *set, char *list, size_t len);
  * than n CPUs). */
 int vms_cpu_set_first(const cpu_set_t *from, long n, cpu_set_t *out);
 
-/* The first n CPUs this process may run on (sched_getaffinity) into set; same returns as
- * vms_cpu_set_first(), or -errno from sched_getaffinity. */
+/* The n highest-numbered CPUs of from into out (CPU 0 takes most of the housekeeping
+ * interrupts and timers on many machines, so the emulated machine keeps away from it). Same
+ * returns as vms_cpu_set_first(). */
+int vms_cpu_set_last(const cpu_set_t *from, long n, cpu_set_t *out);
+
+/* The emulated machine's n CPUs: the n highest-numbered ones this process may run on
+ * (sched_getaffinity, vms_cpu_set_last()) into set; same returns as vms_cpu_set_first(), or
+ * -errno from sched_getaffinity. Deterministic for a given affinity mask. */
 int vms_machine_cpus(long n, cpu_set_t *set);
 
 /* protocol.machine for the result file: {"profile", "mem_limit_bytes", "swap_limit_bytes",

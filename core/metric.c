@@ -20,6 +20,10 @@ const struct vms_metric_def vms_metric_defs[] = {
      0,
      "reported by the workload (mmap001: the mapping; mtest01: the 2001 byte count, which "
      "starts at one chunk; mmap002: 3R)"},
+    {"pages_touched_per_s", "pages/s", H, G, 1, VMS_GROUP_WORKLOAD, VMS_SOURCE_RUNNER,
+     "pages touched per second", 0,
+     "measured by the workload itself (memload: random page stores per second of its run; "
+     "falls when the working set thrashes)"},
     {"elapsed_s", "s", L, G, 1, VMS_GROUP_TIME, VMS_SOURCE_RUNNER, "elapsed", 2,
      "CLOCK_MONOTONIC from fork to the pidfd turning readable"},
     {"user_s", "s", L, G, 0, VMS_GROUP_TIME, VMS_SOURCE_RUNNER, "user time", 3,

@@ -17,7 +17,7 @@ enum vms_metric_kind {
 
 /* Where a metric belongs in a report. */
 enum vms_metric_group {
-	VMS_GROUP_WORKLOAD, /* what the workload did: bytes allocated */
+	VMS_GROUP_WORKLOAD, /* what the workload did: bytes allocated, its own rate */
 	VMS_GROUP_TIME,     /* wait4 rusage times */
 	VMS_GROUP_PROCESS,  /* the rest of the workload's rusage: faults, RSS, switches, blocks */
 	VMS_GROUP_RECLAIM,  /* system-wide /proc/vmstat deltas */

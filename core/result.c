@@ -73,6 +73,9 @@ json_t *vms_result_new(int argc, char **argv, const char *label, double start_re
 	json_object_set_new(doc, "protocol", json_object());
 	json_object_set_new(doc, "fingerprint", json_object());
 	json_object_set_new(doc, "audio", json_null());
+	json_object_set_new(
+	    doc, "variants",
+	    json_pack("[{s:s, s:{}}]", "label", VMS_RESULT_VARIANT_DEFAULT, "settings"));
 	json_object_set_new(doc, "workloads", json_array());
 	return doc;
 }
@@ -100,6 +103,100 @@ json_t *vms_result_workload(const json_t *doc, const char *name)
 			return wl;
 	}
 	return NULL;
+}
+
+static const char *variant_of(const json_t *wl)
+{
+	const char *v = json_string_value(json_object_get(wl, "variant"));
+
+	return v ? v : VMS_RESULT_VARIANT_DEFAULT;
+}
+
+json_t *vms_result_workload_variant(const json_t *doc, const char *name, const char *label)
+{
+	json_t *wl;
+	size_t i;
+
+	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
+		const char *n = json_string_value(json_object_get(wl, "name"));
+
+		if (n && !strcmp(n, name) && (!label || !strcmp(variant_of(wl), label)))
+			return wl;
+	}
+	return NULL;
+}
+
+size_t vms_result_variant_count(const json_t *doc)
+{
+	size_t n = json_array_size(json_object_get(doc, "variants"));
+
+	return n ? n : 1;
+}
+
+const char *vms_result_variant_label(const json_t *doc, size_t i)
+{
+	const json_t *vs = json_object_get(doc, "variants");
+	const char *l = json_string_value(json_object_get(json_array_get(vs, i), "label"));
+
+	return l ? l : VMS_RESULT_VARIANT_DEFAULT;
+}
+
+/* Format 1: one variant, "default". */
+static void variants_v1(json_t *doc)
+{
+	json_t *wl;
+	size_t i;
+
+	json_object_set_new(
+	    doc, "variants",
+	    json_pack("[{s:s, s:{}}]", "label", VMS_RESULT_VARIANT_DEFAULT, "settings"));
+	json_array_foreach (json_object_get(doc, "workloads"), i, wl)
+		if (json_is_object(wl))
+			json_object_set_new(wl, "variant", json_string(VMS_RESULT_VARIANT_DEFAULT));
+}
+
+/* Format 2: the variants and every workload's variant. 0 or -EINVAL with the reason. */
+static int variants_check(const json_t *doc, char *err, size_t errlen)
+{
+	const json_t *vs = json_object_get(doc, "variants"), *v, *wl;
+	size_t i, k;
+
+	if (!json_is_array(vs) || !json_array_size(vs)) {
+		snprintf(err, errlen, "malformed result: no \"variants\" array");
+		return -EINVAL;
+	}
+	json_array_foreach (vs, i, v) {
+		const char *l = json_string_value(json_object_get(v, "label"));
+
+		if (!l || !json_is_object(json_object_get(v, "settings"))) {
+			snprintf(err, errlen,
+			         "malformed result: variant %zu has no \"label\" or \"settings\"",
+			         i + 1);
+			return -EINVAL;
+		}
+		for (k = 0; k < i; k++)
+			if (!strcmp(l, vms_result_variant_label(doc, k))) {
+				snprintf(err, errlen,
+				         "malformed result: two variants labelled '%s'", l);
+				return -EINVAL;
+			}
+	}
+	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
+		const char *l = json_string_value(json_object_get(wl, "variant"));
+
+		if (!json_is_object(wl))
+			continue;
+		for (k = 0; l && k < json_array_size(vs); k++)
+			if (!strcmp(l, vms_result_variant_label(doc, k)))
+				break;
+		if (!l || k == json_array_size(vs)) {
+			snprintf(err, errlen,
+			         "malformed result: workload %zu names no variant of \"variants\"",
+			         i + 1);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 int vms_json_write_file(const json_t *doc, const char *path)
@@ -176,6 +273,12 @@ json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err,
 	if (!json_is_array(json_object_get(doc, "workloads"))) {
 		*error = VMS_LOAD_MALFORMED;
 		snprintf(err, errlen, "malformed result: no \"workloads\" array");
+		goto fail;
+	}
+	if (version == 1)
+		variants_v1(doc);
+	else if (variants_check(doc, err, errlen)) {
+		*error = VMS_LOAD_MALFORMED;
 		goto fail;
 	}
 	*error = VMS_LOAD_OK;

@@ -1,4 +1,4 @@
-/* The result model: one jansson document per `vmsuite run` ("vmsuite.result/1"), its metric
+/* The result model: one jansson document per `vmsuite run` ("vmsuite.result/2"), its metric
  * objects (unit, better direction, raw per-run samples), atomic writing and validated loading.
  * Layout documented field by field in docs/result-format.md. */
 #ifndef VMS_RESULT_H
@@ -7,9 +7,12 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#define VMS_RESULT_FORMAT         "vmsuite.result/1"
+#define VMS_RESULT_FORMAT         "vmsuite.result/2"
 #define VMS_RESULT_FORMAT_PREFIX  "vmsuite.result/"
-#define VMS_RESULT_FORMAT_VERSION 2 /* the newest format read: 2 adds variants */
+#define VMS_RESULT_FORMAT_VERSION 2
+/* The label of the only variant of a suite whose knobs take one value each (and of every
+ * format-1 file). */
+#define VMS_RESULT_VARIANT_DEFAULT "default"
 
 enum vms_better {
 	VMS_BETTER_LOWER,
@@ -29,12 +32,22 @@ const char *vms_better_name(enum vms_better b);
 /* A new result document holding the header: format, tool (version, build type, compiler),
  * command_line (argv[0..argc)), label, start_time (start_real, a CLOCK_REALTIME value), then
  * end_time null, complete/interrupted false, exit_status null, protocol {}, fingerprint {},
- * audio null and workloads []. Callers fill the rest. Never fails (aborts on OOM). */
+ * audio null, variants [{"label": "default", "settings": {}}] and workloads []. Callers fill the
+ * rest. Never fails (aborts on OOM). */
 json_t *vms_result_new(int argc, char **argv, const char *label, double start_real);
 /* Sets end_time (now), complete, interrupted and exit_status. */
 void vms_result_finish(json_t *doc, int complete, int interrupted, int exit_status);
-/* The object in doc's "workloads" whose "name" is name, or NULL. Borrowed reference. */
+/* The object in doc's "workloads" whose "name" is name, or NULL; the first such (that of the
+ * first variant, the baseline) when the file has several variants. Borrowed reference. */
 json_t *vms_result_workload(const json_t *doc, const char *name);
+/* The object in doc's "workloads" whose "name" is name and whose "variant" is label (an entry
+ * without "variant" counts as VMS_RESULT_VARIANT_DEFAULT; label NULL = the first entry of
+ * that name), or NULL. Borrowed reference. */
+json_t *vms_result_workload_variant(const json_t *doc, const char *name, const char *label);
+/* The labels of doc's variants, in run order (first = baseline): the "variants" array; a
+ * document without one has one, VMS_RESULT_VARIANT_DEFAULT. */
+size_t vms_result_variant_count(const json_t *doc);
+const char *vms_result_variant_label(const json_t *doc, size_t i);
 
 /* Serialises doc (keys in insertion order, one-space indent, reals with 12 significant digits
  * in the C locale's notation, a final newline) and writes it atomically to path. 0 or -errno;
@@ -52,9 +65,13 @@ enum vms_load_error {
 	VMS_LOAD_MALFORMED, /* ours, but a required field is missing or of the wrong type */
 };
 
-/* Loads and validates a result file. On success returns the document (caller decrefs) and
- * *error = VMS_LOAD_OK. On failure returns NULL, sets *error and writes a one-line
- * lowercase reason (without the file name) into err. */
+/* Loads and validates a result file of format 1 or 2. A format-1 file is read as one variant:
+ * the document gets "variants": [{"label": "default", "settings": {}}] and each workload
+ * object "variant": "default" (in memory; "format" stays as the file has it). In a format-2
+ * file "variants" must be a non-empty array of objects with distinct string labels and every
+ * workload's "variant" one of them (else VMS_LOAD_MALFORMED). On success returns the document
+ * (caller decrefs) and *error = VMS_LOAD_OK. On failure returns NULL, sets *error and writes a
+ * one-line lowercase reason (without the file name) into err. */
 json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err, size_t errlen);
 
 #endif

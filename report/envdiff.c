@@ -147,6 +147,23 @@ struct fp_ctx {
 	int emulated;
 };
 
+/* The host's swap areas less vmsuite's own temporary swap file (.vmsuite-swap-<pid>: a new
+ * name every run, compared as machine.swap_file). New reference. */
+static json_t *host_swaps(const json_t *a)
+{
+	json_t *out = json_array(), *e;
+	size_t i;
+
+	json_array_foreach ((json_t *)a, i, e) {
+		const char *name = json_string_value(json_object_get(e, "name"));
+		const char *base = name ? strrchr(name, '/') : NULL;
+
+		if (!base || strncmp(base + 1, ".vmsuite-swap-", 14))
+			json_array_append(out, e);
+	}
+	return out;
+}
+
 static void check_fingerprint(void *ctx, const char *key, const json_t *ea, const json_t *eb)
 {
 	struct fp_ctx *fc = ctx;
@@ -162,6 +179,14 @@ static void check_fingerprint(void *ctx, const char *key, const json_t *ea, cons
 		cls = VMS_ENV_HARD;
 	else if (!strcmp(key, "mem_total_bytes") || !strcmp(key, "swap_total_bytes"))
 		cls = host_size_class(a, b, key[0] == 'm', fc->emulated);
+	if (!strcmp(key, "swap_devices") && json_is_array(a) && json_is_array(b)) {
+		json_t *ha = host_swaps(a), *hb = host_swaps(b);
+
+		check(d, cls, VMS_ENV_GLOBAL, key, NULL, ha, hb);
+		json_decref(ha);
+		json_decref(hb);
+		return;
+	}
 	if (json_is_object(a) && json_is_object(b)) {
 		/* vm_sysctl entries read as "vm.NAME", other objects as "KEY.PART" */
 		char *prefix =
@@ -183,8 +208,9 @@ static void check_fingerprint(void *ctx, const char *key, const json_t *ea, cons
 static void check_machine(void *ctx, const char *key, const json_t *a, const json_t *b)
 {
 	static const char *const ignored[] = {"note", "cgroup_path", "path"};
-	static const char *const soft[] = {"cgroup_version", "version", "peak_scope", "pressure",
-	                                   "swap_accounting"};
+	static const char *const soft[] = {"cgroup_version", "version",         "peak_scope",
+	                                   "pressure",       "swap_accounting", "filesystem",
+	                                   "preallocation",  "cpus_from",       "sampler_cpu_list"};
 	struct prefixed *p = ctx;
 	enum vms_env_class cls = VMS_ENV_HARD;
 	char *name;

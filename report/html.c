@@ -747,13 +747,27 @@ static void percentiles(FILE *f, const struct vms_report_metrics *m)
 		fputs("</p>\n", f);
 }
 
+/* The id of a workload's section: its name, with "-vK" for its K-th variant when the file
+ * has several (the name alone would be used once per variant). */
+static void wl_id(FILE *f, const struct vms_report_workload *w, size_t variant)
+{
+	esc(f, w->name);
+	if (variant)
+		fprintf(f, "-v%zu", variant);
+}
+
 static void run_heading(FILE *f, const struct vms_report_workload *w,
-                        const struct vms_report_run *r, size_t i)
+                        const struct vms_report_run *r, size_t i, size_t variant)
 {
 	fprintf(f, "<section class=\"run\" id=\"");
-	esc(f, w->name);
+	wl_id(f, w, variant);
 	fprintf(f, "-run-%zu\"><h3>", i + 1);
 	esc(f, w->name);
+	if (variant) {
+		fputs(" [", f);
+		esc(f, w->variant);
+		fputc(']', f);
+	}
 	fprintf(f, " run %zu \u2014 ", i + 1);
 	esc(f, r->status);
 	if (isfinite(r->elapsed_s))
@@ -765,25 +779,72 @@ static void run_heading(FILE *f, const struct vms_report_workload *w,
 	fputs("</h3>\n", f);
 }
 
-static void workload(FILE *f, const struct vms_report_model *m, const struct vms_report_workload *w,
-                     const struct hist *base)
+/* The n variants of one workload from w on side by side: a table with a column per variant
+ * (successful runs, the 2001 rows, elapsed spread); each variant's section follows. */
+static void variants_table(FILE *f, const struct vms_report_workload *w, size_t n)
 {
-	struct hist h = {0};
-	char label[256];
-	size_t i;
-	int snd;
+	char cell[64];
+	size_t r, v;
 
-	fputs("<section class=\"workload\" id=\"", f);
+	fputs("<section class=\"variants\" id=\"", f);
 	esc(f, w->name);
 	fputs("\">\n<h2>", f);
 	esc(f, w->name);
-	fputs("</h2>\n", f);
+	fputs(": the variants side by side</h2>\n", f);
 	if (w->summary) {
 		fputs("<p class=\"meta\">", f);
 		esc(f, w->summary);
 		fputs("</p>\n", f);
 	}
-	table2001(f, w);
+	fputs("<table class=\"t2001\"><tr><th></th>", f);
+	for (v = 0; v < n; v++) {
+		fputs("<th><a href=\"#", f);
+		wl_id(f, &w[v], v + 1);
+		fputs("\">", f);
+		esc(f, w[v].variant);
+		fputs("</a></th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (r = 0; r < vms_report_side_rows; r++) {
+		fputs("<tr><th>", f);
+		esc(f, vms_report_side_label(r));
+		fputs("</th>", f);
+		for (v = 0; v < n; v++) {
+			fputs("<td>", f);
+			esc(f, vms_report_side_cell(&w[v], r, cell, sizeof(cell)));
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n</section>\n", f);
+}
+
+/* A workload's section; variant is 0 when the file has one variant, else the 1-based index of
+ * w among its workload's variants (its 2001 block is then in the side-by-side table). */
+static void workload(FILE *f, const struct vms_report_model *m, const struct vms_report_workload *w,
+                     const struct hist *base, size_t variant)
+{
+	struct hist h = {0};
+	char label[512];
+	size_t i;
+	int snd;
+
+	fputs("<section class=\"workload\" id=\"", f);
+	wl_id(f, w, variant);
+	fputs("\">\n<h2>", f);
+	esc(f, w->name);
+	if (variant) {
+		fputs(" \u2014 ", f);
+		esc(f, w->variant);
+	}
+	fputs("</h2>\n", f);
+	if (w->summary && !variant) {
+		fputs("<p class=\"meta\">", f);
+		esc(f, w->summary);
+		fputs("</p>\n", f);
+	}
+	if (!variant)
+		table2001(f, w);
 	vms_report_workload_lines(w, other_line, f);
 	snd = pre_sound(f, "Sound:", &w->sound);
 	if (!snd) {
@@ -800,8 +861,12 @@ static void workload(FILE *f, const struct vms_report_model *m, const struct vms
 		latency_chart(f, &h, w->name, base, label);
 	}
 	for (i = 0; i < w->n_runs; i++) {
-		run_heading(f, w, &w->runs[i], i);
-		snprintf(label, sizeof(label), "%s run %zu: timeline", w->name, i + 1);
+		run_heading(f, w, &w->runs[i], i, variant);
+		if (variant)
+			snprintf(label, sizeof(label), "%s [%s] run %zu: timeline", w->name,
+			         w->variant, i + 1);
+		else
+			snprintf(label, sizeof(label), "%s run %zu: timeline", w->name, i + 1);
 		timeline(f, w->runs[i].series, w->runs[i].audio, label, 1, m->with_audio);
 		fputs("</section>\n", f);
 	}
@@ -881,7 +946,7 @@ int vms_report_render_html(const struct vms_report_model *m, FILE *out)
 {
 	const char *label = m->label ? m->label : "?";
 	struct hist base = {0};
-	size_t i;
+	size_t i, n, k;
 
 	vms_html_page_begin(out, "vmsuite report", label, m->version ? m->version : "?");
 	fputs("<header>\n<h1>vmsuite report: ", out);
@@ -890,7 +955,7 @@ int vms_report_render_html(const struct vms_report_model *m, FILE *out)
 	/* the text report's header lines; the baseline's Sound lines have their own section */
 	vms_report_header_lines(m, meta_line, out);
 	fputs("<nav><p class=\"meta\">Workloads:", out);
-	for (i = 0; i < m->n_workloads; i++) {
+	for (i = 0; i < m->n_workloads; i += vms_report_group_size(m, i)) {
 		fputs(" <a href=\"#", out);
 		esc(out, m->workloads[i].name);
 		fputs("\">", out);
@@ -900,8 +965,13 @@ int vms_report_render_html(const struct vms_report_model *m, FILE *out)
 	fputs("</p></nav>\n</header>\n", out);
 	missing(out, m);
 	baseline(out, m, &base);
-	for (i = 0; i < m->n_workloads; i++)
-		workload(out, m, &m->workloads[i], &base);
+	for (i = 0; i < m->n_workloads; i += n) {
+		n = vms_report_group_size(m, i);
+		if (n > 1)
+			variants_table(out, &m->workloads[i], n);
+		for (k = 0; k < n; k++)
+			workload(out, m, &m->workloads[i + k], &base, n > 1 ? k + 1 : 0);
+	}
 	fputs("<footer><p class=\"meta\">Time series are system-wide (/proc/vmstat, "
 	      "/proc/pressure, /proc/meminfo) sampled by the runner; long series are drawn as "
 	      "the lowest and highest value per pixel column, so no spike is lost. Hover a gap "

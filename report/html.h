@@ -12,7 +12,7 @@
  * column (at most 2 points per column and line) before they are drawn. */
 #define VMS_HTML_PLOT_WIDTH 860
 
-/* Writes the whole page for doc (a loaded "vmsuite.result/1") to out. Whatever the document
+/* Writes the whole page for doc (a loaded "vmsuite.result/2", or 1) to out. Whatever the document
  * lacks (time series, audio, a baseline, successful runs) is rendered as a note saying so, at
  * the top and where it would have been. Returns 0, or -EIO when writing to out failed (not
  * reported). */

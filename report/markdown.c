@@ -90,22 +90,76 @@ static void baseline_block(FILE *f, const struct vms_report_sound *s)
 	fputs("```\n", f);
 }
 
+/* A variant's lines that its column of the side-by-side table does not show. */
+static void wl_beside(void *ctx, enum vms_report_line kind, const char *text)
+{
+	if (vms_report_line_beside(kind))
+		wl_line(ctx, kind, text);
+}
+
+/* The n variants of one workload from w on: the 2001 block as one table with a column per
+ * variant, then each variant's other lines under its label. */
+static void variants_block(FILE *out, const struct vms_report_workload *w, size_t n)
+{
+	char cell[64];
+	size_t r, v;
+
+	fputs("| |", out);
+	for (v = 0; v < n; v++) {
+		fputc(' ', out);
+		md_esc(out, w[v].variant);
+		fputs(" |", out);
+	}
+	fputs("\n|:--|", out);
+	for (v = 0; v < n; v++)
+		fputs("--:|", out);
+	fputc('\n', out);
+	for (r = 0; r < vms_report_side_rows; r++) {
+		fputs("| ", out);
+		md_esc(out, vms_report_side_label(r));
+		fputs(" |", out);
+		for (v = 0; v < n; v++) {
+			fputc(' ', out);
+			md_esc(out, vms_report_side_cell(&w[v], r, cell, sizeof(cell)));
+			fputs(" |", out);
+		}
+		fputc('\n', out);
+	}
+	for (v = 0; v < n; v++) {
+		struct wl_ctx c = {out, 0, 0};
+
+		fputs("\n### ", out);
+		md_esc(out, w[v].name);
+		fputs(" \u2014 ", out);
+		md_esc(out, w[v].variant);
+		fputc('\n', out);
+		vms_report_workload_lines(&w[v], wl_beside, &c);
+		if (c.in_sound)
+			fputs("```\n", out);
+	}
+}
+
 int vms_report_render_markdown(const struct vms_report_model *m, FILE *out)
 {
-	size_t i;
+	size_t i, n;
 
 	fputs("# vmsuite report: ", out);
 	md_esc(out, m->label ? m->label : "?");
 	fputs("\n\n", out);
 	vms_report_header_lines(m, header_line, out);
 	baseline_block(out, &m->baseline);
-	for (i = 0; i < m->n_workloads; i++) {
+	for (i = 0; i < m->n_workloads; i += n) {
 		const struct vms_report_workload *w = &m->workloads[i];
 		struct wl_ctx c = {out, 0, 0};
 
+		n = vms_report_group_size(m, i);
 		fputs("\n## ", out);
 		md_esc(out, w->name);
 		fputs("\n\n", out);
+		if (n > 1) {
+			variants_block(out, w, n);
+			continue;
+		}
 		vms_report_workload_lines(w, wl_line, &c);
 		if (c.in_sound)
 			fputs("```\n", out);

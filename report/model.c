@@ -87,6 +87,7 @@ static void workload_init(struct vms_report_workload *w, const json_t *wl)
 	w->name = str(wl, "name");
 	if (!w->name)
 		w->name = "?";
+	w->variant = str(wl, "variant") ? str(wl, "variant") : VMS_RESULT_VARIANT_DEFAULT;
 	w->summary = str(wl, "summary");
 	if (str(wl, "status") && !strcmp(str(wl, "status"), "skipped"))
 		w->skipped = str(wl, "reason") ? str(wl, "reason") : "no reason recorded";
@@ -167,6 +168,14 @@ void vms_report_model_init(struct vms_report_model *m, const json_t *doc)
 			m->baseline_detail = json_object_get(b, "detail");
 	}
 
+	m->n_variants = vms_result_variant_count(doc);
+	m->variant_labels = vms_xcalloc(m->n_variants, sizeof(*m->variant_labels));
+	m->variant_settings = vms_xcalloc(m->n_variants, sizeof(*m->variant_settings));
+	for (i = 0; i < m->n_variants; i++) {
+		m->variant_labels[i] = vms_result_variant_label(doc, i);
+		m->variant_settings[i] = json_object_get(
+		    json_array_get(json_object_get(doc, "variants"), i), "settings");
+	}
 	m->n_workloads = json_array_size(json_object_get(doc, "workloads"));
 	m->workloads = m->n_workloads ? vms_xcalloc(m->n_workloads, sizeof(*m->workloads)) : NULL;
 	json_array_foreach (json_object_get(doc, "workloads"), i, wl)
@@ -182,6 +191,8 @@ void vms_report_model_release(struct vms_report_model *m)
 		free(m->workloads[i].runs);
 	}
 	free(m->workloads);
+	free(m->variant_labels);
+	free(m->variant_settings);
 	free(m->baseline_metrics.v);
 	json_decref(m->doc);
 	memset(m, 0, sizeof(*m));
@@ -211,7 +222,73 @@ const char *vms_report_incomplete(const struct vms_report_model *m)
 	return "INCOMPLETE (not every workload ran)";
 }
 
+/* "Variants (...):" and one line per variant with its settings, when there are several. */
+static void variant_lines(const struct vms_report_model *m, emit_fn *emit, void *ctx)
+{
+	char line[1024];
+	size_t i;
+
+	if (m->n_variants < 2)
+		return;
+	snprintf(line, sizeof(line),
+	         "Variants: %zu, runs interleaved (run 1 of each, then run 2 of each, ...); the "
+	         "first is the baseline",
+	         m->n_variants);
+	emit(ctx, VMS_LINE_VARIANT, line);
+	for (i = 0; i < m->n_variants; i++) {
+		const char *k;
+		const json_t *v;
+		size_t off = (size_t)snprintf(line, sizeof(line), "  %s:", m->variant_labels[i]);
+		const char *sep = " ";
+
+		json_object_foreach ((json_t *)m->variant_settings[i], k, v) {
+			if (off < sizeof(line))
+				off += (size_t)snprintf(
+				    line + off, sizeof(line) - off, "%s%s=%s", sep, k,
+				    json_is_string(v) ? json_string_value(v) : "?");
+			sep = ", ";
+		}
+		emit(ctx, VMS_LINE_VARIANT, line);
+	}
+}
+
+size_t vms_report_group_size(const struct vms_report_model *m, size_t i)
+{
+	size_t n = 1;
+
+	if (m->n_variants < 2)
+		return 1;
+	while (i + n < m->n_workloads && !strcmp(m->workloads[i + n].name, m->workloads[i].name))
+		n++;
+	return n;
+}
+
+/* rows: successful runs, the 2001 rows, elapsed low/high, elapsed sd (cv) */
+const size_t vms_report_side_rows = VMS_ARRAY_SIZE(vms_report_rows2001) + 3;
+
+const char *vms_report_side_label(size_t row)
+{
+	if (row == 0)
+		return "Successful runs";
+	if (row <= vms_report_rows2001_n)
+		return vms_report_rows2001[row - 1].label;
+	return row == vms_report_rows2001_n + 1 ? "Elapsed low/high" : "Elapsed sd (cv)";
+}
+
+int vms_report_line_beside(enum vms_report_line kind)
+{
+	return kind != VMS_LINE_CAPTION && kind != VMS_LINE_ROW2001 && kind != VMS_LINE_SPREAD;
+}
+
+static void header_machine_lines(const struct vms_report_model *m, emit_fn *emit, void *ctx);
+
 void vms_report_header_lines(const struct vms_report_model *m, emit_fn *emit, void *ctx)
+{
+	header_machine_lines(m, emit, ctx);
+	variant_lines(m, emit, ctx);
+}
+
+static void header_machine_lines(const struct vms_report_model *m, emit_fn *emit, void *ctx)
 {
 	const struct vms_report_machine *mc = &m->machine;
 	char line[1024], mem[32], swap[32];
@@ -257,6 +334,24 @@ static const char *mean_str(char *buf, size_t len, const struct vms_report_workl
 	const struct vms_metric_def *d = vms_metric_find(name);
 
 	return vms_report_fmt(buf, len, get(w, name), d ? d->precision : 0, 1, NULL);
+}
+
+const char *vms_report_side_cell(const struct vms_report_workload *w, size_t row, char *buf,
+                                 size_t len)
+{
+	const struct vms_summary *el = &w->elapsed;
+
+	if (row == 0)
+		snprintf(buf, len, "%zu of %zu", el->n, w->n_runs);
+	else if (row <= vms_report_rows2001_n)
+		mean_str(buf, len, w, vms_report_rows2001[row - 1].metric);
+	else if (!el->n)
+		snprintf(buf, len, "n/a");
+	else if (row == vms_report_rows2001_n + 1)
+		snprintf(buf, len, "%.2f / %.2f", el->min, el->max);
+	else
+		snprintf(buf, len, "%.2f (%.1f%%)", el->sd, el->cv * 100);
+	return buf;
 }
 
 /* One line per failed run (interrupted 0) or per interrupted run (1). */
@@ -320,6 +415,12 @@ void vms_report_workload_lines(const struct vms_report_workload *w, emit_fn *emi
 	snprintf(line, sizeof(line), "Elapsed low/high: %.2f / %.2f   (sd %.2f, cv %.1f%%)",
 	         el->min, el->max, el->sd, el->cv * 100);
 	emit(ctx, VMS_LINE_SPREAD, line);
+	if (get(w, "pages_touched_per_s")) {
+		/* a workload's own rate (memload): what it got done in its fixed time */
+		snprintf(line, sizeof(line), "Pages touched per second: %s",
+		         mean_str(a, sizeof(a), w, "pages_touched_per_s"));
+		emit(ctx, VMS_LINE_SPREAD, line);
+	}
 	if (!vms_report_sound_line(line, sizeof(line), "Sound:", &w->sound)) {
 		emit(ctx, VMS_LINE_SOUND, line);
 		if (!vms_report_sound_causes_line(line, sizeof(line), &w->sound))
@@ -399,10 +500,21 @@ json_t *vms_report_summary_of_model(const struct vms_report_model *m)
 			                              s->sd, "cv", s->cv, "min", s->min, "max",
 			                              s->max));
 		}
-		json_array_append_new(wls, json_pack("{s:O, s:O, s:I, s:o}", "name",
-		                                     json_object_get(wl, "name"), "options",
-		                                     json_object_get(wl, "options"), "runs",
-		                                     (json_int_t)w->n_runs, "metrics", ms));
+		json_array_append_new(
+		    wls, json_pack("{s:O, s:s, s:O, s:I, s:o}", "name", json_object_get(wl, "name"),
+		                   "variant", w->variant, "options", json_object_get(wl, "options"),
+		                   "runs", (json_int_t)w->n_runs, "metrics", ms));
+	}
+	{
+		json_t *vs = json_array();
+
+		for (i = 0; i < m->n_variants; i++)
+			json_array_append_new(
+			    vs, json_pack("{s:s, s:o}", "label", m->variant_labels[i], "settings",
+			                  m->variant_settings[i]
+			                      ? json_incref((json_t *)m->variant_settings[i])
+			                      : json_object()));
+		json_object_set_new(out, "variants", vs);
 	}
 	json_object_set_new(out, "workloads", wls);
 	return out;
@@ -419,10 +531,9 @@ int vms_report_render_json(const struct vms_report_model *m, FILE *out)
 }
 
 static const struct vms_report_renderer renderers[] = {
-    {"text", vms_report_render_text},
-    {"markdown", vms_report_render_markdown},
-    {"html", vms_report_render_html},
-    {"json", vms_report_render_json},
+    {"text", vms_report_render_text}, {"markdown", vms_report_render_markdown},
+    {"html", vms_report_render_html}, {"json", vms_report_render_json},
+    {"lava", vms_report_render_lava}, {"kcidb", vms_report_render_kcidb},
 };
 
 const struct vms_report_renderer *vms_report_renderer_find(const char *name)
@@ -437,7 +548,7 @@ const struct vms_report_renderer *vms_report_renderer_find(const char *name)
 
 const char *vms_report_renderer_names(void)
 {
-	static char names[128];
+	static char names[160];
 	size_t i, n = 0;
 
 	if (!names[0])

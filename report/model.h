@@ -1,4 +1,4 @@
-/* The report model: a result document ("vmsuite.result/1") read once into the figures the
+/* The report model: a result document ("vmsuite.result/2", or 1) read once into the figures the
  * reports show — header, machine, audio baseline, and per workload the 2001 block, the spread,
  * sound, reclaim, pressure, memory cgroup, failed runs and the per-run data of the timelines.
  * The text, markdown and HTML renderers all render this model, so a metric the file lacks is
@@ -40,6 +40,7 @@ struct vms_report_run {
 
 struct vms_report_workload {
 	const char *name;
+	const char *variant; /* the label of its variant ("default" in a format-1 file) */
 	const char *summary; /* one-line description, NULL when none */
 	struct vms_report_metrics metrics;
 	struct vms_summary elapsed; /* elapsed_s; n == 0: no successful runs */
@@ -61,7 +62,20 @@ struct vms_report_machine {
 	const char *note; /* NULL or "" when none */
 };
 
+/* What `report` tells the lava and kcidb renderers beyond the result file; all NULL: the
+ * defaults (origin "vmsuite", ids derived from the result, the file's own verdict). */
+struct vms_report_opts {
+	const char *origin;      /* KCIDB origin, ^[a-z0-9_]+$ */
+	const char *checkout_id; /* KCIDB ids: "ORIGIN:LOCAL" as given, or a local id */
+	const char *build_id;
+	const char *git_commit;  /* 40 lowercase hex digits */
+	const char *output_url;  /* where the result file is published */
+	const char *result_name; /* the result file's name for output_files */
+	const json_t *verdict; /* a "vmsuite.compare/1" document that replaces the file's verdict */
+};
+
 struct vms_report_model {
+	const struct vms_report_opts *opts; /* borrowed; NULL: the defaults */
 	json_t *doc; /* a reference: the strings and json pointers below are borrowed from it */
 	const char *version, *label, *start_time;
 	int complete;
@@ -76,6 +90,11 @@ struct vms_report_model {
 	const json_t *baseline_detail; /* NULL when the baseline has no detail */
 	struct vms_report_workload *workloads;
 	size_t n_workloads;
+	/* the variants (result format 2), first = baseline; one, "default", when no knob took
+	 * more than one value. Labels and settings are borrowed from doc. */
+	const char **variant_labels;
+	const json_t **variant_settings;
+	size_t n_variants;
 };
 
 /* Builds the model of doc (a loaded result document; the model takes a reference). Never
@@ -117,6 +136,8 @@ enum vms_report_line {
 	VMS_LINE_FAILED,     /* "Failed runs: 1 of 3" */
 	VMS_LINE_FAILED_RUN, /* "  run 2: failed — reason" (also of an interrupted run) */
 	VMS_LINE_STOPPED,    /* "Interrupted runs: 1 of 3" */
+	VMS_LINE_VARIANT, /* "Variants (...)" and "  page-cluster=0: vm.page-cluster=0, thp=kernel"
+	                   * (header lines, only when the file has more than one variant) */
 };
 
 /* How the suite of m ended when it is not complete: "INCOMPLETE (interrupted)", "did not
@@ -135,6 +156,22 @@ void vms_report_header_lines(const struct vms_report_model *m,
 void vms_report_workload_lines(const struct vms_report_workload *w,
                                void (*emit)(void *ctx, enum vms_report_line kind, const char *text),
                                void *ctx);
+
+/* The number of entries of m->workloads from i on that belong to one workload: its variants
+ * side by side (the runner writes them together); 1 when the file has one variant. */
+size_t vms_report_group_size(const struct vms_report_model *m, size_t i);
+
+/* The block of a workload's variants side by side: rows of a label and one cell per variant
+ * (vms_report_side_cell) — successful runs, the 2001 rows, elapsed low/high and sd/cv. */
+extern const size_t vms_report_side_rows;
+const char *vms_report_side_label(size_t row);
+/* The cell of row for the variant w: the figure with the catalogue's precision, "n/a". */
+const char *vms_report_side_cell(const struct vms_report_workload *w, size_t row, char *buf,
+                                 size_t len);
+/* The lines of the text report's block of w that the side-by-side rows do not show (sound,
+ * reclaim, pressure, cgroup, failed runs, skipped): kinds other than caption, 2001 rows and
+ * spread. */
+int vms_report_line_beside(enum vms_report_line kind);
 
 /* A renderer of the model: text, markdown, html or json. */
 struct vms_report_renderer {
@@ -158,5 +195,9 @@ int vms_report_render_text(const struct vms_report_model *m, FILE *out);
 int vms_report_render_markdown(const struct vms_report_model *m, FILE *out);
 int vms_report_render_html(const struct vms_report_model *m, FILE *out);
 int vms_report_render_json(const struct vms_report_model *m, FILE *out);
+/* Linaro's test-definitions result.txt lines (report/lava.c). */
+int vms_report_render_lava(const struct vms_report_model *m, FILE *out);
+/* One KCIDB v5.3 I/O document (report/kcidb.c). */
+int vms_report_render_kcidb(const struct vms_report_model *m, FILE *out);
 
 #endif

@@ -1,4 +1,4 @@
-/* Renderers of a result document ("vmsuite.result/1"): the 2001-style text report, a markdown
+/* Renderers of a result document ("vmsuite.result/2", or 1): the 2001-style text report, a markdown
  * report, the HTML page and a JSON summary. One report model (report/model.h), several
  * renderers over it; `run` and `report` share them, so what `run` prints is exactly what
  * `report` re-renders from the file. */
@@ -25,6 +25,11 @@ int vms_report_text(FILE *out, const json_t *doc);
  * vms_report_renderer_find in report/model.h). Returns 0, -EINVAL for an unknown format, or
  * -EIO when writing failed (neither reported). */
 int vms_report_render(FILE *out, const json_t *doc, const char *format);
+/* The same with the options of the lava and kcidb renderers (report/model.h); opts NULL is
+ * vms_report_render. */
+struct vms_report_opts;
+int vms_report_render_opts(FILE *out, const json_t *doc, const char *format,
+                           const struct vms_report_opts *opts);
 
 /* A JSON summary: per workload per metric n/mean/sd/cv/min/max with unit and direction, plus
  * label, kernel and machine. New object. */

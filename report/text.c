@@ -4,8 +4,11 @@
 #include "report/report.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "core/escape.h"
+#include "core/util.h"
 #include "report/model.h"
 #include "report/sound.h"
 
@@ -18,22 +21,87 @@ static void put_line(void *ctx, enum vms_report_line kind, const char *text)
 	fputc('\n', ctx);
 }
 
+/* The lines of a variant's block that its column does not show. */
+static void put_beside(void *ctx, enum vms_report_line kind, const char *text)
+{
+	if (vms_report_line_beside(kind))
+		put_line(ctx, kind, text);
+}
+
+/* Writes s (escaped) left-aligned in a field of width columns. */
+static void put_cell(FILE *out, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+
+	vms_text_put(out, s);
+	for (; n < width; n++)
+		fputc(' ', out);
+}
+
+/* The n variants of one workload from w on: a table with one column per variant (the 2001
+ * block side by side), then each variant's other lines under its label. */
+static void variants_block(FILE *out, const struct vms_report_workload *w, size_t n)
+{
+	size_t lw = 0, *cw = vms_xcalloc(n, sizeof(*cw)), r, v;
+	char cell[64];
+
+	for (r = 0; r < vms_report_side_rows; r++)
+		if (strlen(vms_report_side_label(r)) > lw)
+			lw = strlen(vms_report_side_label(r));
+	for (v = 0; v < n; v++) {
+		cw[v] = strlen(w[v].variant);
+		for (r = 0; r < vms_report_side_rows; r++) {
+			size_t l = strlen(vms_report_side_cell(&w[v], r, cell, sizeof(cell)));
+
+			cw[v] = l > cw[v] ? l : cw[v];
+		}
+	}
+	put_cell(out, "", lw + 2);
+	for (v = 0; v < n; v++)
+		put_cell(out, w[v].variant, v + 1 < n ? cw[v] + 2 : 0);
+	fputc('\n', out);
+	for (r = 0; r < vms_report_side_rows; r++) {
+		put_cell(out, vms_report_side_label(r), lw + 2);
+		for (v = 0; v < n; v++)
+			put_cell(out, vms_report_side_cell(&w[v], r, cell, sizeof(cell)),
+			         v + 1 < n ? cw[v] + 2 : 0);
+		fputc('\n', out);
+	}
+	for (v = 0; v < n; v++) {
+		fputs("\n[", out);
+		vms_text_put(out, w[v].variant);
+		fputs("]\n", out);
+		vms_report_workload_lines(&w[v], put_beside, out);
+	}
+	free(cw);
+}
+
 int vms_report_render_text(const struct vms_report_model *m, FILE *out)
 {
-	size_t i;
+	size_t i, n;
 
 	vms_report_header_lines(m, put_line, out);
 	vms_report_sound_print(out, "Sound (idle baseline):", &m->baseline);
-	for (i = 0; i < m->n_workloads; i++) {
+	for (i = 0; i < m->n_workloads; i += n) {
+		n = vms_report_group_size(m, i);
 		fputc('\n', out);
 		vms_text_put(out, m->workloads[i].name);
 		fputs("\n\n", out);
-		vms_report_workload_lines(&m->workloads[i], put_line, out);
+		if (n > 1)
+			variants_block(out, &m->workloads[i], n);
+		else
+			vms_report_workload_lines(&m->workloads[i], put_line, out);
 	}
 	return ferror(out) ? -EIO : 0;
 }
 
 int vms_report_render(FILE *out, const json_t *doc, const char *format)
+{
+	return vms_report_render_opts(out, doc, format, NULL);
+}
+
+int vms_report_render_opts(FILE *out, const json_t *doc, const char *format,
+                           const struct vms_report_opts *opts)
 {
 	const struct vms_report_renderer *r = vms_report_renderer_find(format);
 	struct vms_report_model m;
@@ -42,6 +110,7 @@ int vms_report_render(FILE *out, const json_t *doc, const char *format)
 	if (!r)
 		return -EINVAL;
 	vms_report_model_init(&m, doc);
+	m.opts = opts;
 	ret = r->render(&m, out);
 	vms_report_model_release(&m);
 	return ret;

@@ -4,6 +4,7 @@
 #include "suite/suite.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "core/escape.h"
 #include "core/result.h"
+#include "core/swapfile.h"
 #include "core/util.h"
 
 /* One suite per process: signals are process-wide. */
@@ -93,10 +95,14 @@ static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome out
 
 	(void)arg;
 	switch (outcome) {
-	case VMS_HOST_UNDONE:
-		vms_note("repaired what a dead vmsuite left: removed the %s '%s' of pid %ld ('%s')",
-		         what, path, e->owner.pid, cmd);
+	case VMS_HOST_UNDONE: {
+		char *done = vms_host_entry_undone(e);
+
+		vms_note("repaired what a dead vmsuite left: %s, changed by pid %ld ('%s')", done,
+		         e->owner.pid, cmd);
+		free(done);
 		break;
+	}
 	case VMS_HOST_GONE:
 		vms_note("repaired the journal: the %s '%s' of the dead pid %ld was already gone",
 		         what, path, e->owner.pid);
@@ -162,6 +168,85 @@ static int lock_host(struct vms_suite *s, int must)
 	return 0;
 }
 
+/* The temporary swap file the machine plans (m->swapfile_bytes): recorded in the journal,
+ * created and switched on, before the cgroup so that the cgroup sees it as host swap. Returns
+ * an exit code: the plan was sized for this swap, so a failure ends the run. */
+static int setup_swapfile(struct vms_suite *s)
+{
+	const struct vms_machine *m = s->cfg.machine;
+	char size[32];
+
+	if (!m->swapfile_bytes)
+		return 0;
+	s->swap_entry.kind = VMS_HOST_SWAPFILE;
+	if ((size_t)snprintf(s->swap_entry.path, sizeof(s->swap_entry.path), "%s/%s%ld",
+	                     m->swapfile_dir, VMS_SWAPFILE_PREFIX,
+	                     (long)getpid()) >= sizeof(s->swap_entry.path)) {
+		vms_error("swap file path under '%s' too long", m->swapfile_dir);
+		return VMS_EXIT_FATAL;
+	}
+	/* in the journal before it exists: a SIGKILL from here on leaves a record */
+	if (vms_hoststate_record(&s->hs, &s->swap_entry))
+		return VMS_EXIT_FATAL;
+	s->swap_recorded = 1;
+	if (vms_swapfile_create(s->swap_entry.path, m->swapfile_bytes, s->swap_method,
+	                        sizeof(s->swap_method)) ||
+	    vms_swapfile_on(s->swap_entry.path)) {
+		vms_note("the run was planned with %s of swap from that file; --swap-file no runs "
+		         "without it, --swap-dir DIR puts it elsewhere",
+		         vms_format_size(m->swapfile_bytes, size, sizeof(size)));
+		return VMS_EXIT_FATAL;
+	}
+	return 0;
+}
+
+/* Switches off and removes the swap file, then its record (kept when that fails, so that the
+ * next run or `vmsuite cleanup` retries). */
+static void teardown_swapfile(struct vms_suite *s)
+{
+	char *path;
+	int ret;
+
+	if (!s->swap_recorded)
+		return;
+	ret = vms_swapfile_remove(s->swap_entry.path);
+	if (ret < 0 || ret == 2) {
+		path = vms_text_escape(s->swap_entry.path);
+		vms_warn("cannot remove the swap file '%s': %s (see 'vmsuite cleanup')", path,
+		         ret == 2 ? "not a file vmsuite made" : strerror(-ret));
+		free(path);
+		return;
+	}
+	if (!vms_hoststate_forget(&s->hs, &s->swap_entry))
+		s->swap_recorded = 0;
+}
+
+/* protocol.machine.swap_file: what the run added to the host's swap, or null. */
+static json_t *swapfile_json(const struct vms_suite *s)
+{
+	const struct vms_machine *m = s->cfg.machine;
+	struct stat st;
+
+	if (!s->swap_recorded || stat(s->swap_entry.path, &st))
+		return json_null();
+	return json_pack("{s:s, s:I, s:I, s:s, s:s, s:b}", "path", s->swap_entry.path, "size_bytes",
+	                 (json_int_t)m->swapfile_bytes, "file_bytes", (json_int_t)st.st_size,
+	                 "filesystem", m->swapfile_fs, "preallocation", s->swap_method, "created",
+	                 1);
+}
+
+/* Keeps vmsuite's own process (the sampler, the checkpoints) off the emulated machine's CPUs
+ * when the host has others; its children pin themselves to the machine's CPUs. */
+static void pin_self(const struct vms_machine *m)
+{
+	cpu_set_t set;
+
+	if (!m->cpus || !m->others_list[0] || vms_cpu_list_parse(m->others_list, &set))
+		return;
+	if (sched_setaffinity(0, sizeof(set), &set))
+		vms_warn("cannot keep vmsuite off CPU %s: %s", m->cpu_list, strerror(errno));
+}
+
 /* Lock, repair, record, create. Returns an exit code (0 = the cgroup exists). */
 static int setup_cgroup(struct vms_suite *s)
 {
@@ -169,7 +254,7 @@ static int setup_cgroup(struct vms_suite *s)
 	char name[64];
 	int ret;
 
-	if ((ret = lock_host(s, 1)))
+	if ((ret = lock_host(s, 1)) || (ret = setup_swapfile(s)))
 		return ret;
 
 	snprintf(name, sizeof(name), "vmsuite-%ld", (long)getpid());
@@ -200,15 +285,114 @@ static void repair_unlocked(struct vms_suite *s)
 	vms_hoststate_repair(&s->hs, say_repair, NULL);
 }
 
+/* ---- kernel knobs (--sysctl) ---- */
+
+static const char *knob_value(const struct vms_suite *s, size_t v, size_t k)
+{
+	return json_string_value(json_object_get(s->cfg.variants[v].settings, s->cfg.knobs[k]));
+}
+
+/* Sets knob k to value: the first time journalled (the record keeps the original), later
+ * written over. 0, or -errno (reported). */
+static int knob_put(struct vms_suite *s, size_t k, const char *value)
+{
+	struct vms_suite_knob *kn = &s->knobs[k];
+	const char *name = s->cfg.knobs[k];
+	char err[1024];
+	int ret;
+
+	if (kn->set && !strcmp(kn->now, value))
+		return 0;
+	ret = kn->set ? vms_sysctl_change(&kn->e, name, value, err, sizeof(err))
+	              : vms_sysctl_set(&s->hs, name, value, &kn->e, err, sizeof(err));
+	if (ret)
+		return vms_error_ret(ret, "%s", err);
+	kn->set = 1;
+	snprintf(kn->now, sizeof(kn->now), "%s", value);
+	return 0;
+}
+
+/* Writes knob k back to its original value and forgets its record; says so unless quiet. */
+static void knob_restore(struct vms_suite *s, size_t k, int quiet)
+{
+	struct vms_suite_knob *kn = &s->knobs[k];
+
+	if (!kn->set)
+		return;
+	if (!vms_sysctl_restore(&s->hs, &kn->e) && !quiet) {
+		char *orig = vms_text_escape(kn->e.original);
+
+		vms_note("restored %s to '%s'", s->cfg.knobs[k], orig);
+		free(orig);
+	} /* else reported; the record stays for `vmsuite cleanup` */
+	kn->set = 0;
+}
+
+static void knobs_restore(struct vms_suite *s)
+{
+	size_t k;
+
+	for (k = s->knobs ? s->cfg.n_knobs : 0; k-- > 0;)
+		knob_restore(s, k, 0);
+}
+
+/* Every value of every knob written once and restored, before anything runs: a value the
+ * kernel refuses ends the suite with nothing changed. Returns an exit code. */
+static int knobs_trial(struct vms_suite *s)
+{
+	size_t k, v;
+
+	s->knobs = vms_xcalloc(s->cfg.n_knobs ? s->cfg.n_knobs : 1, sizeof(*s->knobs));
+	for (k = 0; k < s->cfg.n_knobs; k++) {
+		for (v = 0; v < s->cfg.n_variants; v++) {
+			const char *val = knob_value(s, v, k);
+			int ret;
+
+			if (!val) {
+				vms_error("variant '%s' has no value for %s",
+				          s->cfg.variants[v].label, s->cfg.knobs[k]);
+				return VMS_EXIT_FATAL;
+			}
+			ret = knob_put(s, k, val);
+			knob_restore(s, k, 1);
+			if (ret == -EINVAL || ret == -ERANGE) {
+				vms_note("nothing ran; every knob is as it was");
+				return VMS_EXIT_USAGE;
+			}
+			if (ret)
+				return VMS_EXIT_FATAL;
+		}
+	}
+	return 0;
+}
+
+/* The runner's apply_variant: the host into variant v's settings. */
+static int apply_variant(void *ctx, size_t v)
+{
+	struct vms_suite *s = ctx;
+	size_t k;
+
+	for (k = 0; k < s->cfg.n_knobs; k++)
+		if (knob_put(s, k, knob_value(s, v, k)))
+			return -1;
+	return 0;
+}
+
 static void teardown(struct vms_suite *s)
 {
 	vms_probe_free(s->probe);
 	s->probe = NULL;
+	/* the knobs back while the lock is held: the next run must find the host as it was */
+	knobs_restore(s);
+	free(s->knobs);
+	s->knobs = NULL;
 	/* the record goes only once the cgroup is gone: else `vmsuite cleanup` retries */
 	if (vms_cgroup_destroy(&s->cg, 1))
 		s->cg.created = 0; /* warned; tried once, the record stays */
 	else if (s->cg_recorded && !vms_hoststate_forget(&s->hs, &s->cg_entry))
 		s->cg_recorded = 0;
+	/* after the cgroup: its tasks are gone, so what they swapped out is freed */
+	teardown_swapfile(s);
 	vms_hoststate_release(&s->hs);
 }
 
@@ -264,16 +448,22 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	if (m->note[0])
 		vms_note("%s", m->note);
 	if (!m->use_cgroup)
-		ret = lock_host(s, 0);
+		ret = lock_host(s, s->cfg.n_knobs > 0); /* knobs change the host: the lock */
 	else
 		ret = setup_cgroup(s);
 	if (ret)
 		goto out;
+	if (s->cfg.n_knobs && (ret = knobs_trial(s)))
+		goto out;
 	s->machine_json = vms_machine_json(m, m->use_cgroup ? &s->cg : NULL);
+	json_object_set_new(s->machine_json, "swap_file", swapfile_json(s));
+	pin_self(m);
 	if (s->cfg.with_audio) {
 		/* the player shares the emulated machine's RAM and CPUs, as in 2001 */
 		s->cfg.probe.join_procs = m->use_cgroup ? s->cg.procs : NULL;
-		s->cfg.probe.cpu_list = m->cpu_list[0] ? m->cpu_list : NULL;
+		s->cfg.probe.cpu_list = s->cfg.probe_cpu_list ? s->cfg.probe_cpu_list
+		                        : m->cpu_list[0]      ? m->cpu_list
+		                                              : NULL;
 		s->cfg.probe.stop = &suite_stop;
 		ret = vms_probe_start(&s->cfg.probe, &s->probe);
 		if (ret == -EINTR) {
@@ -310,6 +500,10 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	rc.stop = &suite_stop;
 	rc.checkpoint = checkpoint;
 	rc.checkpoint_ctx = s;
+	rc.variants = s->cfg.variants;
+	rc.n_variants = s->cfg.n_variants;
+	rc.apply_variant = s->cfg.n_knobs ? apply_variant : NULL;
+	rc.variant_ctx = s;
 	ret = vms_runner_run(&rc, doc);
 out:
 	teardown(s);

@@ -12,6 +12,7 @@
 #include "core/cgroup.h"
 #include "core/hoststate.h"
 #include "core/machine.h"
+#include "core/sysctl.h"
 #include "workloads/runner.h"
 
 /* What the command parsed and resolved. Everything pointed to must outlive the suite. */
@@ -32,14 +33,31 @@ struct vms_suite_config {
 	struct vms_probe_opts probe; /* join_procs and cpu_list are set by the suite */
 	double baseline_s;           /* idle audio baseline */
 	const char *state_dir;       /* NULL = vms_hoststate_default_dir() */
+	const char *probe_cpu_list; /* the probe's own --cpu (within the machine's CPUs), or NULL */
+	/* The variants (`--sysctl`, `--thp`; see workloads/runner.h), first = baseline; none =
+	 * one "default". Each variant's settings hold a value for every name of knobs. */
+	const struct vms_run_variant *variants;
+	size_t n_variants;
+	const char *const *knobs; /* dotted names (core/sysctl.h) the variants set, validated */
+	size_t n_knobs;
+};
+
+/* A knob the suite changes: its journal record while it is changed. */
+struct vms_suite_knob {
+	struct vms_host_entry e;
+	int set;                        /* changed and journalled: restored by the teardown */
+	char now[VMS_SYSCTL_VALUE_MAX]; /* the value written last */
 };
 
 struct vms_suite {
 	struct vms_suite_config cfg;
 	struct vms_hoststate hs;
 	struct vms_cgroup cg;
-	struct vms_host_entry cg_entry; /* the journal record of cg */
-	int cg_recorded;                /* cg_entry is in the journal */
+	struct vms_host_entry cg_entry;   /* the journal record of cg */
+	int cg_recorded;                  /* cg_entry is in the journal */
+	struct vms_host_entry swap_entry; /* the journal record of the temporary swap file */
+	int swap_recorded;                /* swap_entry is in the journal (the file may exist) */
+	char swap_method[32];             /* how it was preallocated */
 	struct vms_probe *probe;
 	struct vms_audio_source audio; /* the probe as the runner sees it */
 	json_t *machine_json;
@@ -47,6 +65,7 @@ struct vms_suite {
 	int signals_installed;
 	int saves;       /* checkpoints written to cfg.output */
 	int save_failed; /* a checkpoint failed: the file holds the last one saved, if any */
+	struct vms_suite_knob *knobs; /* cfg.n_knobs of them while the suite runs */
 };
 
 /* Prepares s for cfg (copied; what it points to is not). Allocates nothing; never fails. */
@@ -56,14 +75,20 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
  * with nothing changed), takes the host lock (waiting, with a message naming the holder, while
  * another run holds it; a run without a cgroup by a user who cannot keep a state directory goes
  * without it), repairs what dead runs left, and when the machine needs a memory cgroup records
- * it in the journal and creates it; starts the probe; runs the plan,
+ * it in the journal and creates it (after the temporary swap file, when the machine has one:
+ * recorded, created, switched on); keeps its own process off the emulated machine's CPUs when
+ * there are others; with knobs, writes every value of every knob once and restores it (a value
+ * the kernel refuses ends here: 129, nothing ran, every knob as it was); starts the probe; runs
+ * the plan, putting the host into each variant's settings before its runs (journalled,
+ * core/sysctl.h),
  * checkpointing the result to cfg->output (the first checkpoint does not replace an existing
  * file unless cfg->force: -EEXIST, 128); then undoes all of it. *doc gets the result document
  * (caller decrefs; NULL when nothing ran). Returns an exit code: those of vms_runner_run(); 128
  * when the set-up failed (reported); 130 when interrupted (also while waiting for the lock). */
 int vms_suite_run(struct vms_suite *s, json_t **doc);
 
-/* Undoes whatever is still set up (probe, cgroup and its record, lock, signal handlers).
+/* Undoes whatever is still set up (probe, knobs written back, cgroup and its record, swap file
+ * and its record, lock, signal handlers).
  * Idempotent; safe after a failed or interrupted vms_suite_run(). */
 void vms_suite_release(struct vms_suite *s);
 

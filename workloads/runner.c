@@ -186,7 +186,7 @@ struct run_outcome {
 	double t0, t1;
 };
 
-static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config *cfg)
+static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config *cfg, int thp_off)
 {
 	struct sigaction sa;
 
@@ -214,8 +214,8 @@ static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config
 			_exit(126);
 		}
 	}
-	/* faithful mode: 4 KiB pages, so fault counts mean what they meant in 2001 */
-	ctx->shared->thp_disabled = prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0;
+	/* --thp off: 4 KiB pages, so fault counts mean what they meant in 2001 (docs/knobs.md) */
+	ctx->shared->thp_disabled = thp_off && prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0) == 0;
 	fflush(NULL);
 	_exit(ctx->w->run(ctx));
 }
@@ -452,7 +452,7 @@ static void private_dir_remove(const struct vms_run_config *cfg, struct vms_host
  * 0 ok, 1 failed, 2 interrupted, 3 stopped before the child was started (run holds nothing
  * worth keeping). */
 static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx, json_t *metrics,
-                    json_t *run, size_t index, long nruns)
+                    json_t *run, size_t index, long nruns, const struct vms_run_variant *var)
 {
 	struct vms_vmstat *vb = vms_xmalloc(sizeof(*vb)), *va = vms_xmalloc(sizeof(*va));
 	struct vms_psi pb, pa;
@@ -491,7 +491,11 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		}
 		wd_made = 1;
 	}
-	snprintf(what, sizeof(what), "%s run %zu/%ld", ctx->w->name, index + 1, nruns);
+	if (cfg->n_variants > 1)
+		snprintf(what, sizeof(what), "%s [%s] run %zu/%ld", ctx->w->name, var->label,
+		         index + 1, nruns);
+	else
+		snprintf(what, sizeof(what), "%s run %zu/%ld", ctx->w->name, index + 1, nruns);
 
 	json_object_set_new(run, "clean_state", json_string(clean_state(cfg->drop_caches)));
 	/* sync and drop_caches take a while: a stop that came meanwhile starts no child */
@@ -520,7 +524,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		goto out;
 	}
 	if (pid == 0)
-		child_main(ctx, cfg);
+		child_main(ctx, cfg, var->thp_off);
 	supervise(pid, &se, cfg->sample_hz, &o, cfg, what);
 	getrusage(RUSAGE_SELF, &self1);
 	/* whatever happened to the child, its file goes (an O_TMPFILE went with it) */
@@ -583,6 +587,8 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	if (ret == 0) {
 		put_metrics(metrics, index, &o, sh->bytes_allocated, vb, va, &pb, &pa);
 		put_cgroup_metrics(metrics, index, json_object_get(run, "cgroup"));
+		if (ctx->w->own_metric && sh->own_set)
+			vms_metric_record(metrics, ctx->w->own_metric, index, sh->own_value);
 	}
 out:
 	private_dir_remove(cfg, &wd, &wd_made, &wd_recorded);
@@ -601,11 +607,17 @@ out_free:
 
 static json_t *protocol_json(const struct vms_run_config *cfg)
 {
-	json_t *p = json_pack("{s:s, s:b, s:f, s:b, s:b}", "workdir", cfg->workdir, "thp_disabled",
-	                      1, "sample_hz", cfg->sample_hz, "drop_caches",
+	json_t *p = json_pack("{s:s, s:o, s:f, s:b, s:b}", "workdir", cfg->workdir, "thp_disabled",
+	                      json_null(), "sample_hz", cfg->sample_hz, "drop_caches",
 	                      cfg->drop_caches && geteuid() == 0, "with_audio", cfg->audio != NULL);
 	json_t *plan = json_array();
-	size_t i;
+	size_t i, off = 0;
+
+	/* true/false when every variant asks the same (--thp); null when THP is a variant axis */
+	for (i = 0; i < cfg->n_variants; i++)
+		off += (size_t)(cfg->variants[i].thp_off != 0);
+	if (off == 0 || off == cfg->n_variants)
+		json_object_set_new(p, "thp_disabled", json_boolean(off != 0));
 
 	for (i = 0; i < cfg->n_items; i++)
 		json_array_append_new(
@@ -627,8 +639,16 @@ static json_t *new_document(const struct vms_run_config *cfg)
 {
 	json_t *doc = vms_result_new(cfg->argc, cfg->argv, cfg->label, vms_now_real());
 
+	json_t *variants = json_array();
+	size_t i;
+
 	json_object_set_new(doc, "protocol", protocol_json(cfg));
 	json_object_set_new(doc, "fingerprint", vms_sysinfo_collect(cfg->workdir));
+	for (i = 0; i < cfg->n_variants; i++)
+		json_array_append_new(variants,
+		                      json_pack("{s:s, s:O}", "label", cfg->variants[i].label,
+		                                "settings", cfg->variants[i].settings));
+	json_object_set_new(doc, "variants", variants);
 	return doc;
 }
 
@@ -715,8 +735,8 @@ static int audio_windows(const struct vms_run_config *cfg, json_t *doc, double b
 			json_object_set_new(run, "audio", d);
 		}
 		vms_metrics_pad(metrics, json_array_size(json_object_get(wl, "runs")));
-		if (i < cfg->n_items)
-			apply_primary(cfg->items[i].spec.w, metrics);
+		if (i / cfg->n_variants < cfg->n_items)
+			apply_primary(cfg->items[i / cfg->n_variants].spec.w, metrics);
 	}
 	if (empty)
 		vms_warn("the audio probe died or was stopped during the suite: %zu of %zu windows "
@@ -737,17 +757,99 @@ static int still_runnable(const struct vms_workload_ctx *ctx, char *why, size_t 
 	return c.w->prepare ? c.w->prepare(&c, why, len) : 0;
 }
 
+/* One (workload, variant) entry of the result being filled. */
+struct entry {
+	json_t *wl, *metrics, *runs; /* borrowed from the document */
+};
+
+/* Runs run r of every variant of item it (interleaved: the variants take turns). Returns 0
+ * to go on, 2 interrupted, 3 a fatal error (reported). */
+static int run_round(const struct vms_run_config *cfg, const json_t *doc,
+                     const struct vms_run_item *it, struct vms_workload_ctx *ctx, struct entry *es,
+                     long r, size_t *current, int *failed, int *measured, int *warned)
+{
+	size_t v;
+
+	for (v = 0; v < cfg->n_variants; v++) {
+		const struct vms_run_variant *var = &cfg->variants[v];
+		json_t *run;
+		int st;
+
+		if (stop_signal(cfg)) /* arrived between two runs: start no other */
+			return 2;
+		if (*current != v && cfg->apply_variant) {
+			if (cfg->apply_variant(cfg->variant_ctx, v))
+				return 3;
+		}
+		*current = v;
+		run = json_object();
+		json_array_append_new(es[v].runs, run);
+		st = run_once(cfg, ctx, es[v].metrics, run, (size_t)r, it->runs, var);
+		if (st == 3) {
+			json_array_remove(es[v].runs, json_array_size(es[v].runs) - 1);
+			return 2;
+		}
+		audio_check(cfg, ctx->w->name, r + 1, it->runs, warned);
+		vms_metrics_pad(es[v].metrics, (size_t)r + 1);
+		apply_primary(ctx->w, es[v].metrics);
+		if (st == 2)
+			return 2;
+		if (st == 1) {
+			*failed = 1;
+			if (cfg->n_variants > 1)
+				vms_warn("%s [%s] run %ld/%ld failed: %s", ctx->w->name, var->label,
+				         r + 1, it->runs,
+				         json_string_value(json_object_get(run, "reason")));
+			else
+				vms_warn("%s run %ld/%ld failed: %s", ctx->w->name, r + 1, it->runs,
+				         json_string_value(json_object_get(run, "reason")));
+		} else {
+			*measured = 1;
+		}
+		if (stop_signal(cfg))
+			return 2;
+		if (checkpoint(cfg, doc))
+			return 3;
+	}
+	return 0;
+}
+
+static int runner_run(const struct vms_run_config *cfg, json_t **doc_out);
+
 int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
+{
+	struct vms_run_config one;
+	struct vms_run_variant def = {"default", NULL, 0};
+	int ret;
+
+	if (cfg->n_variants)
+		return runner_run(cfg, doc_out);
+	/* no variants given: one, the kernel's own THP policy, nothing applied */
+	one = *cfg;
+	def.settings = json_pack("{s:s}", "thp", "kernel");
+	one.variants = &def;
+	one.n_variants = 1;
+	one.apply_variant = NULL;
+	ret = runner_run(&one, doc_out);
+	json_decref(def.settings);
+	return ret;
+}
+
+static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 {
 	json_t *doc = new_document(cfg), *workloads = json_object_get(doc, "workloads");
 	int interrupted = 0, failed = 0, measured = 0, skipped = 0, audio_dead = 0, warned = 0;
+	struct entry *es = vms_xcalloc(cfg->n_variants, sizeof(*es));
+	size_t current = (size_t)-1; /* the variant the host is in */
 	int ret;
 	double b0 = 0, b1 = 0;
-	size_t i;
+	size_t i, v;
 
 	*doc_out = doc;
-	if (checkpoint(cfg, doc))
+	if (checkpoint(cfg, doc)) {
+		free(es);
 		return VMS_EXIT_FATAL;
+	}
 	if (cfg->audio) {
 		audio_baseline(cfg, &b0, &b1);
 		audio_check(cfg, "the idle baseline", 0, 0, &warned);
@@ -759,67 +861,48 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 		                               .opts = it->spec.opts,
 		                               .workdir = it->workdir ? it->workdir : cfg->workdir,
 		                               .tmpfile = it->tmpfile};
-		json_t *wl, *metrics = json_object(), *runs = json_array();
 		char why[512];
 		long r;
 
 		if (stop_signal(cfg)) {
 			interrupted = 1;
-			json_decref(metrics);
-			json_decref(runs);
 			break;
 		}
-		wl = json_pack("{s:s, s:s, s:o, s:i, s:o, s:o}", "name", ctx.w->name, "summary",
-		               ctx.w->summary, "options", vms_workload_opts_json(ctx.w, ctx.opts),
-		               "runs_planned", (int)it->runs, "metrics", metrics, "runs", runs);
-		json_array_append_new(workloads, wl);
+		for (v = 0; v < cfg->n_variants; v++) {
+			es[v].metrics = json_object();
+			es[v].runs = json_array();
+			es[v].wl = json_pack(
+			    "{s:s, s:s, s:s, s:o, s:i, s:o, s:o}", "name", ctx.w->name, "variant",
+			    cfg->variants[v].label, "summary", ctx.w->summary, "options",
+			    vms_workload_opts_json(ctx.w, ctx.opts), "runs_planned", (int)it->runs,
+			    "metrics", es[v].metrics, "runs", es[v].runs);
+			json_array_append_new(workloads, es[v].wl);
+		}
 		if (still_runnable(&ctx, why, sizeof(why))) {
-			json_object_set_new(wl, "status", json_string("skipped"));
-			json_object_set_new(wl, "reason", json_string(why));
+			for (v = 0; v < cfg->n_variants; v++) {
+				json_object_set_new(es[v].wl, "status", json_string("skipped"));
+				json_object_set_new(es[v].wl, "reason", json_string(why));
+			}
 			vms_warn("%s skipped: %s", ctx.w->name, why);
 			skipped = failed = 1;
-			if (checkpoint(cfg, doc))
+			if (checkpoint(cfg, doc)) {
+				free(es);
 				return VMS_EXIT_FATAL;
+			}
 			continue;
 		}
-		for (r = 0; r < it->runs; r++) {
-			json_t *run;
-			int st;
+		for (r = 0; r < it->runs && !interrupted; r++) {
+			int st = run_round(cfg, doc, it, &ctx, es, r, &current, &failed, &measured,
+			                   &warned);
 
-			if (stop_signal(cfg)) { /* arrived between two runs: start no other */
-				interrupted = 1;
-				break;
-			}
-			run = json_object();
-			json_array_append_new(runs, run);
-			st = run_once(cfg, &ctx, metrics, run, (size_t)r, it->runs);
 			if (st == 3) {
-				json_array_remove(runs, (size_t)r);
-				interrupted = 1;
-				break;
-			}
-			audio_check(cfg, ctx.w->name, r + 1, it->runs, &warned);
-			vms_metrics_pad(metrics, (size_t)r + 1);
-			apply_primary(ctx.w, metrics);
-			if (st == 2) {
-				interrupted = 1;
-				break;
-			}
-			if (st == 1) {
-				failed = 1;
-				vms_warn("%s run %ld/%ld failed: %s", ctx.w->name, r + 1, it->runs,
-				         json_string_value(json_object_get(run, "reason")));
-			} else {
-				measured = 1;
-			}
-			if (stop_signal(cfg)) {
-				interrupted = 1;
-				break;
-			}
-			if (checkpoint(cfg, doc))
+				free(es);
 				return VMS_EXIT_FATAL;
+			}
+			interrupted = st == 2;
 		}
 	}
+	free(es);
 	if (cfg->audio)
 		audio_dead = audio_windows(cfg, doc, b0, b1);
 	/* a dead probe is a failure of the measurement: its windows have no sound data */

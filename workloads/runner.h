@@ -1,6 +1,6 @@
-/* The runner: executes workloads × runs, each run in a forked child measured from outside
- * (wait4 rusage, /proc/vmstat and PSI deltas, a ~10 Hz time series), and builds the result
- * document in memory, checkpointing it atomically after every run. */
+/* The runner: executes workloads × variants × runs (interleaved), each run in a forked child
+ * measured from outside (wait4 rusage, /proc/vmstat and PSI deltas, a ~10 Hz time series), and
+ * builds the result document in memory, checkpointing it atomically after every run. */
 #ifndef VMS_RUNNER_H
 #define VMS_RUNNER_H
 
@@ -41,9 +41,28 @@ struct vms_audio_source {
 	void *ctx;
 };
 
+/* One variant of the suite (`vmsuite run --sysctl`, `--thp`): a setting of the knobs under
+ * which every workload runs. */
+struct vms_run_variant {
+	const char *label; /* "page-cluster=0 thp=off", or "default" when no axis varies */
+	json_t *settings;  /* {NAME: VALUE} strings, recorded in the result (owned by the caller) */
+	int thp_off;       /* prctl(PR_SET_THP_DISABLE) in the workload child */
+};
+
 struct vms_run_config {
 	struct vms_run_item *items;
 	size_t n_items;
+	/* The variants, first = baseline; each workload runs under each of them, interleaved:
+	 * run 1 of every variant, then run 2 of every variant, ... Each (workload, variant) is
+	 * one entry of the result's workloads[] ("variant": its label). None (n_variants 0):
+	 * one variant "default" with settings {"thp": "kernel"} (no prctl). */
+	const struct vms_run_variant *variants;
+	size_t n_variants;
+	/* Puts the host into variant v's settings before a run of it (called only when the
+	 * variant changes). 0, or -errno (reported by it), which ends the suite with 128. NULL =
+	 * nothing to apply. */
+	int (*apply_variant)(void *ctx, size_t v);
+	void *variant_ctx;
 	const char *workdir; /* absolute path */
 	const char *label;
 	int argc; /* the command line, recorded in the result */

@@ -53,6 +53,8 @@ enum vms_need {
 struct vms_workload_shared {
 	volatile uint64_t bytes_allocated;
 	volatile int thp_disabled; /* prctl(PR_SET_THP_DISABLE) succeeded in the child */
+	volatile double own_value; /* the workload's own figure (vms_workload.own_metric) */
+	volatile int own_set;      /* own_value was set */
 	char reason[512];          /* why the child failed, set before a non-zero exit */
 };
 
@@ -88,6 +90,9 @@ struct vms_workload {
 	 * workload, e.g. the elapsed time of a fixed-duration load; NULL-terminated, NULL = none.
 	 * The runner records them as not primary, so compare's verdict ignores them. */
 	const char *const *not_primary;
+	/* The catalogue metric the workload measures itself (memload: pages touched per second),
+	 * set in the child as shared->own_value; NULL = none. */
+	const char *own_metric;
 	/* Parent side, when the plan is made (NULL = nothing to size): fills the options that
 	 * neither the user nor the machine profile set (opts[i].set == 0) from the machine's
 	 * facts, marking them set. 0, with what it adjusted for the user in note ("" = nothing);
@@ -108,7 +113,8 @@ struct vms_workload {
 #define VMS_WORKLOAD_LIST                                                                          \
 	VMS_WORKLOAD(mmap001)                                                                      \
 	VMS_WORKLOAD(mtest01)                                                                      \
-	VMS_WORKLOAD(mmap002)
+	VMS_WORKLOAD(mmap002)                                                                      \
+	VMS_WORKLOAD(memload)
 
 #define VMS_WORKLOAD(n) extern const struct vms_workload vms_workload_##n;
 VMS_WORKLOAD_LIST

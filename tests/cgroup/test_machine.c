@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "core/machine.h"
+#include "core/swapfile.h"
 #include "core/util.h"
 #include "tests/cgroup/fake_cgroupfs.h"
 
@@ -115,6 +116,13 @@ static void test_cpu_lists(void **state)
 	assert_int_equal(vms_cpu_list_format(&set, tiny, sizeof(tiny)), -ENOBUFS);
 	assert_string_equal(tiny, "");
 	/* this process: at least one CPU */
+	/* the emulated machine takes the highest-numbered CPUs (CPU 0 keeps the housekeeping) */
+	assert_int_equal(vms_cpu_list_parse("0-3,8", &all), 0);
+	assert_int_equal(vms_cpu_set_last(&all, 2, &set), 0);
+	assert_int_equal(vms_cpu_list_format(&set, list, sizeof(list)), 0);
+	assert_string_equal(list, "3,8");
+	assert_int_equal(vms_cpu_set_last(&all, 6, &set), -ERANGE);
+	assert_int_equal(vms_cpu_set_last(&all, 0, &set), -EINVAL);
 	assert_int_equal(vms_machine_cpus(1, &set), 0);
 	assert_int_equal(CPU_COUNT(&set), 1);
 	assert_int_equal(vms_machine_cpus(100000, &set), -ERANGE);
@@ -123,8 +131,9 @@ static void test_cpu_lists(void **state)
 static void test_default_is_hron2001(void **state)
 {
 	struct fake *f = *state;
-	struct vms_machine_request req = {.root = f->root};
+	struct vms_machine_request req = {.root = f->root, .swap_file = VMS_SWAPFILE_NO};
 	struct vms_machine *m = vms_xmalloc(sizeof(*m));
+	char why[512];
 
 	fake_hybrid_v1(f, "/a", 24 * GIB, 0);
 	assert_int_equal(vms_machine_resolve(m, &req), 0);
@@ -134,16 +143,73 @@ static void test_default_is_hron2001(void **state)
 	assert_int_equal(m->mem_limit, 512 * MIB);
 	assert_int_equal(m->swap_limit, GIB);
 	assert_int_equal(m->effective_swap, 0);
+	assert_int_equal(m->swapfile_bytes, 0);
 	/* the workloads see the emulated machine: its RAM, its swap, in a cgroup */
 	assert_int_equal(m->facts.ram, 512 * MIB);
 	assert_int_equal(m->facts.swap, 0);
 	assert_true(m->facts.cgroup);
 	assert_string_equal(m->facts.workdir, ".");
 	assert_int_equal(m->cg.version, VMS_CGROUP_V1);
-	/* no host swap: the note says the swap could not be emulated */
-	assert_non_null(strstr(m->note, "swap cannot be emulated"));
+	/* no host swap and --swap-file no: the note says the swap could not be emulated */
+	assert_non_null(strstr(m->note, "swap cannot be emulated: --swap-file no"));
 	assert_non_null(strstr(m->note, "the host has no swap"));
+	/* the 2001 box had one CPU: the highest-numbered one this process may use */
+	assert_int_equal(m->cpus, 1);
+	assert_int_equal(CPU_COUNT(&m->cpuset), 1);
+	assert_string_equal(m->cpus_from, "profile");
+
+	/* by default a swap file makes up the missing 1 GiB, as root, where one fits */
+	req.swap_file = VMS_SWAPFILE_AUTO;
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
+	if (geteuid() != 0) {
+		assert_int_equal(m->swapfile_bytes, 0);
+		assert_non_null(strstr(m->note, "a swap file needs root"));
+	} else if (vms_swapfile_check_dir(".", GIB, NULL, 0, why, sizeof(why))) {
+		assert_int_equal(m->swapfile_bytes, 0);
+		assert_non_null(strstr(m->note, "--swap-dir DIR picks another place"));
+	} else {
+		assert_int_equal(m->swapfile_bytes, GIB);
+		assert_string_equal(m->swapfile_dir, ".");
+		assert_int_equal(m->effective_swap, GIB);
+		assert_int_equal(m->facts.swap, GIB);
+		assert_non_null(strstr(m->note, "a temporary swap file of 1 GiB"));
+		assert_null(strstr(m->note, "cannot be emulated"));
+	}
+	/* --cpus all: not pinned */
+	req.cpus = VMS_MACHINE_CPUS_ALL;
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
 	assert_int_equal(m->cpus, 0);
+	assert_string_equal(m->cpu_list, "");
+	free(m);
+}
+
+/* A swap area's header page is not "less swap": 1 GiB asked, 1 GiB less one page there. */
+static void test_header_page_is_no_shortfall(void **state)
+{
+	struct fake *f = *state;
+	struct vms_machine_request req = {.root = f->root, .swap_file = VMS_SWAPFILE_NO};
+	struct vms_machine *m = vms_xmalloc(sizeof(*m));
+	long page = sysconf(_SC_PAGESIZE);
+
+	fake_hybrid_v1(f, "/a", 24 * GIB, GIB - (uint64_t)page);
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
+	assert_int_equal(m->effective_swap, GIB - (uint64_t)page);
+	assert_int_equal(m->swapfile_bytes, 0);
+	assert_null(strstr(m->note, "swap"));
+	/* another vmsuite run's temporary swap file is not swap this run can count on (it goes
+	 * when that run ends): this run plans its own */
+	fake_hybrid_v1(f, "/a", 24 * GIB, GIB);
+	fake_write(f, "/proc/swaps",
+	           "Filename\tType\tSize\tUsed\tPriority\n"
+	           "/srv/.vmsuite-swap-99 file 1048576 0 -2\n");
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
+	assert_int_equal(m->effective_swap, 0);
+	assert_non_null(strstr(m->note, "the host has no swap"));
+	fake_write(f, "/proc/swaps", "Filename\tType\tSize\tUsed\tPriority\n");
+	/* two pages short with one swap area: said */
+	fake_hybrid_v1(f, "/a", 24 * GIB, GIB - 2 * (uint64_t)page);
+	assert_int_equal(vms_machine_resolve(m, &req), 0);
+	assert_non_null(strstr(m->note, "swap cannot be emulated"));
 	free(m);
 }
 
@@ -246,6 +312,12 @@ static void test_errors(void **state)
 	req.profile = "host";
 	assert_int_equal(vms_machine_resolve(m, &req), -EINVAL);
 	req.set_mem_limit = 0;
+	req.swap_dir = "/srv"; /* no emulated machine to give swap to */
+	assert_int_equal(vms_machine_resolve(m, &req), -EINVAL);
+	req.swap_dir = NULL;
+	req.swap_file = VMS_SWAPFILE_YES;
+	assert_int_equal(vms_machine_resolve(m, &req), -EINVAL);
+	req.swap_file = VMS_SWAPFILE_AUTO;
 	req.cpus = 100000;
 	assert_int_equal(vms_machine_resolve(m, &req), -ERANGE);
 	fake_cleanup(f);
@@ -275,7 +347,9 @@ static void test_machine_json(void **state)
 	assert_int_equal(json_integer_value(json_object_get(j, "mem_limit_bytes")), 512 * MIB);
 	assert_int_equal(json_integer_value(json_object_get(j, "cgroup_version")), 0);
 	assert_true(json_is_null(json_object_get(j, "cgroup_path")));
-	assert_true(json_is_null(json_object_get(j, "cpus")));
+	/* one CPU, the profile's, recorded with where the choice came from */
+	assert_int_equal(json_integer_value(json_object_get(j, "cpus")), 1);
+	assert_string_equal(json_string_value(json_object_get(j, "cpus_from")), "profile");
 	/* the plan is the workload layer's; core records it as given */
 	assert_true(json_is_null(json_object_get(j, "plan")));
 	json_decref(j);
@@ -303,6 +377,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_profiles),
 	    cmocka_unit_test(test_cpu_lists),
+	    cmocka_unit_test_setup_teardown(test_header_page_is_no_shortfall, fake_setup,
+	                                    fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_default_is_hron2001, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_overrides, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_fallback_to_host, fake_setup, fake_teardown),

@@ -28,7 +28,11 @@ expect_in "$out" "plan: -w mmap001:bytes=2048000000 x 5, -w mtest01:percent=80:w
   "list shows the hron2001 plan"
 # whether each workload can run here: mtest01 needs nothing; from a tmpfs directory (the default
 # work directory is '.') the file-backed ones say why not
-[ "$(printf '%s\n' "$out" | grep -c '^  can run here: ')" = 3 ] && ok || fail "a can-run line per workload: $out"
+n_workloads=$(printf '%s\n' "$out" | grep -cE '^[a-z0-9]+ — ')
+[ "$n_workloads" -ge 4 ] && ok || fail "every workload listed (mmap001, mtest01, mmap002, memload): $out"
+expect_in "$out" "memload — " "list shows memload"
+[ "$(printf '%s\n' "$out" | grep -c '^  can run here: ')" = "$n_workloads" ] && ok ||
+  fail "a can-run line per workload: $out"
 expect_in "$(printf '%s\n' "$out" | sed -n '/^mtest01 —/,/^$/p')" "can run here: yes" "mtest01 can run"
 if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
   expect_exit 0 "list from tmpfs" -- sh -c 'cd /dev/shm && exec "$0" list' "$VMSUITE"

@@ -42,8 +42,10 @@ expect_exit 0 "host, small file" -- "$VMSUITE" run --machine host -w mmap001:byt
 [ "$(json_get h.json 'all(v >= 0 and v == int(v) for v in d["workloads"][0]["metrics"]["pgscan"]["samples"])')" = True ] &&
   ok || fail "pgscan recorded as a non-negative count: $(json_get h.json 'd["workloads"][0]["metrics"].get("pgscan")')"
 
-# mtest01 percent=80 sizes itself from the emulated machine, not from the host's 24 GiB
-expect_exit 0 "mtest01 in 128M" -- "$VMSUITE" run --machine hron2001 --mem-limit 128M -w mtest01:percent=80 -n 1 -o m.json
+# mtest01 percent=80 sizes itself from the emulated machine, not from the host's 24 GiB (without
+# swap: another test's temporary swap file, up beside this one, would count as host swap;
+# tests/cli/swapfile.sh covers the swap file)
+expect_exit 0 "mtest01 in 128M" -- "$VMSUITE" run --machine hron2001 --swap-limit 0 --mem-limit 128M -w mtest01:percent=80 -n 1 -o m.json
 [ "$(json_get m.json 'd["workloads"][0]["runs"][0]["bytes_allocated"] <= 0.8 * 128 * 2**20 + 2**20')" = True ] \
   && ok || fail "mtest01 sized from the cgroup: $(json_get m.json 'd["workloads"][0]["runs"][0]["bytes_allocated"]')"
 
@@ -71,6 +73,31 @@ if command -v setpriv >/dev/null && setpriv --reuid 65534 --regid 65534 --clear-
   [ "$(json_get nobody/y.json 'd["protocol"]["machine"]["profile"]')" = host ] && ok || fail "fallback profile"
 else
   echo "note: cannot run the binary as nobody here; the non-root path is covered by test_machine"
+fi
+
+# One CPU, as the 2001 box: the workloads and the player on the same one, recorded; vmsuite
+# itself on the others when there are others; --cpus all lifts it; the player's --cpu must lie
+# within the emulated machine's CPUs
+expect_exit 0 "one CPU by default" -- "$VMSUITE" run --machine hron2001 --swap-file no \
+  --with-audio --baseline 0.5 -w mtest01:bytes=8M -n 1 -o cpu1.json
+mj='d["protocol"]["machine"]'
+[ "$(json_get cpu1.json "$mj[\"cpus\"]")" = 1 ] && ok || fail "cpus: $(json_get cpu1.json "$mj")"
+[ "$(json_get cpu1.json "$mj[\"cpus_from\"]")" = profile ] && ok || fail "cpus_from"
+allowed=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+[ "$(json_get cpu1.json "$mj[\"cpu_list\"]")" = "$allowed" ] && ok ||
+  fail "the highest-numbered CPU: $(json_get cpu1.json "$mj[\"cpu_list\"]"), want $allowed"
+[ "$(json_get cpu1.json 'd["audio"]["facts"]["cpu_list"]')" = "$allowed" ] && ok ||
+  fail "the player on the same CPU: $(json_get cpu1.json 'd["audio"]["facts"]')"
+if [ "$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')" -gt 1 ]; then
+  [ "$(json_get cpu1.json "$mj[\"sampler_cpu_list\"]")" != None ] && ok || fail "sampler CPUs"
+fi
+expect_exit 0 "--cpus all" -- "$VMSUITE" run --machine hron2001 --swap-file no --cpus all \
+  -w mtest01:bytes=8M -n 1 -o cpuall.json
+[ "$(json_get cpuall.json "$mj[\"cpus\"]")" = None ] && ok || fail "--cpus all pinned"
+if [ "$allowed" -gt 0 ]; then
+  expect_exit 129 "--cpu outside" -- "$VMSUITE" run --machine hron2001 --swap-file no \
+    --with-audio --cpu 0 -w mtest01:bytes=1M -n 1 -o cpubad.json
+  expect_in "$err" "outside the emulated machine's CPUs" "--cpu outside says why"
 fi
 
 # left behind = a vmsuite-<pid> cgroup whose vmsuite is gone (other tests running at the same

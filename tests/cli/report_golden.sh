@@ -31,7 +31,7 @@ print(missing or "ok")
 sys.exit(1 if missing else 0)
 EOF
 expect_exit 129 "unknown format" -- "$VMSUITE" report "$data/golden-result.json" --format pdf
-expect_in "$err" "unknown format 'pdf' (text, markdown, html or json)" "format message names markdown"
+expect_in "$err" "unknown format 'pdf' (text, markdown, html, json, lava or kcidb)" "format message names markdown"
 
 # a metric missing from the file reads "n/a" where it would have been, never 0
 python3 - "$data/golden-result.json" "$data/golden-result-sound.json" <<'EOF' || fail "make missing.json"

@@ -20,13 +20,16 @@ expect_exit 0 "report" -- "$VMSUITE" report r.json
   || fail "report differs from run output: $(diff <(echo "$out") <(printf '%s\n' "$run_out" | head -n -2))"
 
 # the file: format, raw samples, units, directions, per-run detail, no leftovers
-[ "$(json_get r.json 'd["format"]')" = "vmsuite.result/1" ] && ok || fail "format"
+[ "$(json_get r.json 'd["format"]')" = "vmsuite.result/2" ] && ok || fail "format"
+[ "$(json_get r.json '[v["label"] for v in d["variants"]] == ["default"] and d["variants"][0]["settings"] == {"thp": "kernel"}')" = True ] \
+  && ok || fail "one variant, default, the kernel's THP policy"
+[ "$(json_get r.json 'all(w["variant"] == "default" for w in d["workloads"])')" = True ] && ok || fail "workloads of variant default"
 [ "$(json_get r.json 'd["complete"]')" = "True" ] && ok || fail "complete"
 [ "$(json_get r.json 'len(d["workloads"][0]["metrics"]["elapsed_s"]["samples"])')" = 2 ] && ok || fail "2 samples"
 [ "$(json_get r.json 'd["workloads"][1]["metrics"]["sys_s"]["better"]')" = lower ] && ok || fail "direction"
 [ "$(json_get r.json 'd["workloads"][1]["metrics"]["elapsed_s"]["unit"]')" = s ] && ok || fail "unit"
-[ "$(json_get r.json 'all(r["status"]=="ok" and r["thp_disabled"] for w in d["workloads"] for r in w["runs"])')" = True ] \
-  && ok || fail "runs ok, THP off"
+[ "$(json_get r.json 'all(r["status"]=="ok" and not r["thp_disabled"] for w in d["workloads"] for r in w["runs"]) and d["protocol"]["thp_disabled"] is False')" = True ] \
+  && ok || fail "runs ok, THP as the kernel has it (the default --thp kernel)"
 [ "$(json_get r.json 'd["workloads"][0]["runs"][0]["bytes_allocated"]')" = 67108864 ] && ok || fail "mtest01 bytes"
 [ "$(json_get r.json 'd["workloads"][0]["metrics"]["minor_faults"]["samples"][0] >= 16000')" = True ] \
   && ok || fail "mtest01 touched every 4 KiB page of 64 MiB"

@@ -64,7 +64,7 @@ json_t *gen_doc(const char *label, int audio)
 	json_object_set_new(f, "compiler", fp(json_string("gcc 12.2.0"), "build"));
 
 	doc = json_pack("{s:s, s:{s:s, s:s, s:s, s:s}, s:[s,s], s:s, s:s, s:s, s:b, s:b, s:i}",
-	                "format", VMS_RESULT_FORMAT, "tool", "name", "vmsuite", "version", "0.1.0",
+	                "format", "vmsuite.result/1", "tool", "name", "vmsuite", "version", "0.1.0",
 	                "build_type", "RelWithDebInfo", "compiler", "gcc 12.2.0", "command_line",
 	                "vmsuite", "run", "label", label, "start_time", "2026-11-30T10:00:00Z",
 	                "end_time", "2026-11-30T10:30:00Z", "complete", 1, "interrupted", 0,

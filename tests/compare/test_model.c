@@ -458,9 +458,24 @@ static void env_identical_and_workload_option(void **state)
 	gen_set(b, "protocol.machine.cgroup_path", "\"/sys/fs/cgroup/memory/vmsuite-2\"");
 	gen_set(b, "protocol.machine.cgroup.path", "\"/sys/fs/cgroup/memory/vmsuite-2\"");
 	gen_set(b, "protocol.machine.note", "\"other words\"");
+	/* vmsuite's own swap file: a new name every run, not a host difference */
+	gen_set(a, "fingerprint.swap_devices.value",
+	        "[{\"name\": \"/w/.vmsuite-swap-11\", \"size_bytes\": 1073741824}]");
+	gen_set(b, "fingerprint.swap_devices.value",
+	        "[{\"name\": \"/w/.vmsuite-swap-22\", \"size_bytes\": 1073741824}]");
 	vms_envdiff_build(a, b, &d);
 	assert_int_equal(d.n, 0);
 	vms_envdiff_release(&d);
+	/* ... but a swap area of the host's own is */
+	gen_set(b, "fingerprint.swap_devices.value",
+	        "[{\"name\": \"/w/.vmsuite-swap-22\", \"size_bytes\": 1073741824}, "
+	        "{\"name\": \"/dev/vdb\", \"size_bytes\": 4096}]");
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 1);
+	assert_string_equal(d.items[0].key, "swap_devices");
+	vms_envdiff_release(&d);
+	gen_set(b, "fingerprint.swap_devices.value",
+	        "[{\"name\": \"/w/.vmsuite-swap-22\", \"size_bytes\": 1073741824}]");
 	/* A workload size: hard, and only that workload is not comparable. */
 	gen_set(json_array_get(json_object_get(b, "workloads"), 0), "options.bytes", "1024000000");
 	vms_envdiff_build(a, b, &d);

@@ -91,12 +91,36 @@ static void test_xml(void **state)
 	expect(vms_xml_put, "caf\u00e9\x1b\u202e", "caf\u00e9\\x1b\\u202e");
 }
 
+static void token_is(const char *wl, const char *variant, const char *want)
+{
+	char *got = vms_name_token(wl, variant);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_name_token(void **state)
+{
+	(void)state;
+	token_is("mmap001", NULL, "mmap001");
+	token_is("mmap001", "", "mmap001");
+	token_is("mmap001", "page-cluster=0", "mmap001__page-cluster_3d0");
+	token_is("mtest01", "page-cluster=0 thp=off", "mtest01__page-cluster_3d0_20thp_3doff");
+	/* an underscore is escaped too, so "__" only ever joins the two parts */
+	token_is("a_b", "c", "a_5fb__c");
+	token_is("a", "_b", "a___5fb");
+	/* bytes outside ASCII, one escape each */
+	token_is("x", "caf\u00e9", "x__caf_c3_a9");
+	token_is(NULL, "v", "__v");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_text),
 	    cmocka_unit_test(test_markdown),
 	    cmocka_unit_test(test_xml),
+	    cmocka_unit_test(test_name_token),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

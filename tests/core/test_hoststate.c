@@ -271,6 +271,53 @@ static void test_repair(void **state)
 	assert_int_equal(seen.n, 2);
 }
 
+/* A dead run's swap file record: its file (not switched on here: no root needed) is removed;
+ * a record naming another file, or a symlink with vmsuite's name, is refused and nothing is
+ * touched. The kind survives the record's round trip. */
+static void test_repair_swapfile(void **state)
+{
+	struct vms_hoststate mine, dead;
+	struct vms_host_entry e;
+	struct seen seen = {0};
+	char ours[128], other[128], link[128];
+	struct stat st;
+	pid_t pid;
+	FILE *f;
+	int i;
+
+	(void)state;
+	snprintf(ours, sizeof(ours), "%s/.vmsuite-swap-1", tmp);
+	snprintf(other, sizeof(other), "%s/swapfile", tmp);
+	snprintf(link, sizeof(link), "%s/.vmsuite-swap-2", tmp);
+	for (i = 0; i < 2; i++) {
+		f = fopen(i ? other : ours, "w");
+		assert_non_null(f);
+		fclose(f);
+	}
+	assert_int_equal(symlink(other, link), 0);
+	assert_int_equal(vms_hoststate_init(&mine, tmp), 0);
+	pid = sleeper();
+	assert_int_equal(vms_hoststate_init(&dead, tmp), 0);
+	assert_int_equal(vms_host_owner_read(&dead.self, pid), 0);
+	for (i = 0; i < 3; i++) {
+		memset(&e, 0, sizeof(e));
+		e.kind = VMS_HOST_SWAPFILE;
+		snprintf(e.path, sizeof(e.path), "%s", i == 0 ? ours : i == 1 ? other : link);
+		assert_int_equal(vms_hoststate_record(&dead, &e), 0);
+	}
+	reap(pid);
+	assert_int_equal(vms_hoststate_repair(&mine, note, &seen), 1);
+	assert_int_equal(seen.n, 3);
+	for (i = 0; i < seen.n; i++)
+		assert_int_equal(seen.outcome[i],
+		                 strcmp(seen.path[i], ours) ? VMS_HOST_REFUSED : VMS_HOST_UNDONE);
+	assert_int_equal(lstat(ours, &st), -1);
+	assert_int_equal(stat(other, &st), 0);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_string_equal(vms_host_kind_what(VMS_HOST_SWAPFILE), "swap file");
+}
+
 /* In a child: tries the lock; exits 0 when taken, 1 when refused, 2 when interrupted. The
  * parent's descriptor is closed first: a flock lock belongs to the open file, which a fork
  * shares, so a child holding it keeps the lock (vmsuite's own children die with it). */
@@ -363,6 +410,7 @@ int main(void)
 	    cmocka_unit_test(test_owner_alive),
 	    cmocka_unit_test_setup_teardown(test_record_list_forget, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repair, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_repair_swapfile, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock_interrupted, setup, teardown),
 	};

@@ -81,6 +81,23 @@ static void test_load_errors(void **state)
 	expect_load("[1,2]", VMS_LOAD_NOT_OURS, "not a vmsuite result");
 	expect_load("{\"format\": \"vmsuite.result/3\", \"workloads\": []}", VMS_LOAD_TOO_NEW,
 	            "newer");
+	/* format 2: the variants and every workload's variant are checked */
+	expect_load("{\"format\": \"vmsuite.result/2\", \"workloads\": []}", VMS_LOAD_MALFORMED,
+	            "no \"variants\"");
+	expect_load("{\"format\": \"vmsuite.result/2\", \"variants\": [], \"workloads\": []}",
+	            VMS_LOAD_MALFORMED, "no \"variants\"");
+	expect_load("{\"format\": \"vmsuite.result/2\", \"variants\": [{\"label\": \"a\"}], "
+	            "\"workloads\": []}",
+	            VMS_LOAD_MALFORMED, "variant 1 has no");
+	expect_load("{\"format\": \"vmsuite.result/2\", \"variants\": [{\"label\": \"a\", "
+	            "\"settings\": {}}, {\"label\": \"a\", \"settings\": {}}], \"workloads\": []}",
+	            VMS_LOAD_MALFORMED, "two variants labelled 'a'");
+	expect_load("{\"format\": \"vmsuite.result/2\", \"variants\": [{\"label\": \"a\", "
+	            "\"settings\": {}}], \"workloads\": [{\"name\": \"w\", \"variant\": \"b\"}]}",
+	            VMS_LOAD_MALFORMED, "workload 1 names no variant");
+	expect_load("{\"format\": \"vmsuite.result/2\", \"variants\": [{\"label\": \"a\", "
+	            "\"settings\": {}}], \"workloads\": [{\"name\": \"w\", \"variant\": \"a\"}]}",
+	            VMS_LOAD_OK, "");
 	expect_load("{\"format\": \"vmsuite.result/x\"}", VMS_LOAD_NOT_OURS, "unknown");
 	expect_load("{\"format\": \"vmsuite.result/1\"}", VMS_LOAD_MALFORMED, "workloads");
 	expect_load("{\"format\": \"vmsuite.result/1\", \"workloads\": []}", VMS_LOAD_OK, "");
@@ -89,11 +106,13 @@ static void test_load_errors(void **state)
 static void test_write_reparses(void **state)
 {
 	char path[] = "/tmp/vms-result-w-XXXXXX", err[128];
-	json_t *doc = json_pack("{s:s, s:[], s:s, s:f}", "format", VMS_RESULT_FORMAT, "workloads",
-	                        "label", "quote\" and \\ and \n newline", "x", 0.1);
+	json_t *doc =
+	    json_pack("{s:s, s:[], s:s, s:f, s:[{s:s, s:{}}]}", "format", VMS_RESULT_FORMAT,
+	              "workloads", "label", "quote\" and \\ and \n newline", "x", 0.1, "variants",
+	              "label", "default", "settings");
 	enum vms_load_error e;
 	json_t *back;
-	const char *head = "{\n \"format\": \"vmsuite.result/1\",\n \"workloads\": [],\n";
+	const char *head = "{\n \"format\": \"vmsuite.result/2\",\n \"workloads\": [],\n";
 	char *text;
 	int fd = mkstemp(path);
 
@@ -139,20 +158,54 @@ static void test_kept_versions_load(void **state)
 		assert_int_equal(e, VMS_LOAD_OK);
 		assert_string_equal(json_string_value(json_object_get(doc, "format")),
 		                    "vmsuite.result/1");
-		json_array_foreach (json_object_get(doc, "workloads"), i, wl)
+		json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
 			json_object_foreach (json_object_get(wl, "metrics"), name, def)
 				assert_non_null(vms_metric_find(name));
+			/* format 1 reads as one variant, "default" */
+			assert_string_equal(json_string_value(json_object_get(wl, "variant")),
+			                    VMS_RESULT_VARIANT_DEFAULT);
+			assert_ptr_equal(vms_result_workload_variant(
+			                     doc, json_string_value(json_object_get(wl, "name")),
+			                     VMS_RESULT_VARIANT_DEFAULT),
+			                 vms_result_workload(
+			                     doc, json_string_value(json_object_get(wl, "name"))));
+		}
+		assert_int_equal(vms_result_variant_count(doc), 1);
+		assert_string_equal(vms_result_variant_label(doc, 0), VMS_RESULT_VARIANT_DEFAULT);
 		json_decref(doc);
 	}
+}
+
+/* Two variants of one workload: each found by its label, the baseline by default. */
+static void test_workload_variant(void **state)
+{
+	json_t *doc = json_pack(
+	    "{s:s, s:[{s:s, s:{s:s}}, {s:s, s:{s:s}}], s:[{s:s, s:s}, {s:s, s:s}]}", "format",
+	    VMS_RESULT_FORMAT, "variants", "label", "page-cluster=0", "settings", "vm.page-cluster",
+	    "0", "label", "page-cluster=3", "settings", "vm.page-cluster", "3", "workloads", "name",
+	    "mtest01", "variant", "page-cluster=0", "name", "mtest01", "variant", "page-cluster=3");
+	const json_t *wls = json_object_get(doc, "workloads");
+
+	(void)state;
+	assert_ptr_equal(vms_result_workload_variant(doc, "mtest01", "page-cluster=3"),
+	                 json_array_get(wls, 1));
+	assert_ptr_equal(vms_result_workload_variant(doc, "mtest01", "page-cluster=0"),
+	                 json_array_get(wls, 0));
+	assert_ptr_equal(vms_result_workload_variant(doc, "mtest01", NULL), json_array_get(wls, 0));
+	assert_ptr_equal(vms_result_workload(doc, "mtest01"), json_array_get(wls, 0));
+	assert_null(vms_result_workload_variant(doc, "mtest01", "page-cluster=1"));
+	assert_null(vms_result_workload_variant(doc, "mmap001", NULL));
+	assert_int_equal(vms_result_variant_count(doc), 2);
+	assert_string_equal(vms_result_variant_label(doc, 1), "page-cluster=3");
+	json_decref(doc);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_metric_record_pads),
-	    cmocka_unit_test(test_load_errors),
-	    cmocka_unit_test(test_write_reparses),
-	    cmocka_unit_test(test_kept_versions_load),
+	    cmocka_unit_test(test_metric_record_pads), cmocka_unit_test(test_load_errors),
+	    cmocka_unit_test(test_write_reparses),     cmocka_unit_test(test_kept_versions_load),
+	    cmocka_unit_test(test_workload_variant),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

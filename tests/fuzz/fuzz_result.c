@@ -1,6 +1,7 @@
 /* Fuzz target: loading result files (vms_result_load) and rendering what loads, as `report`
  * and `compare` would: text, markdown, HTML and JSON through the report model, the HTML page,
- * the JSON summary, and the comparison of the document against itself in every format. */
+ * the JSON summary, the comparison of the document against itself in every format, and the
+ * lava and kcidb formats with that comparison as their verdict. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "core/result.h"
 #include "report/compare.h"
 #include "report/html.h"
+#include "report/model.h"
 #include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -28,6 +30,8 @@ static FILE *sink(void)
 static void render_all(json_t *doc)
 {
 	static const char *const formats[] = {"text", "markdown", "html", "json"};
+	static const char *const lab[] = {"lava", "kcidb"};
+	struct vms_report_opts ropts = {.result_name = "b.json"};
 	json_t *docs[2] = {doc, doc};
 	const char *const paths[2] = {"a.json", "b.json"};
 	struct vms_compare_opts opts;
@@ -51,6 +55,13 @@ static void render_all(json_t *doc)
 			r->render(&c, sink());
 	}
 	j = vms_compare_to_json(&c);
+	/* the lab formats, with the file's own verdict and with the comparison as --verdict */
+	for (i = 0; i < sizeof(lab) / sizeof(lab[0]); i++) {
+		if (vms_report_render(sink(), doc, lab[i]) == -EINVAL)
+			abort();
+		ropts.verdict = j;
+		vms_report_render_opts(sink(), doc, lab[i], &ropts);
+	}
 	json_decref(j);
 	status = vms_compare_status(&c);
 	if (status < 0 || status > 2)

@@ -143,7 +143,7 @@ EOF
 
 # the command line: unknown format, unwritable output
 expect_exit 129 "unknown format" -- "$VMSUITE" report full.json --format pdf
-expect_in "$err" "unknown format 'pdf' (text, markdown, html or json)" "format message"
+expect_in "$err" "unknown format 'pdf' (text, markdown, html, json, lava or kcidb)" "format message"
 expect_exit 128 "unwritable -o" -- "$VMSUITE" report full.json --format html -o /nonexistent/dir/r.html
 expect_in "$err" "vmsuite: cannot write '/nonexistent/dir/r.html'" "unwritable message"
 finish

@@ -97,7 +97,7 @@ def stall(pid, seconds):
 def clean():
     doc, out, _, plugin = run_probe("clean", 5, extra=SHIELD)
     m = metrics(doc)
-    check(doc["format"] == "vmsuite.result/1" and doc["workloads"] == [], "result document")
+    check(doc["format"] == "vmsuite.result/2" and doc["workloads"] == [], "result document")
     check(m["underruns"] == 0, f"0 underruns (got {m['underruns']})")
     check(m["sound_rating"] == 10.0, f"rating 10.0 (got {m['sound_rating']})")
     check(4.9 <= m["played_s"] <= 5.3 and m["played_s"] == m["window_s"],

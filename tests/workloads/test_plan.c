@@ -95,6 +95,38 @@ static void test_hron2001_default(void **state)
 	release(&p);
 }
 
+/* memload's working set: 110 % of the emulated RAM, capped to fit RAM + swap; without swap it
+ * stays under RAM and says it cannot thrash; without a cgroup it does not fill the host. */
+static void test_memload_plan(void **state)
+{
+	static const char *const specs[] = {"memload", NULL};
+	struct vms_machine_facts f = facts(512 * MIB, 100 * GIB, 1);
+	struct plan p;
+
+	(void)state;
+	f.swap = GIB;
+	assert_int_equal(make(&p, "hron2001", &f, 0, specs), 0);
+	assert_int_equal(p.n, 1);
+	assert_int_equal(opt(&p.items[0], "bytes")->u, 512 * MIB / 100 * 110 / 4096 * 4096);
+	assert_int_equal(opt(&p.items[0], "seconds")->u, 30);
+	assert_int_equal(p.items[0].runs, 3);
+	assert_null(strstr(p.msg, "no swap"));
+	release(&p);
+
+	f.swap = 0; /* RAM less a margin of RAM/8 */
+	assert_int_equal(make(&p, "hron2001", &f, 0, specs), 0);
+	assert_int_equal(opt(&p.items[0], "bytes")->u, 448 * MIB);
+	assert_non_null(strstr(p.msg, "no swap"));
+	assert_non_null(strstr(p.msg, "instead of 110 % of RAM"));
+	release(&p);
+
+	f = facts(24 * GIB, 100 * GIB, 0); /* the host, no cgroup: 2 GiB at most */
+	assert_int_equal(make(&p, "host", &f, 0, specs), 0);
+	assert_int_equal(opt(&p.items[0], "bytes")->u, 2 * GIB);
+	assert_non_null(strstr(p.msg, "no emulated machine"));
+	release(&p);
+}
+
 static void test_host_default(void **state)
 {
 	struct vms_machine_facts f = facts(8 * GIB, 1024 * GIB, 0);
@@ -413,6 +445,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_hron2001_default),
 	    cmocka_unit_test(test_host_default),
+	    cmocka_unit_test(test_memload_plan),
 	    cmocka_unit_test(test_user_wins),
 	    cmocka_unit_test(test_profile_json),
 	    cmocka_unit_test(test_apply),

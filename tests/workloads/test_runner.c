@@ -115,7 +115,7 @@ static void test_plan(void **state)
 	snprintf(saves.path, sizeof(saves.path), "%s/../runner-test.json", p.abs);
 
 	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_OK);
-	assert_string_equal(json_string_value(json_object_get(doc, "format")), "vmsuite.result/1");
+	assert_string_equal(json_string_value(json_object_get(doc, "format")), "vmsuite.result/2");
 	assert_true(json_is_true(json_object_get(doc, "complete")));
 	assert_true(json_is_false(json_object_get(doc, "interrupted")));
 	assert_int_equal(json_array_size(json_object_get(doc, "workloads")), 2);
@@ -147,6 +147,40 @@ static void test_plan(void **state)
 	assert_int_equal(json_array_size(runs_of(file, 1)), 1);
 	json_decref(file);
 	unlink(saves.path);
+	json_decref(doc);
+	plan_release(&p);
+}
+
+/* memload: a fixed time of random page stores beside a streaming writer; its own rate is a
+ * primary metric, its elapsed time (fixed) is not; the writer's file is gone afterwards. */
+static void test_memload(void **state)
+{
+	struct vms_run_config cfg;
+	struct plan p = {0};
+	json_t *doc, *m, *rate;
+	double v;
+
+	(void)state;
+	config(&cfg, &p);
+	plan_add(&p, "memload:bytes=4M:seconds=1:write=2M:fsync=512K", 1);
+	cfg.n_items = p.n;
+	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_OK);
+	assert_string_equal(status_of(doc, 0, 0), "ok");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(runs_of(doc, 0), 0),
+	                                                    "bytes_allocated")),
+	                 4 << 20);
+	m = json_object_get(json_array_get(json_object_get(doc, "workloads"), 0), "metrics");
+	rate = json_object_get(m, "pages_touched_per_s");
+	assert_non_null(rate);
+	assert_true(json_is_true(json_object_get(rate, "primary")));
+	v = json_number_value(json_array_get(json_object_get(rate, "samples"), 0));
+	assert_true(v > 0);
+	assert_true(json_is_false(json_object_get(json_object_get(m, "elapsed_s"), "primary")));
+	v = json_number_value(
+	    json_array_get(json_object_get(json_object_get(m, "elapsed_s"), "samples"), 0));
+	assert_true(v >= 1.0);
+	/* the writer wrote: the run's blocks out (a loaded machine may not have flushed all) */
+	assert_non_null(json_object_get(m, "oublock"));
 	json_decref(doc);
 	plan_release(&p);
 }
@@ -400,10 +434,109 @@ static void test_skipped_workload(void **state)
 	plan_release(&p);
 }
 
+/* The variants' applies, in order: what the runner asked the host to be before each run. */
+struct applies {
+	size_t v[32];
+	size_t n;
+	int fail_at; /* 1-based apply that fails, 0 = none */
+};
+
+static int apply(void *ctx, size_t v)
+{
+	struct applies *a = ctx;
+
+	if (a->n < 32)
+		a->v[a->n] = v;
+	a->n++;
+	return a->fail_at && (int)a->n == a->fail_at ? -1 : 0;
+}
+
+/* Three variants of two workloads: run 1 of each variant, then run 2 of each; each variant its
+ * own workloads[] entry with its label; the host switched only when the variant changes; the
+ * THP choice per variant reaches the child. */
+static void test_variants_interleaved(void **state)
+{
+	struct vms_run_config cfg;
+	struct applies a = {0};
+	struct plan p = {0};
+	struct vms_run_variant vs[3] = {
+	    {"a", json_pack("{s:s, s:s}", "vm.x", "1", "thp", "off"), 1},
+	    {"b", json_pack("{s:s, s:s}", "vm.x", "2", "thp", "kernel"), 0},
+	    {"c", json_pack("{s:s, s:s}", "vm.x", "3", "thp", "kernel"), 0},
+	};
+	static const size_t want[] = {0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2};
+	json_t *doc, *wls, *wl, *run;
+	double last = 0;
+	size_t i, r, v;
+
+	(void)state;
+	config(&cfg, &p);
+	plan_add(&p, "mtest01:bytes=1M", 2);
+	plan_add(&p, "mtest01:bytes=2M", 2);
+	cfg.n_items = p.n;
+	cfg.variants = vs;
+	cfg.n_variants = 3;
+	cfg.apply_variant = apply;
+	cfg.variant_ctx = &a;
+	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_OK);
+	/* 2 workloads x 2 runs x 3 variants, a different variant before every run */
+	assert_int_equal(a.n, 12);
+	for (i = 0; i < 12; i++)
+		assert_int_equal(a.v[i], want[i]);
+	assert_int_equal(json_array_size(json_object_get(doc, "variants")), 3);
+	assert_string_equal(
+	    json_string_value(json_object_get(
+	        json_object_get(json_array_get(json_object_get(doc, "variants"), 1), "settings"),
+	        "vm.x")),
+	    "2");
+	assert_true(
+	    json_is_null(json_object_get(json_object_get(doc, "protocol"), "thp_disabled")));
+	wls = json_object_get(doc, "workloads");
+	assert_int_equal(json_array_size(wls), 6);
+	/* each workload's variants together, in order; the runs in time order alternate */
+	for (i = 0; i < 2; i++) {
+		for (r = 0; r < 2; r++) {
+			for (v = 0; v < 3; v++) {
+				double t;
+
+				wl = json_array_get(wls, i * 3 + v);
+				assert_string_equal(
+				    json_string_value(json_object_get(wl, "variant")), vs[v].label);
+				assert_int_equal(json_array_size(json_object_get(wl, "runs")), 2);
+				run = json_array_get(json_object_get(wl, "runs"), r);
+				assert_int_equal(json_integer_value(json_object_get(run, "index")),
+				                 (json_int_t)r + 1);
+				assert_string_equal(
+				    json_string_value(json_object_get(run, "status")), "ok");
+				assert_int_equal(json_is_true(json_object_get(run, "thp_disabled")),
+				                 vs[v].thp_off);
+				t = json_number_value(json_object_get(run, "t_start"));
+				assert_true(t > last);
+				last = t;
+			}
+		}
+	}
+	json_decref(doc);
+
+	/* an apply that fails ends the suite as a tool error, with no run of that variant */
+	memset(&a, 0, sizeof(a));
+	a.fail_at = 2;
+	assert_int_equal(vms_runner_run(&cfg, &doc), VMS_EXIT_FATAL);
+	assert_int_equal(a.n, 2);
+	wls = json_object_get(doc, "workloads");
+	assert_int_equal(json_array_size(json_object_get(json_array_get(wls, 0), "runs")), 1);
+	assert_int_equal(json_array_size(json_object_get(json_array_get(wls, 1), "runs")), 0);
+	json_decref(doc);
+	for (v = 0; v < 3; v++)
+		json_decref(vs[v].settings);
+	plan_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_plan, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_memload, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_pin_failure, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_stopped, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_audio_source, setup, teardown),
@@ -411,6 +544,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_prepare, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_stop_between_runs, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_skipped_workload, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_variants_interleaved, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

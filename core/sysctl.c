@@ -1,0 +1,337 @@
+/* Kernel knobs: the allow-list of names, reads, journalled writes with read-back, restores.
+ * Kernel paths: /proc/sys/vm, /proc/sys/kernel/sched_*, /proc/sys/kernel/task_delayacct,
+ * /sys/kernel/mm/transparent_hugepage/ (read(2), write(2)). */
+#include "core/sysctl.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+#define PROC_SYS       "/proc/sys/"
+#define THP_DIR        "/sys/kernel/mm/transparent_hugepage/"
+#define THP_NAME       "transparent_hugepage"
+#define MAX_COMPONENTS 3
+#define ALLOWED                                                                                    \
+	"vm.*, kernel.sched_*, kernel.task_delayacct, transparent_hugepage.*, "                    \
+	"transparent_hugepage.khugepaged.*"
+
+static const char *root = "";
+
+void vms_sysctl_set_root(const char *r)
+{
+	root = r ? r : "";
+}
+
+const char *vms_sysctl_short_name(const char *name)
+{
+	const char *dot = strrchr(name, '.');
+
+	return dot && dot[1] ? dot + 1 : name;
+}
+
+static int component_ok(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
+			return 0;
+	return 1;
+}
+
+/* The file of a name of the allow-list below root, without looking at the file system.
+ * 0, -EINVAL (reason in err) or -ENAMETOOLONG. */
+static int name_to_path(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	const char *comp[MAX_COMPONENTS], *p = name;
+	size_t clen[MAX_COMPONENTS], n = 0;
+	int w;
+
+	if (!*name) {
+		snprintf(err, errlen, "empty knob name (e.g. vm.page-cluster)");
+		return -EINVAL;
+	}
+	if (strchr(name, '/')) {
+		snprintf(err, errlen,
+		         "'%s' is not a knob name: give the dotted name, e.g. vm.page-cluster, "
+		         "not a path",
+		         name);
+		return -EINVAL;
+	}
+	for (;;) {
+		const char *dot = strchr(p, '.');
+		size_t l = dot ? (size_t)(dot - p) : strlen(p);
+
+		if (n == MAX_COMPONENTS || !component_ok(p, l)) {
+			snprintf(err, errlen,
+			         "'%s' is not a knob name: dotted components of letters, digits, "
+			         "'_' and '-' only (e.g. vm.page-cluster)",
+			         name);
+			return -EINVAL;
+		}
+		comp[n] = p;
+		clen[n++] = l;
+		if (!dot)
+			break;
+		p = dot + 1;
+	}
+#define IS(i, s)         (clen[i] == strlen(s) && !strncmp(comp[i], s, clen[i]))
+#define HAS_PREFIX(i, s) (clen[i] > strlen(s) && !strncmp(comp[i], s, strlen(s)))
+	if (n == 2 && IS(0, "vm"))
+		w = snprintf(path, len, "%s" PROC_SYS "vm/%.*s", root, (int)clen[1], comp[1]);
+	else if (n == 2 && IS(0, "kernel") && (HAS_PREFIX(1, "sched_") || IS(1, "task_delayacct")))
+		w = snprintf(path, len, "%s" PROC_SYS "kernel/%.*s", root, (int)clen[1], comp[1]);
+	else if (n == 2 && IS(0, THP_NAME))
+		w = snprintf(path, len, "%s" THP_DIR "%.*s", root, (int)clen[1], comp[1]);
+	else if (n == 3 && IS(0, THP_NAME) && (IS(1, "khugepaged") || HAS_PREFIX(1, "hugepages-")))
+		w = snprintf(path, len, "%s" THP_DIR "%.*s/%.*s", root, (int)clen[1], comp[1],
+		             (int)clen[2], comp[2]);
+	else {
+		snprintf(err, errlen, "'%s' is not a knob vmsuite changes (allowed: " ALLOWED ")",
+		         name);
+		return -EINVAL;
+	}
+#undef IS
+#undef HAS_PREFIX
+	if (w < 0 || (size_t)w >= len) {
+		snprintf(err, errlen, "the file of '%s' has too long a path", name);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+int vms_sysctl_resolve(const char *name, char *path, size_t len, char *err, size_t errlen)
+{
+	struct stat st;
+	int ret = name_to_path(name, path, len, err, errlen);
+
+	if (ret)
+		return ret;
+	if (lstat(path, &st)) {
+		ret = -errno;
+		if (ret == -ENOENT)
+			snprintf(err, errlen, "this kernel has no knob '%s' ('%s' does not exist)",
+			         name, path);
+		else
+			snprintf(err, errlen, "cannot use the knob '%s' ('%s'): %s", name, path,
+			         strerror(-ret));
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "'%s' is not a knob ('%s' is not a plain file)", name, path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int vms_sysctl_path_allowed(const char *path)
+{
+	char name[PATH_MAX], again[PATH_MAX], err[256];
+	size_t rl = strlen(root), i;
+	const char *rest;
+	int n;
+
+	if (strncmp(path, root, rl))
+		return 0;
+	rest = path + rl;
+	if (!strncmp(rest, PROC_SYS, strlen(PROC_SYS)))
+		n = snprintf(name, sizeof(name), "%s", rest + strlen(PROC_SYS));
+	else if (!strncmp(rest, THP_DIR, strlen(THP_DIR)))
+		n = snprintf(name, sizeof(name), THP_NAME "/%s", rest + strlen(THP_DIR));
+	else
+		return 0;
+	if (n < 0 || (size_t)n >= sizeof(name))
+		return 0;
+	/* a '.' in the path would make two paths one name: never a file of the list */
+	for (i = 0; name[i]; i++) {
+		if (name[i] == '.')
+			return 0;
+		if (name[i] == '/')
+			name[i] = '.';
+	}
+	return !name_to_path(name, again, sizeof(again), err, sizeof(err)) && !strcmp(again, path);
+}
+
+int vms_sysctl_normalize(const char *value, char *out, size_t len)
+{
+	const char *open = strchr(value, '['), *close = open ? strchr(open, ']') : NULL;
+	size_t n = 0;
+	const char *p;
+	int space = 0;
+
+	/* a choice file: "always [madvise] never" holds "madvise" */
+	if (open && close && close > open + 1) {
+		if ((size_t)(close - open - 1) >= len)
+			return -E2BIG;
+		memcpy(out, open + 1, (size_t)(close - open - 1));
+		out[close - open - 1] = '\0';
+		return 0;
+	}
+	for (p = value; *p; p++) {
+		if (isspace((unsigned char)*p)) {
+			space = n > 0;
+			continue;
+		}
+		if (n + (size_t)space + 1 >= len)
+			return -E2BIG;
+		if (space)
+			out[n++] = ' ';
+		space = 0;
+		out[n++] = *p;
+	}
+	if (!len)
+		return -E2BIG;
+	out[n] = '\0';
+	return 0;
+}
+
+int vms_sysctl_read(const char *path, char *value, size_t len)
+{
+	char buf[4096];
+	ssize_t n = vms_read_small(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	if ((size_t)n == sizeof(buf) - 1)
+		return -E2BIG;
+	return vms_sysctl_normalize(buf, value, len);
+}
+
+int vms_sysctl_check(const char *name, const char *value, char *err, size_t errlen)
+{
+	char path[PATH_MAX], cur[VMS_SYSCTL_VALUE_MAX], norm[VMS_SYSCTL_VALUE_MAX];
+	int ret;
+
+	if ((ret = vms_sysctl_resolve(name, path, sizeof(path), err, errlen)))
+		return ret;
+	if (vms_sysctl_normalize(value, norm, sizeof(norm)) || !norm[0]) {
+		snprintf(err, errlen, "%s needs a value (at most %d characters), not '%s'", name,
+		         VMS_SYSCTL_VALUE_MAX - 1, value);
+		return -EINVAL;
+	}
+	if ((ret = vms_sysctl_read(path, cur, sizeof(cur)))) {
+		snprintf(err, errlen,
+		         "cannot read the knob %s ('%s'), so it could not be restored: %s", name,
+		         path,
+		         ret == -E2BIG ? "its value is longer than vmsuite keeps" : strerror(-ret));
+		return -EINVAL; /* not a knob vmsuite can change, whoever asks */
+	}
+	if (access(path, W_OK)) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot change the knob %s ('%s'): %s%s", name, path,
+		         strerror(-ret), geteuid() ? " (run as root)" : "");
+		return ret;
+	}
+	return 0;
+}
+
+/* Writes value and reads it back. 0, or -errno with the reason in err. */
+static int write_checked(const char *name, const char *path, const char *value, char *err,
+                         size_t errlen)
+{
+	char back[VMS_SYSCTL_VALUE_MAX];
+	int ret = vms_write_text(path, value);
+
+	if (ret) {
+		snprintf(err, errlen, "the kernel refuses '%s' for %s: %s", value, name,
+		         strerror(-ret));
+		return ret;
+	}
+	if ((ret = vms_sysctl_read(path, back, sizeof(back)))) {
+		snprintf(err, errlen, "cannot read %s back after writing '%s': %s", name, value,
+		         strerror(-ret));
+		return ret;
+	}
+	if (strcmp(back, value)) {
+		snprintf(err, errlen, "the kernel stored '%s' for %s, not '%s'", back, name, value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value,
+                   struct vms_host_entry *e, char *err, size_t errlen)
+{
+	char norm[VMS_SYSCTL_VALUE_MAX], why[512];
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	if ((ret = vms_sysctl_check(name, value, err, errlen)))
+		return ret;
+	vms_sysctl_normalize(value, norm, sizeof(norm));
+	e->kind = VMS_HOST_SYSCTL;
+	if ((ret = vms_sysctl_resolve(name, e->path, sizeof(e->path), err, errlen)))
+		return ret;
+	if ((ret = vms_sysctl_read(e->path, e->original, sizeof(e->original)))) {
+		snprintf(err, errlen, "cannot read %s: %s", name, strerror(-ret));
+		return ret;
+	}
+	/* in the journal before the write: a SIGKILL from here on leaves a record */
+	if ((ret = vms_hoststate_record(hs, e))) {
+		snprintf(err, errlen, "cannot journal %s, so it was not changed", name);
+		return ret;
+	}
+	ret = write_checked(name, e->path, norm, err, errlen);
+	if (!ret)
+		return 0;
+	/* refused or stored otherwise: the original back, the record gone */
+	if (write_checked(name, e->path, e->original, why, sizeof(why))) {
+		size_t l = strlen(err);
+
+		snprintf(err + l, errlen - l, "; and %s (the journal record '%s' is kept)", why,
+		         e->record);
+		return ret;
+	}
+	vms_hoststate_forget(hs, e);
+	return ret;
+}
+
+int vms_sysctl_change(const struct vms_host_entry *e, const char *name, const char *value,
+                      char *err, size_t errlen)
+{
+	char norm[VMS_SYSCTL_VALUE_MAX];
+
+	if (vms_sysctl_normalize(value, norm, sizeof(norm)) || !norm[0]) {
+		snprintf(err, errlen, "%s needs a value (at most %d characters), not '%s'", name,
+		         VMS_SYSCTL_VALUE_MAX - 1, value);
+		return -EINVAL;
+	}
+	return write_checked(name, e->path, norm, err, errlen);
+}
+
+int vms_sysctl_restore(struct vms_hoststate *hs, struct vms_host_entry *e)
+{
+	char why[512];
+	int ret = write_checked(e->path, e->path, e->original, why, sizeof(why));
+
+	if (ret)
+		return vms_error_ret(ret,
+		                     "cannot restore '%s' to '%s': %s (the journal record '%s' "
+		                     "is kept: see vmsuite cleanup)",
+		                     e->path, e->original, why, e->record);
+	return vms_hoststate_forget(hs, e);
+}
+
+int vms_sysctl_undo(const struct vms_host_entry *e)
+{
+	struct stat st;
+	int ret;
+
+	if (!vms_sysctl_path_allowed(e->path) || !e->original[0])
+		return 2;
+	if (lstat(e->path, &st))
+		return errno == ENOENT ? 1 : -errno;
+	if (!S_ISREG(st.st_mode))
+		return 2;
+	ret = vms_write_text(e->path, e->original);
+	return ret;
+}

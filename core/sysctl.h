@@ -1,0 +1,87 @@
+/* Kernel knobs vmsuite may change for a run (`vmsuite run --sysctl`): strict names, read, a
+ * journalled write with read-back, and the restore. Every change goes through the host-state
+ * journal (core/hoststate.h, kind VMS_HOST_SYSCTL) before it is made, so that a run killed
+ * with SIGKILL is repaired by `vmsuite cleanup` or the next run. Kernel paths: /proc/sys/ and
+ * /sys/kernel/mm/transparent_hugepage/ (read(2)/write(2)). docs/knobs.md describes the names.
+ *
+ * Changing a knob changes the whole host: callers hold the host lock (vms_hoststate_lock())
+ * while a knob is changed, restore in the reverse order of their changes, and never journal
+ * the same knob twice at once (the second record would keep the first one's new value as its
+ * original).
+ *
+ * Names are dotted, as sysctl(8) writes them; only this allow-list resolves:
+ *   vm.NAME                                -> /proc/sys/vm/NAME
+ *   kernel.sched_NAME                      -> /proc/sys/kernel/sched_NAME
+ *   kernel.task_delayacct                  -> /proc/sys/kernel/task_delayacct
+ *   transparent_hugepage.NAME              -> /sys/kernel/mm/transparent_hugepage/NAME
+ *   transparent_hugepage.khugepaged.NAME   -> .../transparent_hugepage/khugepaged/NAME
+ *   transparent_hugepage.hugepages-SIZE.NAME -> .../transparent_hugepage/hugepages-SIZE/NAME
+ * A component holds only [A-Za-z0-9_+-] (no '/', no '..', none empty); the file must exist and
+ * be a regular file (not a symlink). */
+#ifndef VMS_SYSCTL_H
+#define VMS_SYSCTL_H
+
+#include <stddef.h>
+
+#include "core/hoststate.h"
+
+/* The longest value vmsuite writes or keeps (the journal's `original` field). */
+#define VMS_SYSCTL_VALUE_MAX 256
+
+/* Resolves a dotted name of the allow-list to its file in path (len bytes). 0, or -errno with
+ * a one-line reason in err: -EINVAL (not a name vmsuite accepts: path characters, empty
+ * components, outside the list), -ENOENT (this kernel has no such knob), -ENAMETOOLONG.
+ * Reports nothing. */
+int vms_sysctl_resolve(const char *name, char *path, size_t len, char *err, size_t errlen);
+
+/* 1 when path is the file of a name of the allow-list (under the root, see
+ * vms_sysctl_set_root()); what the journal's repair checks before writing anything back. */
+int vms_sysctl_path_allowed(const char *path);
+
+/* The short form of a name for labels: its last component ("vm.page-cluster" ->
+ * "page-cluster"). Points into name. */
+const char *vms_sysctl_short_name(const char *name);
+
+/* Reads the value of a knob file into value (len bytes), normalised: leading and trailing
+ * white space dropped, inner runs of white space as one space; for a choice file such as
+ * transparent_hugepage/enabled ("always [madvise] never") only the selected word ("madvise").
+ * 0, or -errno (-E2BIG: longer than len - 1). Reports nothing. */
+int vms_sysctl_read(const char *path, char *value, size_t len);
+
+/* Normalises a value as vms_sysctl_read() does, into out (len bytes). 0 or -E2BIG. */
+int vms_sysctl_normalize(const char *value, char *out, size_t len);
+
+/* Checks before anything changes that name resolves, its file can be read (else -EINVAL: a
+ * write-only knob such as vm.drop_caches could not be restored) and opened for writing (else
+ * -EACCES or another -errno), and value is not empty and fits (else -EINVAL). 0, or -errno
+ * with the reason in err. */
+int vms_sysctl_check(const char *name, const char *value, char *err, size_t errlen);
+
+/* Sets name to value, journalled: resolves the name, reads the original value, records an
+ * entry VMS_HOST_SYSCTL (path, original) in hs's journal BEFORE writing, writes value and reads
+ * it back. *e receives the entry (pass it to vms_sysctl_restore()). When the kernel refuses the
+ * value or stores another one, the original is written back, the record removed, and -errno
+ * returned (-EINVAL for a different read-back) with the reason in err; nothing is left changed.
+ * 0 on success. Reports nothing itself (the journal reports its own failures). */
+int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value,
+                   struct vms_host_entry *e, char *err, size_t errlen);
+
+/* Writes another value to a knob vms_sysctl_set() changed (its record keeps the first
+ * original), reading it back. 0, or -errno with the reason in err. Reports nothing. */
+int vms_sysctl_change(const struct vms_host_entry *e, const char *name, const char *value,
+                      char *err, size_t errlen);
+
+/* Writes e->original back, checks it by reading back, and removes e's record (the record stays
+ * when the write fails, so that `vmsuite cleanup` retries). 0, or -errno (reported). */
+int vms_sysctl_restore(struct vms_hoststate *hs, struct vms_host_entry *e);
+
+/* The undo of a VMS_HOST_SYSCTL journal entry (called by vms_host_entry_undo()): 2 refused when
+ * e->path is not a file of the allow-list, 1 when the file is gone, 0 when the original value
+ * is back, or -errno. Reports nothing. */
+int vms_sysctl_undo(const struct vms_host_entry *e);
+
+/* Tests only: resolve below root instead of "/" ("/tmp/x" -> /tmp/x/proc/sys/vm/...). NULL or
+ * "" restores "/". The string must outlive its use. */
+void vms_sysctl_set_root(const char *root);
+
+#endif

@@ -1,0 +1,419 @@
+/* `report --format kcidb`: the result as one KCIDB I/O document (schema v5.3), what a lab
+ * submits to KernelCI's common database with kcidb-submit. A checkout and a build from what the
+ * result knows of the kernel, and one test per (workload, metric): the mean of the successful
+ * runs as its number, DONE, or PASS/FAIL where a compare verdict exists; and per workload a
+ * "runs" test that fails when a run failed. Ids are derived from the result, so the same file
+ * gives the same ids. No property is null (the schema forbids it). No kernel paths. */
+#include <errno.h>
+#include <math.h>
+#include <nettle/sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/escape.h"
+#include "core/metric.h"
+#include "core/util.h"
+#include "report/export.h"
+#include "report/model.h"
+
+static const char *str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static const char *fp(const struct vms_report_model *m, const char *key)
+{
+	return str(json_object_get(json_object_get(m->doc, "fingerprint"), key), "value");
+}
+
+/* A copy of v without null members (KCIDB forbids null anywhere). */
+static json_t *no_nulls(const json_t *v)
+{
+	json_t *out, *e;
+	const char *k;
+	size_t i;
+
+	if (json_is_object(v)) {
+		out = json_object();
+		json_object_foreach ((json_t *)v, k, e)
+			if (!json_is_null(e))
+				json_object_set_new(out, k, no_nulls(e));
+		return out;
+	}
+	if (json_is_array(v)) {
+		out = json_array();
+		json_array_foreach (v, i, e)
+			if (!json_is_null(e))
+				json_array_append_new(out, no_nulls(e));
+		return out;
+	}
+	return json_deep_copy(v);
+}
+
+static void set_str(json_t *o, const char *key, const char *val)
+{
+	if (val)
+		json_object_set_new(o, key, json_string(val));
+}
+
+static void set_num(json_t *o, const char *key, double v)
+{
+	if (isfinite(v))
+		json_object_set_new(o, key, json_real(v));
+}
+
+/* 16 hex digits of SHA-256 over what identifies the result: its start, label, tool version,
+ * command line and host. */
+static void result_hash(const struct vms_report_model *m, char out[17])
+{
+	const json_t *arg;
+	struct sha256_ctx ctx;
+	uint8_t d[SHA256_DIGEST_SIZE];
+	const char *parts[4] = {m->start_time, m->label, m->version, fp(m, "hostname")};
+	size_t i;
+
+	sha256_init(&ctx);
+	for (i = 0; i < VMS_ARRAY_SIZE(parts); i++) {
+		const char *p = parts[i] ? parts[i] : "";
+
+		sha256_update(&ctx, strlen(p) + 1, (const uint8_t *)p);
+	}
+	json_array_foreach (json_object_get(m->doc, "command_line"), i, arg) {
+		const char *p = json_string_value(arg) ? json_string_value(arg) : "";
+
+		sha256_update(&ctx, strlen(p) + 1, (const uint8_t *)p);
+	}
+	sha256_digest(&ctx, sizeof(d), d);
+	for (i = 0; i < 8; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* given as "ORIGIN:LOCAL", or a local id, or NULL: ORIGIN:fallback */
+static json_t *object_id(const char *origin, const char *given, const char *fallback)
+{
+	if (given && strchr(given, ':'))
+		return json_string(given);
+	return json_sprintf("%s:%s", origin, given ? given : fallback);
+}
+
+/* "2026-12-01T17:00:01Z" -> seconds since the epoch; -1 when it does not parse */
+static double parse_utc(const char *s)
+{
+	struct tm tm;
+	int n = 0;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!s ||
+	    sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2dZ%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+	           &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 ||
+	    !n || s[n])
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (double)timegm(&tm);
+}
+
+/* The earliest run (or audio baseline) start on the monotonic clock the runs use: the suite's
+ * start_time is taken just before it. NAN when there is none. */
+static double first_mono(const struct vms_report_model *m)
+{
+	const json_t *wl, *run, *t;
+	double first = NAN;
+	size_t i, k;
+
+	t = json_object_get(json_object_get(json_object_get(m->doc, "audio"), "baseline"),
+	                    "t_start");
+	if (json_is_number(t))
+		first = json_number_value(t);
+	json_array_foreach (json_object_get(m->doc, "workloads"), i, wl)
+		json_array_foreach (json_object_get(wl, "runs"), k, run) {
+			t = json_object_get(run, "t_start");
+			if (json_is_number(t) && !(json_number_value(t) >= first))
+				first = json_number_value(t);
+		}
+	return first;
+}
+
+/* The start and duration of workload i's runs into test. */
+static void set_times(const struct vms_report_model *m, size_t i, double anchor, double mono0,
+                      json_t *test)
+{
+	const json_t *runs = json_object_get(
+	                 json_array_get(json_object_get(m->doc, "workloads"), i), "runs"),
+	             *run;
+	double t0 = NAN, t1 = NAN, start;
+	char buf[40];
+	size_t k;
+
+	json_array_foreach (runs, k, run) {
+		const json_t *a = json_object_get(run, "t_start"),
+		             *b = json_object_get(run, "t_end");
+
+		if (json_is_number(a) && !(json_number_value(a) >= t0))
+			t0 = json_number_value(a);
+		if (json_is_number(b) && !(json_number_value(b) <= t1))
+			t1 = json_number_value(b);
+	}
+	start = anchor + (t0 - mono0);
+	/* a time RFC 3339 can write: years 1970 to 9999 */
+	if (anchor >= 0 && isfinite(start) && start >= 0 && start < 253402300800.0)
+		json_object_set_new(test, "start_time",
+		                    json_string(vms_format_utc(floor(start), buf, sizeof(buf))));
+	if (isfinite(t1 - t0) && t1 >= t0)
+		json_object_set_new(test, "duration", json_real(t1 - t0));
+}
+
+static json_t *environment(const struct vms_report_model *m)
+{
+	const json_t *facts = json_object_get(m->audio, "facts");
+	const json_t *machine = json_object_get(json_object_get(m->doc, "protocol"), "machine");
+	json_t *misc = json_object(), *env = json_object();
+	const char *device = str(facts, "device");
+	char *comment;
+
+	if (json_is_object(machine))
+		json_object_set_new(misc, "machine", no_nulls(machine));
+	set_str(misc, "hostname", fp(m, "hostname"));
+	json_object_set_new(misc, "with_audio", json_boolean(m->with_audio));
+	set_str(misc, "sound_device", device);
+	if (json_is_boolean(json_object_get(facts, "virtual_device")))
+		json_object_set(misc, "sound_device_virtual",
+		                json_object_get(facts, "virtual_device"));
+	set_str(misc, "vmsuite_version", m->version);
+	comment = vms_xasprintf("vmsuite machine profile %s; %s%s",
+	                        m->machine.profile ? m->machine.profile : "unknown",
+	                        device ? "sound device " : "no audio probe", device ? device : "");
+	json_object_set_new(env, "comment", json_string(comment));
+	free(comment);
+	json_object_set_new(env, "misc", misc);
+	return env;
+}
+
+static json_t *samples_of(const json_t *metric)
+{
+	const json_t *v;
+	json_t *out = json_array();
+	size_t i;
+
+	json_array_foreach (json_object_get(metric, "samples"), i, v)
+		if (json_is_number(v))
+			json_array_append_new(out, json_real(json_number_value(v)));
+	return out;
+}
+
+static json_t *causes_of(const struct vms_report_workload *w)
+{
+	json_t *c = json_object();
+	int i;
+
+	for (i = 0; i < VMS_CAUSE_NR; i++)
+		json_object_set_new(c, vms_cause_name((enum vms_cause)i),
+		                    json_integer((json_int_t)w->sound.causes[i]));
+	return c;
+}
+
+/* The verdict entry of metric of workload i in cmp, without nulls, or NULL. */
+static json_t *verdict_misc(const struct vms_report_model *m, const json_t *cmp, size_t other,
+                            size_t i, const char *metric)
+{
+	const json_t *w, *e;
+	size_t k, j;
+
+	json_array_foreach (json_object_get(cmp, "workloads"), k, w) {
+		const char *variant = vms_export_variant(m, i);
+
+		if (!str(w, "name") || strcmp(str(w, "name"), m->workloads[i].name) ||
+		    (variant && str(w, "variant") && strcmp(str(w, "variant"), variant)))
+			continue;
+		json_array_foreach (json_object_get(w, "metrics"), j, e)
+			if (str(e, "name") && !strcmp(str(e, "name"), metric))
+				return no_nulls(
+				    json_array_get(json_object_get(e, "others"), other));
+		return NULL;
+	}
+	return NULL;
+}
+
+/* A metric name as a KCIDB path component: as it is when it fits [a-zA-Z0-9_-] (the
+ * catalogue's names do), else encoded like a workload name. A new string. */
+static char *leaf_of(const char *metric)
+{
+	static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-";
+
+	if (*metric && strspn(metric, ok) == strlen(metric))
+		return vms_xstrdup(metric);
+	return vms_name_token(metric, NULL);
+}
+
+static json_t *base_test(const struct vms_report_model *m, const json_t *ids, size_t i,
+                         const char *name, const char *leaf, double anchor, double mono0,
+                         const json_t *env)
+{
+	const struct vms_report_opts *o = m->opts;
+	json_t *t = json_object();
+
+	json_object_set_new(
+	    t, "id",
+	    json_sprintf("%s.%s.%s", json_string_value(json_object_get(ids, "test")), name, leaf));
+	json_object_set(t, "origin", json_object_get(ids, "origin"));
+	json_object_set(t, "build_id", json_object_get(ids, "build"));
+	json_object_set_new(t, "path", json_sprintf("vmsuite.%s.%s", name, leaf));
+	set_times(m, i, anchor, mono0, t);
+	json_object_set_new(t, "environment", json_deep_copy(env));
+	if (o && o->output_url)
+		json_object_set_new(t, "output_files",
+		                    json_pack("[{s:s, s:s}]", "name",
+		                              o->result_name ? o->result_name : "result.json",
+		                              "url", o->output_url));
+	return t;
+}
+
+static void workload_tests(const struct vms_report_model *m, const json_t *ids, size_t i,
+                           const json_t *cmp, size_t other, double anchor, double mono0,
+                           const json_t *env, json_t *tests)
+{
+	const struct vms_report_workload *w = &m->workloads[i];
+	const char *variant = vms_export_variant(m, i);
+	char *name = vms_export_name(m, i);
+	json_t *t, *misc;
+	size_t k;
+	int reg;
+
+	/* the runs: FAIL when one failed or none succeeded, SKIP when the workload was skipped */
+	t = base_test(m, ids, i, name, "runs", anchor, mono0, env);
+	json_object_set_new(t, "status",
+	                    json_string(w->skipped                     ? "SKIP"
+	                                : w->n_failed || !w->elapsed.n ? "FAIL"
+	                                                               : "PASS"));
+	if (!w->skipped)
+		json_object_set_new(t, "number",
+		                    json_pack("{s:I, s:s}", "value", (json_int_t)w->n_failed,
+		                              "unit", "failed runs"));
+	misc = json_pack("{s:s, s:I, s:I, s:I}", "workload", w->name, "runs", (json_int_t)w->n_runs,
+	                 "failed", (json_int_t)w->n_failed, "interrupted",
+	                 (json_int_t)w->n_interrupted);
+	set_str(misc, "variant", variant);
+	set_str(misc, "skipped", w->skipped);
+	if (w->n_failed || w->n_interrupted) {
+		json_t *why = json_array();
+
+		for (k = 0; k < w->n_runs; k++)
+			if (w->runs[k].failed || w->runs[k].interrupted)
+				json_array_append_new(
+				    why, json_pack("{s:I, s:s, s:s}", "run", (json_int_t)(k + 1),
+				                   "status", w->runs[k].status, "reason",
+				                   w->runs[k].reason ? w->runs[k].reason
+				                                     : "none recorded"));
+		json_object_set_new(misc, "failed_runs", why);
+	}
+	if (cmp && !w->skipped && (reg = vms_export_regressed(m, cmp, other, i)) >= 0)
+		json_object_set_new(misc, "regressed", json_boolean(reg));
+	json_object_set_new(t, "misc", misc);
+	json_array_append_new(tests, t);
+
+	for (k = 0; k < w->metrics.n; k++) {
+		const struct vms_report_metric *r = &w->metrics.v[k];
+		const char *unit = r->def ? r->def->unit : str(r->json, "unit");
+		const char *better = str(r->json, "better");
+		const char *v = cmp ? vms_export_metric_verdict(m, cmp, other, i, r->name) : NULL;
+		json_t *num, *vm;
+
+		char *leaf;
+
+		if (!r->s.n || !isfinite(r->s.mean))
+			continue;
+		leaf = leaf_of(r->name);
+		t = base_test(m, ids, i, name, leaf, anchor, mono0, env);
+		free(leaf);
+		json_object_set_new(t, "status",
+		                    json_string(vms_export_verdict_rank(v) < 0    ? "DONE"
+		                                : vms_export_verdict_rank(v) == 1 ? "FAIL"
+		                                                                  : "PASS"));
+		num = json_pack("{s:f}", "value", r->s.mean);
+		set_str(num, "unit", unit && *unit ? unit : NULL);
+		json_object_set_new(t, "number", num);
+		misc = json_pack("{s:s, s:I}", "workload", w->name, "n", (json_int_t)r->s.n);
+		set_str(misc, "variant", variant);
+		set_num(misc, "cv", r->s.cv);
+		set_num(misc, "sd", r->s.sd);
+		set_num(misc, "min", r->s.min);
+		set_num(misc, "max", r->s.max);
+		json_object_set_new(misc, "samples", samples_of(r->json));
+		set_str(misc, "better", better);
+		json_object_set_new(
+		    misc, "primary",
+		    json_boolean(json_is_true(json_object_get(r->json, "primary"))));
+		if (r->def &&
+		    (r->def->group == VMS_GROUP_SOUND || r->def->group == VMS_GROUP_LATENCY))
+			json_object_set_new(misc, "gap_causes", causes_of(w));
+		if (cmp && (vm = verdict_misc(m, cmp, other, i, r->name)))
+			json_object_set_new(misc, "verdict", vm);
+		json_object_set_new(t, "misc", misc);
+		json_array_append_new(tests, t);
+	}
+	free(name);
+}
+
+int vms_report_render_kcidb(const struct vms_report_model *m, FILE *out)
+{
+	const struct vms_report_opts *o = m->opts;
+	const char *origin = o && o->origin ? o->origin : "vmsuite";
+	const char *release = fp(m, "kernel_release"), *kversion = fp(m, "kernel_version");
+	const char *arch = fp(m, "architecture");
+	double anchor = parse_utc(m->start_time), mono0 = first_mono(m);
+	size_t other = 0, i;
+	const json_t *cmp = vms_export_verdict(m, &other, NULL, 0);
+	json_t *doc, *checkout, *build, *tests = json_array(), *ids, *misc, *env;
+	char hash[17], *comment;
+	int ret;
+
+	result_hash(m, hash);
+	ids = json_pack("{s:s, s:o, s:o, s:o}", "origin", origin, "checkout",
+	                object_id(origin, o ? o->checkout_id : NULL, hash), "build",
+	                object_id(origin, o ? o->build_id : NULL, hash), "test",
+	                json_sprintf("%s:%s", origin, hash));
+
+	checkout =
+	    json_pack("{s:O, s:s}", "id", json_object_get(ids, "checkout"), "origin", origin);
+	if (o && o->git_commit)
+		json_object_set_new(checkout, "git_commit_hash", json_string(o->git_commit));
+	comment = vms_xasprintf("Linux %s %s, tested by vmsuite as '%s'", release ? release : "?",
+	                        kversion ? kversion : "", m->label ? m->label : "");
+	json_object_set_new(checkout, "comment", json_string(comment));
+	free(comment);
+	misc = json_object();
+	set_str(misc, "kernel_release", release);
+	set_str(misc, "kernel_version", kversion);
+	set_str(misc, "label", m->label);
+	json_object_set_new(checkout, "misc", misc);
+
+	build = json_pack("{s:O, s:s, s:O}", "id", json_object_get(ids, "build"), "origin", origin,
+	                  "checkout_id", json_object_get(ids, "checkout"));
+	/* the schema takes ^[a-z0-9_]*$; anything else stays in misc only */
+	if (arch && strspn(arch, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(arch))
+		set_str(build, "architecture", arch);
+	comment = vms_xasprintf("Linux %s", release ? release : "?");
+	json_object_set_new(build, "comment", json_string(comment));
+	free(comment);
+	misc = json_object();
+	set_str(misc, "kernel_release", release);
+	set_str(misc, "kernel_version", kversion);
+	set_str(misc, "kernel_cmdline", fp(m, "kernel_cmdline"));
+	set_str(misc, "architecture", arch);
+	json_object_set_new(build, "misc", misc);
+
+	env = environment(m);
+	for (i = 0; i < m->n_workloads; i++)
+		workload_tests(m, ids, i, cmp, other, anchor, mono0, env, tests);
+	json_decref(env);
+
+	doc = json_pack("{s:{s:i, s:i}, s:[o], s:[o], s:o}", "version", "major", 5, "minor", 3,
+	                "checkouts", checkout, "builds", build, "tests", tests);
+	json_decref(ids);
+	ret = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	fputc('\n', out);
+	json_decref(doc);
+	return ret || ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The LAVA test definition lava/vmsuite.yaml: its YAML and metadata, and its steps run the way
+# LAVA runs them — in a copy of the repository, one bash script with `set -e`, the params as
+# shell variables (defaults, overridden by the job) — with recording lava-test-case and
+# lava-test-set programs on PATH (LAVA itself cannot run here: they are the only stand-in).
+# Then the same steps without them print the <LAVA_SIGNAL_TESTCASE ...> lines. A small plan
+# on the host machine with the audio probe on the virtual clock device, vmsuite from the
+# build tree (SKIP_INSTALL), and a baseline for the -verdict cases.
+. "$VMS_SOURCE_DIR/tests/cli/lib.sh"
+. "$VMS_SOURCE_DIR/tests/lava/schema.sh"
+def=$VMS_SOURCE_DIR/lava/vmsuite.yaml
+
+# --- the YAML -------------------------------------------------------------------------------
+if python3 - "$def" >meta.out 2>&1 <<'PY'; then ok; else fail "test definition: $(cat meta.out)"; fi
+import sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+m = d["metadata"]
+assert m["format"] == "Lava-Test Test Definition 1.0", m["format"]
+for k in ("name", "description", "maintainer", "os", "scope", "devices"):
+    assert m.get(k), "metadata has no " + k
+for k in ("os", "scope", "devices", "maintainer"):
+    assert isinstance(m[k], list), k + " is not a list"
+p = d["params"]
+for k in ("WORKLOADS", "RUNS", "AUDIO", "MP3", "MACHINE", "LABEL", "BASELINE", "SKIP_INSTALL"):
+    assert k in p, "no param " + k
+assert all(isinstance(v, str) for v in p.values()), "params are strings"
+assert isinstance(d["run"]["steps"], list) and d["run"]["steps"], "no run steps"
+PY
+
+# lava_script OVERRIDES...: the script LAVA would run, params NAME=VALUE overriding defaults
+lava_script() {
+  python3 - "$def" "$@" <<'PY'
+import shlex, sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+params = dict(d.get("params", {}))
+for kv in sys.argv[2:]:
+    k, v = kv.split("=", 1)
+    params[k] = v
+print("#!/bin/bash\nset -e")
+for k, v in params.items():
+    print("%s=%s" % (k, shlex.quote(str(v))))
+for step in d["run"]["steps"]:
+    print(step)
+PY
+}
+
+mkdir -p repo/scripts bin art
+cp -r "$VMS_SOURCE_DIR/lava" repo/
+cp "$VMS_SOURCE_DIR/scripts/deps.txt" repo/scripts/
+rm -rf repo/lava/output
+for tool in lava-test-case lava-test-set; do
+  printf '#!/bin/sh\necho "%s $*" >>"%s/recorded"\n' "$tool" "$VMS_TEST_TMP" >bin/$tool
+  chmod +x bin/$tool
+done
+
+expect_exit 0 "baseline run" -- "$VMSUITE" run -q --machine host --no-drop-caches \
+  -w mtest01:bytes=16M -n 2 --label base -o "$VMS_TEST_TMP/base.json"
+params=(SKIP_INSTALL=true "VMSUITE=$VMSUITE" WORKLOADS="mtest01:bytes=16M" RUNS=2 MACHINE=host
+  AUDIO=true "EXTRA_ARGS=--baseline 1 --device virtual --no-drop-caches" LABEL=lava-test
+  "BASELINE=$VMS_TEST_TMP/base.json" "ARTIFACTS=$VMS_TEST_TMP/art")
+lava_script "${params[@]}" >job.sh
+
+# --- with LAVA's programs: the recorded calls ----------------------------------------------------
+(cd repo && PATH="$VMS_TEST_TMP/bin:$PATH" bash "$VMS_TEST_TMP/job.sh") >job.out 2>job.err
+rc=$?
+if [ "$rc" -eq 0 ]; then ok; else fail "the steps exited with $rc: $(tail -5 job.err)"; fi
+rec=$(cat recorded 2>/dev/null)
+# the baseline compares, unless the host itself changed in between (another process turned swap
+# on or off: a hard difference, "not comparable", compare's exit 2) — then say so and go on
+verdict_re='^lava-test-case mtest01-verdict --result (pass|fail)$'
+if ! grep -qxF "lava-test-case vmsuite-baseline --result pass" recorded 2>/dev/null; then
+  if grep -qxF "lava-test-case vmsuite-baseline --result fail" recorded &&
+    "$VMSUITE" compare base.json art/result.json 2>&1 | grep -q "hard difference"; then
+    echo "NOTE: the host changed between the baseline run and the job; no -verdict case expected"
+    verdict_re='^lava-test-case vmsuite-baseline --result fail$'
+  else
+    fail "vmsuite-baseline did not pass: $(grep baseline recorded); $(tail -5 job.err)"
+  fi
+fi
+for want in "lava-test-case vmsuite-run --result pass --measurement 0 --units exit-status" \
+  "lava-test-set start mtest01" \
+  "lava-test-case mtest01-runs --result pass --measurement 0 --units failed-runs" \
+  "lava-test-set stop"; do
+  if grep -qxF -- "$want" recorded 2>/dev/null; then ok; else
+    fail "not recorded: '$want' in: $rec; the steps' stderr: $(tail -5 job.err)"
+  fi
+done
+# with a baseline each figure's result is its verdict: a noisy machine may well call it a regression
+for re in '^lava-test-case mtest01-elapsed-s --result (pass|fail) --measurement [0-9.]+ --units s$' \
+  '^lava-test-case mtest01-sound-rating --result (pass|fail) --measurement [0-9.]+ --units score$' \
+  '^lava-test-case mtest01-underruns --result (pass|fail) --measurement [0-9.]+ --units count$' \
+  "$verdict_re"; do
+  if grep -Eq -- "$re" recorded 2>/dev/null; then ok; else fail "not recorded: /$re/ in: $rec"; fi
+done
+n_cases=$(grep -c '^lava-test-case ' recorded 2>/dev/null)
+expect_in "$n_cases" "$(wc -l <repo/lava/output/result.txt)" "one call per result.txt line"
+# the set brackets the workload's cases: start before its -runs case, stop after the last
+if [ "$(grep -n . recorded | grep -E 'lava-test-set (start|stop)' | cut -d: -f1 | tr '\n' ' ')" = \
+  "3 $(($(wc -l <recorded))) " ]; then ok; else fail "set start/stop not around the cases: $rec"; fi
+for f in result.json result.txt kcidb.json report.txt; do
+  if [ -s "art/$f" ]; then ok; else fail "artefact $f not kept in ARTIFACTS"; fi
+done
+case "$verdict_re" in
+*verdict*) if [ -s art/compare.json ]; then ok; else fail "artefact compare.json not kept"; fi ;;
+esac
+expect_in "$(cat job.out)" "Averages for 2 mtest01 runs" "the text report in the log"
+if [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["label"])' art/result.json)" = lava-test ]; then ok; else fail "LABEL not passed"; fi
+
+# --- without them: LAVA_SIGNAL lines --------------------------------------------------------------
+rm -f recorded
+(cd repo && bash "$VMS_TEST_TMP/job.sh") >plain.out 2>plain.err
+rc=$?
+if [ "$rc" -eq 0 ]; then ok; else fail "the steps without LAVA exited with $rc: $(tail -5 plain.err)"; fi
+if [ ! -e recorded ]; then ok; else fail "recorded calls without LAVA's programs on PATH"; fi
+sig=$(grep '^<LAVA_SIGNAL_' plain.out)
+expect_in "$sig" "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=mtest01-runs RESULT=pass MEASUREMENT=0 UNITS=failed-runs>" "signal line"
+if printf '%s\n' "$sig" | grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=vmsuite-baseline RESULT=(pass|fail)>$'; then ok; else fail "no signal without measurement: $sig"; fi
+expect_in "$sig" "<LAVA_SIGNAL_TESTSET START mtest01>" "set signal"
+if printf '%s\n' "$sig" | grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=mtest01-elapsed-s RESULT=(pass|fail) MEASUREMENT=[0-9.]+ UNITS=s>$'; then ok; else fail "no elapsed signal: $sig"; fi
+expect_in "$(grep -c '^<LAVA_SIGNAL_TESTCASE ' plain.out)" "$(wc -l <repo/lava/output/result.txt)" "one signal per line"
+
+# --- no vmsuite: the run case fails, the job goes on ------------------------------------------------
+lava_script SKIP_INSTALL=true VMSUITE=/nonexistent/vmsuite >job-missing.sh
+(cd repo && PATH="$VMS_TEST_TMP/bin:$PATH" bash "$VMS_TEST_TMP/job-missing.sh") >missing.out 2>&1
+expect_in "$(cat recorded 2>/dev/null)" "lava-test-case vmsuite-run --result fail" "missing vmsuite reported"
+
+kcidb_schema
+[ -n "$KCIDB_SCHEMA" ] || skip_rest "no KCIDB schema (../shared/kcidb/kcidb-v5.3.schema.json or VMS_KCIDB_SCHEMA): kcidb.json not validated"
+validate art/kcidb.json
+finish
