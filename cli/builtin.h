@@ -13,7 +13,7 @@ struct vms_command {
 	int (*fn)(int argc, char **argv);
 	const char *summary;
 	const struct vms_cli_usage
-	    *usage; /* options and help (`vmsuite help NAME`, `NAME --help`) */
+	    *usage; /* options and help (`vmsuite help NAME`, `NAME --help`); NULL: lab's script */
 };
 
 int cmd_run(int argc, char **argv);
@@ -23,6 +23,10 @@ int cmd_sysinfo(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
+/* `vmsuite lab`: execs the lab script (cli/cmd-lab.c); returns only on failure. */
+int cmd_lab(int argc, char **argv);
+/* Execs the lab script's --help; returns only on failure (after saying why). */
+void vms_lab_help(void);
 
 extern const struct vms_cli_usage vms_run_usage, vms_list_usage, vms_report_usage,
     vms_sysinfo_usage, vms_probe_usage, vms_compare_usage, vms_cleanup_usage;

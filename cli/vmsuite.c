@@ -22,6 +22,8 @@ const struct vms_command vms_commands[] = {
      &vms_compare_usage},
     {"cleanup", cmd_cleanup, "undo what a killed run left on the host (its memory cgroup)",
      &vms_cleanup_usage},
+    /* a script: its help is its own (usage NULL, see vms_command_usage) */
+    {"lab", cmd_lab, "boot kernels in QEMU, run vmsuite in each, compare them", NULL},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -37,6 +39,11 @@ const struct vms_command *vms_command_find(const char *name)
 
 void vms_command_usage(const struct vms_command *c)
 {
+	if (!c->usage) {
+		fflush(stdout);
+		vms_lab_help();
+		return;
+	}
 	vms_cli_print_help(stdout, c);
 }
 

@@ -1,5 +1,6 @@
 # `cmake --install` into a fresh prefix gives a working vmsuite: the installed binary finds the
-# installed plugin and sample MP3 (not the build tree's), and the man page is there.
+# installed plugin and sample MP3 (not the build tree's), the man page is there, and `vmsuite lab`
+# finds the installed lab script.
 . "$(dirname "$0")/lib.sh"
 
 prefix=$VMS_TEST_TMP/prefix
@@ -12,4 +13,10 @@ expect_exit 0 "installed --version" -- "$prefix/bin/vmsuite" --version
 expect_exit 0 "installed probe" -- "$prefix/bin/vmsuite" probe --seconds 1
 expect_in "$out" "$prefix/share/vmsuite/sample.mp3" "the installed sample is used"
 expect_in "$out" "Sound (idle baseline): 10.0/10" "the installed plugin plays"
+# `vmsuite lab` runs the installed script, and hands it the installed plugin and MP3
+[ -x "$prefix/libexec/vmsuite/vmsuite-lab" ] && ok || fail "libexec/vmsuite/vmsuite-lab not installed"
+expect_exit 0 "installed lab --help" -- "$prefix/bin/vmsuite" lab --help
+expect_in "$out" "usage: vmsuite lab" "installed lab --help"
+expect_exit 129 "installed lab usage error" -- "$prefix/bin/vmsuite" lab -o x -- run
+expect_in "$err" "no kernel" "the installed lab script parses its options"
 finish

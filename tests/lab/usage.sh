@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `vmsuite lab`: help from both spellings, and usage errors (exit 129) before anything is
+# downloaded, booted or created.
+. "$VMS_SOURCE_DIR/tests/cli/lib.sh"
+
+expect_exit 0 "help lab" -- "$VMSUITE" help lab
+expect_in "$out" "usage: vmsuite lab" "help lab"
+expect_in "$out" "--kernel-package NAME" "help lab lists the options"
+expect_exit 0 "lab --help" -- "$VMSUITE" lab --help
+expect_in "$out" "usage: vmsuite lab" "lab --help"
+expect_exit 0 "--help lists lab" -- "$VMSUITE" --help
+expect_in "$out" "  lab " "--help lists lab"
+
+labdirs() { find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'vmsuite-lab.*' 2>/dev/null | sort; }
+before=$(labdirs)
+k=(--kernel-package linux-image-none-amd64)
+expect_exit 129 "no kernel" -- "$VMSUITE" lab -o d -- run
+expect_in "$err" "no kernel" "no kernel: says so"
+expect_exit 129 "no -o" -- "$VMSUITE" lab "${k[@]}" -- run
+expect_in "$err" "no output directory" "no -o: says so"
+expect_exit 129 "no RUN-ARGS" -- "$VMSUITE" lab "${k[@]}" -o d
+expect_exit 129 "not run" -- "$VMSUITE" lab "${k[@]}" -o d -- compare a b
+expect_exit 129 "-o in RUN-ARGS" -- "$VMSUITE" lab "${k[@]}" -o d -- run -o x.json
+expect_in "$err" "the lab sets -o itself" "-o in RUN-ARGS: says why"
+expect_exit 129 "a missing MP3 in RUN-ARGS" -- "$VMSUITE" lab "${k[@]}" -o d -- run --with-audio /nonexistent.mp3
+expect_in "$err" "cannot read the MP3" "a missing MP3: says so"
+expect_exit 129 "--workdir in RUN-ARGS" -- "$VMSUITE" lab "${k[@]}" -o d -- run --workdir /tmp
+expect_exit 129 "cloud flavour" -- "$VMSUITE" lab --kernel-package linux-image-6.1.0-1-cloud-amd64 -o d -- run
+expect_in "$err" "without sound modules" "cloud: says why"
+expect_exit 129 "not a kernel package" -- "$VMSUITE" lab --kernel-package bash -o d -- run
+expect_exit 129 "--modules first" -- "$VMSUITE" lab --modules /tmp "${k[@]}" -o d -- run
+expect_exit 129 "bad --accel" -- "$VMSUITE" lab "${k[@]}" --accel xen -o d -- run
+expect_exit 129 "bad --mem" -- "$VMSUITE" lab "${k[@]}" --mem 12 -o d -- run
+expect_exit 129 "bad --alternate" -- "$VMSUITE" lab "${k[@]}" --alternate 0 -o d -- run
+expect_exit 129 "bad --swap" -- "$VMSUITE" lab "${k[@]}" --swap lots -o d -- run
+expect_exit 129 "unknown option" -- "$VMSUITE" lab "${k[@]}" --frobnicate -o d -- run
+expect_exit 129 "not a bzImage" -- "$VMSUITE" lab --kernel "$VMS_SOURCE_DIR/README.md" -o d -- run
+expect_in "$err" "is not an x86 bzImage" "not a bzImage: says so"
+[ ! -e d ] && ok || fail "a usage error created the output directory"
+[ "$(labdirs)" = "$before" ] && ok || fail "a lab temporary directory was left: $(labdirs)"
+finish
