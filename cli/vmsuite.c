@@ -20,7 +20,7 @@ const struct vms_command vms_commands[] = {
      &vms_probe_usage},
     {"compare", cmd_compare, "compare result files: kernel A vs B, with statistics",
      &vms_compare_usage},
-    {"cleanup", cmd_cleanup, "undo what a killed run left on the host (its memory cgroup)",
+    {"cleanup", cmd_cleanup, "undo what a killed run left on the host: cgroup, swap file, knobs",
      &vms_cleanup_usage},
     /* a script: its help is its own (usage NULL, see vms_command_usage) */
     {"lab", cmd_lab, "boot kernels in QEMU, run vmsuite in each, compare them", NULL},
