@@ -71,3 +71,17 @@ expect_golden() {
     diff -u "$VMS_SOURCE_DIR/$1" "$2" >&2
   fi
 }
+
+# wait_for SECONDS COMMAND...: polls until the command succeeds; 1 if it never does.
+wait_for() {
+  local tries=$(($1 * 10))
+  shift
+  while [ "$tries" -gt 0 ]; do
+    "$@" && return 0
+    sleep 0.1
+    tries=$((tries - 1))
+  done
+  return 1
+}
+# has_child PID: PID has a child process (a run has forked its workload or probe).
+has_child() { [ -n "$(pgrep -P "$1")" ]; }

@@ -46,20 +46,8 @@ restore_host() {
 }
 trap restore_host EXIT
 
-# wait_for SECONDS COMMAND...: polls until the command succeeds; 1 if it never does.
-wait_for() {
-  local tries=$(($1 * 10))
-  shift
-  while [ "$tries" -gt 0 ]; do
-    "$@" && return 0
-    sleep 0.1
-    tries=$((tries - 1))
-  done
-  return 1
-}
 
 has_record() { compgen -G "$state/journal/$1-*.json" >/dev/null; }
-has_child() { [ -n "$(pgrep -P "$1")" ]; }
 
 # cgroup_empty DIR: no task is left in the cgroup DIR (v1 tasks, v2 cgroup.procs)
 cgroup_empty() {

@@ -27,17 +27,6 @@ trap restore_host EXIT
 if [ "$orig" -ge 2 ]; then vals=0,1; else vals=4,5; fi
 first=${vals%,*}
 
-wait_for() { # wait_for SECONDS COMMAND...
-  local tries=$(($1 * 10))
-  shift
-  while [ "$tries" -gt 0 ]; do
-    "$@" && return 0
-    sleep 0.1
-    tries=$((tries - 1))
-  done
-  return 1
-}
-has_child() { [ -n "$(pgrep -P "$1")" ]; }
 knob_changed() { [ "$(cat "$knob")" != "$orig" ]; }
 no_records() { ! compgen -G "$state/journal/*.json" >/dev/null; }
 
