@@ -5,32 +5,11 @@ SCHED_FIFO CPU hog, or has the device suspend once, and compares the result file
 injected truth and with the plugin's own log. usage:
 probe_check.py clean|clean_desktop|stall|stalls|runqueue|suspend"""
 import json, os, signal, subprocess, sys, time
+from probe_lib import check, failures, probe_child
 
 VMSUITE = os.environ["VMSUITE"]
 TMP = os.environ["VMS_TEST_TMP"]
 os.makedirs(TMP, exist_ok=True)
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def probe_child(pid, timeout=20.0):
-    """The probe process: the only child of the vmsuite process."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            with open(f"/proc/{pid}/task/{pid}/children") as f:
-                kids = f.read().split()
-            if kids:
-                return int(kids[0])
-        except OSError:
-            pass
-        time.sleep(0.01)
-    raise SystemExit("no probe process appeared")
 
 
 def can_fifo():

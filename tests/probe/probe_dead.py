@@ -11,18 +11,12 @@ moment is chosen from the result checkpoints: once the first workload has two ru
 vmsuite itself is frozen (SIGSTOP), the probe is killed or stopped, and vmsuite continues, so
 that runs on file before are known to have ended with the probe alive."""
 import json, os, signal, subprocess, sys, time
+from probe_lib import check, failures
 
 VMSUITE = os.environ["VMSUITE"]
 TMP = os.environ["VMS_TEST_TMP"]
 os.makedirs(TMP, exist_ok=True)
 mode = sys.argv[1]
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def children(pid):

@@ -9,19 +9,13 @@ Each gap named from delay accounting must carry the delay that names it, coverin
 of the gap. kernel.task_delayacct is switched on for the test and restored, also on failure and
 on SIGTERM (ctest's timeout). usage: probe_delayacct.py runqueue|memory"""
 import json, os, shutil, signal, subprocess, sys, time
+from probe_lib import check, failures, probe_child
 
 VMSUITE = os.environ["VMSUITE"]
 TMP = os.environ["VMS_TEST_TMP"]
 SRC = os.environ["VMS_SOURCE_DIR"]
 SYSCTL = "/proc/sys/kernel/task_delayacct"
 MEMORY_CAUSES = ("swapin", "reclaim", "thrashing", "compaction", "io")
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def skip(why):
@@ -32,20 +26,6 @@ def skip(why):
 def write(path, text):
     with open(path, "w") as f:
         f.write(text)
-
-
-def probe_child(pid, timeout=20.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            with open(f"/proc/{pid}/task/{pid}/children") as f:
-                kids = f.read().split()
-            if kids:
-                return int(kids[0])
-        except OSError:
-            pass
-        time.sleep(0.01)
-    raise SystemExit("no probe process appeared")
 
 
 def run_probe(name, seconds, extra, act=None, settle=1.5, preexec=None):
