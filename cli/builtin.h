@@ -25,8 +25,9 @@ int cmd_compare(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
 /* `vmsuite lab`: execs the lab script (cli/cmd-lab.c); returns only on failure. */
 int cmd_lab(int argc, char **argv);
-/* Execs the lab script's --help; returns only on failure (after saying why). */
-void vms_lab_help(void);
+/* Execs the lab script's --help; returns only on failure (after saying why), with exit code
+ * VMS_EXIT_FATAL. */
+int vms_lab_help(void);
 
 extern const struct vms_cli_usage vms_run_usage, vms_list_usage, vms_report_usage,
     vms_sysinfo_usage, vms_probe_usage, vms_compare_usage, vms_cleanup_usage;
@@ -34,8 +35,9 @@ extern const struct vms_cli_usage vms_run_usage, vms_list_usage, vms_report_usag
 /* The command table; NULL-name terminated. */
 extern const struct vms_command vms_commands[];
 const struct vms_command *vms_command_find(const char *name);
-/* Prints the command's help to stdout. */
-void vms_command_usage(const struct vms_command *c);
+/* Prints the command's help to stdout. Returns an exit code: 0, or VMS_EXIT_FATAL when the
+ * help could not be shown (lab: the script is missing; said why). */
+int vms_command_usage(const struct vms_command *c);
 /* Reports a usage error for command c ("vmsuite: <cmd>: <msg>") and a hint; returns 129. */
 int vms_usage_error(const struct vms_command *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -32,30 +32,58 @@ static int exe_dir(char *buf, size_t len)
 }
 
 /* The lab script: $VMSUITE_LAB_SCRIPT; else <prefix>/libexec/vmsuite/vmsuite-lab next to an
- * installed binary; else the source tree's, for a binary of the build tree. NULL if none. */
+ * installed binary; else the source tree's, for a binary of the build tree. NULL if none, after
+ * saying where it looked and how to get the script. */
 static char *lab_script(void)
 {
 	const char *env = getenv("VMSUITE_LAB_SCRIPT");
-	char dir[PATH_MAX], *path, *slash;
+	char dir[PATH_MAX], *path, *slash, *installed = NULL, *source = NULL, *looked;
 
-	if (env && *env)
-		return vms_xstrdup(env);
-	if (exe_dir(dir, sizeof(dir)))
+	if (env && *env) {
+		if (!access(env, X_OK))
+			return vms_xstrdup(env);
+		vms_error(
+		    "lab: VMSUITE_LAB_SCRIPT names '%s', which is not an executable file (%s); "
+		    "unset it to use the installed script",
+		    env, strerror(errno));
 		return NULL;
+	}
+	if (exe_dir(dir, sizeof(dir))) {
+		vms_error(
+		    "lab: cannot find the lab script: cannot find my own binary (%s); set "
+		    "VMSUITE_LAB_SCRIPT to the script (lab/vmsuite-lab.sh of the source tree)",
+		    strerror(errno));
+		return NULL;
+	}
 	if (!strcmp(dir, VMS_BINARY_DIR "/cli")) {
 		path = vms_xasprintf("%s/lab/vmsuite-lab.sh", VMS_SOURCE_DIR);
 		if (!access(path, X_OK))
 			return path;
-		free(path);
+		source = path;
 	}
 	slash = strrchr(dir, '/');
 	if (slash) {
 		*slash = '\0';
 		path = vms_xasprintf("%s/%s/vmsuite/vmsuite-lab", dir, VMS_INSTALL_LIBEXECDIR_REL);
-		if (!access(path, X_OK))
+		if (!access(path, X_OK)) {
+			free(source);
 			return path;
-		free(path);
+		}
+		installed = path;
 	}
+	looked = installed && source ? vms_xasprintf("'%s' and '%s'", installed, source)
+	         : installed         ? vms_xasprintf("'%s'", installed)
+	         : source            ? vms_xasprintf("'%s'", source)
+	                             : vms_xstrdup("no place (the binary is in '/')");
+	vms_error(
+	    "lab: cannot find the lab script: looked for %s; it is installed with vmsuite "
+	    "(`cmake --install build` puts it in <prefix>/libexec/vmsuite/vmsuite-lab next to "
+	    "<prefix>/bin/vmsuite), and a build tree's binary uses lab/vmsuite-lab.sh of its "
+	    "source tree; or set VMSUITE_LAB_SCRIPT to the script",
+	    looked);
+	free(looked);
+	free(installed);
+	free(source);
 	return NULL;
 }
 
@@ -64,11 +92,8 @@ int cmd_lab(int argc, char **argv)
 	char exe[PATH_MAX], *script = lab_script(), *plugin, *mp3;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	if (!script) {
-		vms_error("lab: cannot find the lab script (vmsuite-lab in libexec/vmsuite, or "
-		          "lab/vmsuite-lab.sh of the source tree); set VMSUITE_LAB_SCRIPT");
-		return VMS_EXIT_FATAL;
-	}
+	if (!script)
+		return VMS_EXIT_FATAL; /* said where it looked */
 	if (n <= 0) {
 		vms_error("lab: cannot find my own binary: %s", strerror(errno));
 		free(script);
@@ -94,9 +119,9 @@ int cmd_lab(int argc, char **argv)
 }
 
 /* `vmsuite help lab` and `vmsuite lab --help`: the script's own help. */
-void vms_lab_help(void)
+int vms_lab_help(void)
 {
 	char *argv[] = {(char *)"lab", (char *)"--help", NULL};
 
-	cmd_lab(2, argv);
+	return cmd_lab(2, argv);
 }

@@ -37,14 +37,14 @@ const struct vms_command *vms_command_find(const char *name)
 	return NULL;
 }
 
-void vms_command_usage(const struct vms_command *c)
+int vms_command_usage(const struct vms_command *c)
 {
 	if (!c->usage) {
 		fflush(stdout);
-		vms_lab_help();
-		return;
+		return vms_lab_help();
 	}
 	vms_cli_print_help(stdout, c);
+	return 0;
 }
 
 int vms_usage_error(const struct vms_command *c, const char *fmt, ...)
@@ -145,8 +145,7 @@ static int cmd_help(int argc, char **argv)
 	c = vms_command_find(argv[1]);
 	if (!c)
 		return unknown_command(argv[1]);
-	vms_command_usage(c);
-	return 0;
+	return vms_command_usage(c);
 }
 
 static int finish(int ret)
@@ -181,9 +180,7 @@ int main(int argc, char **argv)
 	c = vms_command_find(argv[1]);
 	if (!c)
 		return unknown_command(argv[1]);
-	if (vms_wants_help(argc - 1, argv + 1)) {
-		vms_command_usage(c);
-		return finish(0);
-	}
+	if (vms_wants_help(argc - 1, argv + 1))
+		return finish(vms_command_usage(c));
 	return finish(c->fn(argc - 1, argv + 1));
 }

@@ -11,6 +11,22 @@ expect_in "$out" "usage: vmsuite lab" "lab --help"
 expect_exit 0 "--help lists lab" -- "$VMSUITE" --help
 expect_in "$out" "  lab " "--help lists lab"
 
+# Without the script the help fails as the command does (exit 128), saying where it looked and
+# how to get it. A copy of the binary outside the build tree has no libexec/ beside it.
+mkdir -p alone/bin
+cp "$VMSUITE" alone/bin/vmsuite
+missing="$VMS_TEST_TMP/alone/$VMS_LIBEXECDIR/vmsuite/vmsuite-lab"
+for how in "help lab" "lab --help" "lab -o d -- run"; do
+  # shellcheck disable=SC2086 # the words of $how are the arguments
+  expect_exit 128 "no script: $how" -- env -u VMSUITE_LAB_SCRIPT alone/bin/vmsuite $how
+  expect_in "$err" "cannot find the lab script: looked for '$missing'" "no script: $how names the path"
+  expect_in "$err" "cmake --install" "no script: $how says how to get it"
+  [ -z "$out" ] && ok || fail "no script: $how printed help: $out"
+done
+expect_exit 128 "VMSUITE_LAB_SCRIPT missing" -- env VMSUITE_LAB_SCRIPT="$VMS_TEST_TMP/nothing" "$VMSUITE" help lab
+expect_in "$err" "VMSUITE_LAB_SCRIPT names '$VMS_TEST_TMP/nothing', which is not an executable file" \
+  "VMSUITE_LAB_SCRIPT missing: names it"
+
 labdirs() { find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'vmsuite-lab.*' 2>/dev/null | sort; }
 before=$(labdirs)
 k=(--kernel-package linux-image-none-amd64)
