@@ -8,9 +8,11 @@
 #include <string.h>
 
 #include "cli/builtin.h"
+#include "core/metric.h"
 #include "core/result.h"
 #include "core/util.h"
 #include "report/compare.h"
+#include "workloads/workload.h"
 
 #define COMPARE_EXIT_ERROR 2
 
@@ -99,6 +101,32 @@ static const struct vms_cli_option compare_options[] = {
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
+/* The help's paragraph on the primary metrics, listed from the metric catalogue and the
+ * workload table so that it cannot go stale. */
+static char *primary_paragraph(void)
+{
+	char *names = vms_metric_primary_names(", "), *dropped = vms_xstrdup(""), *next, *text;
+	const struct vms_workload *const *w;
+	const char *const *m;
+
+	for (w = vms_workloads; *w; w++) {
+		for (m = (*w)->not_primary; m && *m; m++) {
+			next = vms_xasprintf("%s%s%s's %s", dropped, *dropped ? ", " : "",
+			                     (*w)->name, *m);
+			free(dropped);
+			dropped = next;
+		}
+	}
+	text = vms_xasprintf("The primary metrics decide the VERDICT lines (their p-values "
+	                     "Holm-adjusted per file) unless --metric names others: %s (the metric "
+	                     "catalogue's primary column, docs/result-format.md%s%s%s).",
+	                     names, *dropped ? "; not primary for their workload: " : "", dropped,
+	                     *dropped ? ", docs/workloads.md" : "");
+	free(names);
+	free(dropped);
+	return text;
+}
+
 const struct vms_cli_usage vms_compare_usage = {
     .operands = "BASE.json OTHER.json... | VARIANTS.json | A1.json... -- B1.json...",
     .about = "Compares result files of `vmsuite run`, each OTHER against BASE (the first). First "
@@ -115,10 +143,7 @@ const struct vms_cli_usage vms_compare_usage = {
              "inconclusive\n"
              "(n≈N: runs per side needed to detect --detect), unstable, not comparable, cannot "
              "tell (a side\n"
-             "without a successful run), missing. Primary metrics (elapsed_s, sys_s, "
-             "sound_rating, underruns,\n"
-             "failed_runs) decide the VERDICT lines; their p-values are Holm-adjusted per "
-             "file.\n"
+             "without a successful run), missing.\n"
              "One file holding several variants (vmsuite run --sysctl): its variants are "
              "compared, the\n"
              "first is BASE, runs made together are paired (paired t-test on the log "
@@ -128,6 +153,7 @@ const struct vms_cli_usage vms_compare_usage = {
              "drift between suites is measured and the suite means decide when it exceeds "
              "the runs'\n"
              "spread. See docs/compare.md.\n",
+    .generated = primary_paragraph,
     .options = compare_options,
     .more = "Exit status (differs from the other commands): 0 no regression; 1 a primary metric "
             "regressed\n"

@@ -3,6 +3,7 @@
  * in the next argument, and every command reports its errors the same way. */
 #include "cli/options.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/builtin.h"
@@ -139,6 +140,33 @@ static void print_synopsis(FILE *f, const struct vms_command *c)
 	fputc('\n', f);
 }
 
+void vms_cli_print_wrapped(FILE *f, const char *text)
+{
+	size_t col = 0;
+
+	while (*text) {
+		size_t word = strcspn(text, " \n");
+
+		if (col && col + 1 + word > HELP_WIDTH) {
+			fputc('\n', f);
+			col = 0;
+		}
+		if (col) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(text, 1, word, f);
+		col += word;
+		text += word;
+		if (*text == '\n')
+			fputc('\n', f), col = 0;
+		if (*text)
+			text++;
+	}
+	if (col)
+		fputc('\n', f);
+}
+
 void vms_cli_print_help(FILE *f, const struct vms_command *c)
 {
 	const struct vms_cli_usage *u = c->usage;
@@ -149,6 +177,13 @@ void vms_cli_print_help(FILE *f, const struct vms_command *c)
 	print_synopsis(f, c);
 	if (u->about)
 		fprintf(f, "\n%s", u->about);
+	if (u->generated) {
+		char *text = u->generated();
+
+		if (text)
+			vms_cli_print_wrapped(f, text);
+		free(text);
+	}
 	for (o = u->options; o && o->name; o++) {
 		size_t l = option_label(o, label, sizeof(label)) + 2;
 

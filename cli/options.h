@@ -27,8 +27,12 @@ struct vms_cli_option {
 /* What `vmsuite help CMD` prints: "usage: vmsuite CMD OPERANDS [options...]" (generated),
  * the description, the option lines (generated from the table), then the rest. */
 struct vms_cli_usage {
-	const char *operands;                 /* "FILE", "[FILE]", NULL = none */
-	const char *about;                    /* paragraph after the usage line; may be NULL */
+	const char *operands; /* "FILE", "[FILE]", NULL = none */
+	const char *about;    /* paragraph after the usage line; may be NULL */
+	/* a paragraph after about made at run time from a catalogue (e.g. the primary metrics),
+	 * so that the help cannot go stale; word-wrapped by the help writer. A new string; may be
+	 * NULL */
+	char *(*generated)(void);
 	const struct vms_cli_option *options; /* NULL-name terminated */
 	const char *more;                     /* examples, exit status; may be NULL */
 };
@@ -60,6 +64,10 @@ int vms_cli_parse(const struct vms_command *c, int argc, char **argv, vms_cli_ha
 	{                                                                                          \
 		"mlock", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_MLOCK, (key), 0                     \
 	}
+
+/* Writes text to f word-wrapped at the help's width (100 columns), ending with a newline; '\n'
+ * in text ends a line. */
+void vms_cli_print_wrapped(FILE *f, const char *text);
 
 /* Writes command c's help (see struct vms_cli_usage) to f. */
 void vms_cli_print_help(FILE *f, const struct vms_command *c);

@@ -158,6 +158,21 @@ const char *vms_metric_kind_name(enum vms_metric_kind k)
 	return k == VMS_KIND_COUNT ? "count" : "gauge";
 }
 
+char *vms_metric_primary_names(const char *sep)
+{
+	char *out = vms_xstrdup(""), *next;
+	size_t i;
+
+	for (i = 0; i < VMS_ARRAY_SIZE(vms_metric_defs); i++) {
+		if (!vms_metric_defs[i].primary)
+			continue;
+		next = vms_xasprintf("%s%s%s", out, *out ? sep : "", vms_metric_defs[i].name);
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
 void vms_metric_record(json_t *metrics, const char *name, size_t run, double value)
 {
 	const struct vms_metric_def *d = vms_metric_find(name);

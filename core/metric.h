@@ -58,6 +58,10 @@ const struct vms_metric_def *vms_metric_find(const char *name);
 const char *vms_metric_group_name(enum vms_metric_group g);
 /* "gauge" or "count". */
 const char *vms_metric_kind_name(enum vms_metric_kind k);
+/* The names of the primary metrics (the catalogue's primary column), in catalogue order,
+ * joined by sep: "pages_touched_per_s, elapsed_s, ..." for ", ". A new string; caller frees.
+ * Help texts and docs list the primary metrics from here (checked by the metric_docs test). */
+char *vms_metric_primary_names(const char *sep);
 
 /* Records metrics[name].samples[run] = value for a catalogue metric, creating the metric object
  *   {"unit", "better", "primary", "kind", "samples": []}

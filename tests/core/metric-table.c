@@ -1,7 +1,9 @@
 /* Prints the metric catalogue for docs and tests: `metric-table markdown` writes the table that
  * docs/result-format.md holds between its metrics markers, `metric-table names` one recorded
- * metric name a line, `metric-table causes` one gap cause a line. */
+ * metric name a line, `metric-table causes` one gap cause a line, `metric-table primary` the
+ * primary metrics as the docs list them between their primary-metrics markers. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/metric.h"
@@ -20,6 +22,11 @@ int main(int argc, char **argv)
 		for (i = 0; i < vms_metric_count(); i++)
 			if (vms_metric_defs[i].source != VMS_SOURCE_RUNS)
 				puts(vms_metric_defs[i].name);
+	} else if (!strcmp(what, "primary")) {
+		char *names = vms_metric_primary_names(", ");
+
+		puts(names);
+		free(names);
 	} else if (!strcmp(what, "causes")) {
 		puts("| cause | named by | meaning |");
 		puts("|---|---|---|");
@@ -44,7 +51,7 @@ int main(int argc, char **argv)
 			       source_name(d->source), d->description);
 		}
 	} else {
-		fprintf(stderr, "usage: metric-table [markdown|names|causes]\n");
+		fprintf(stderr, "usage: metric-table [markdown|names|causes|primary]\n");
 		return 2;
 	}
 	return ferror(stdout) ? 1 : 0;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The metric catalogue is the single list of metrics: docs/result-format.md holds its tables
-# exactly, and a real run (workloads and the audio probe) records no metric the catalogue lacks.
+# exactly, every list of the primary metrics in the docs (between <!-- primary-metrics --> and
+# <!-- /primary-metrics -->) and `vmsuite help compare` name exactly its primary ones, and a real run (workloads and the audio probe) records no metric the catalogue lacks.
 set -u
 : "${METRIC_TABLE:?run me through ctest}"
 rm -rf "$VMS_TEST_TMP" && mkdir -p "$VMS_TEST_TMP" && cd "$VMS_TEST_TMP" || exit 1
@@ -24,6 +25,35 @@ if ! diff -u have-causes.md want-causes.md; then
   fail=1
 fi
 [ -s want-metrics.md ] && [ -s want-causes.md ] || { echo "FAIL: empty tables" >&2; fail=1; }
+
+# the primary metrics, wherever a doc lists them
+primary=$("$METRIC_TABLE" primary) || fail=1
+case "$primary" in *elapsed_s*) ;; *) echo "FAIL: metric-table primary: '$primary'" >&2; fail=1 ;; esac
+lists=0
+for f in "$VMS_SOURCE_DIR"/README.md "$VMS_SOURCE_DIR"/docs/*.md "$VMS_SOURCE_DIR"/docs/*.1; do
+  while IFS= read -r list; do
+    lists=$((lists + 1))
+    if [ "$list" != "$primary" ]; then
+      echo "FAIL: ${f#"$VMS_SOURCE_DIR"/} lists the primary metrics as '$list'; the catalogue" \
+        "(core/metric.c, metric-table primary) has '$primary'" >&2
+      fail=1
+    fi
+  done < <(grep -o '<!-- primary-metrics -->[^<]*<!-- /primary-metrics -->' "$f" |
+    sed 's/<!-- \/\{0,1\}primary-metrics -->//g')
+  # an opening marker whose list is not closed on the same line would escape the check
+  opened=$(grep -o '<!-- primary-metrics -->' "$f" | wc -l)
+  closed=$(grep -o '<!-- primary-metrics -->[^<]*<!-- /primary-metrics -->' "$f" | wc -l)
+  if [ "$opened" -ne "$closed" ]; then
+    echo "FAIL: ${f#"$VMS_SOURCE_DIR"/}: a primary-metrics marker without its list on one line" >&2
+    fail=1
+  fi
+done
+[ "$lists" -ge 4 ] || { echo "FAIL: only $lists primary-metrics lists in the docs" >&2; fail=1; }
+help=$("$VMSUITE" help compare | tr '\n' ' ')
+case "$help" in
+  *"$primary"*) ;;
+  *) echo "FAIL: vmsuite help compare does not list the primary metrics '$primary'" >&2; fail=1 ;;
+esac
 
 # a real run on the host machine with the audio probe on the virtual device
 "$VMSUITE" run --machine host -w mtest01:bytes=8M -w mmap001:bytes=8M -n 1 --with-audio \

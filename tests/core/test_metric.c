@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "core/metric.h"
+#include "core/util.h"
 
 static void test_rows_complete(void **state)
 {
@@ -103,6 +104,28 @@ static void test_unknown_name_refused(void **state)
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
+/* The list help texts and docs show: every primary row, in catalogue order, and no other. */
+static void test_primary_names(void **state)
+{
+	char *names = vms_metric_primary_names("|"), *expect = vms_xstrdup(""), *next;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < vms_metric_count(); i++) {
+		if (!vms_metric_defs[i].primary)
+			continue;
+		next = vms_xasprintf("%s%s%s", expect, *expect ? "|" : "", vms_metric_defs[i].name);
+		free(expect);
+		expect = next;
+	}
+	assert_string_equal(names, expect);
+	assert_non_null(strstr(names, "elapsed_s"));
+	assert_non_null(strstr(names, "headroom_p1_ms"));
+	assert_null(strstr(names, "major_faults"));
+	free(names);
+	free(expect);
+}
+
 static void test_causes(void **state)
 {
 	int i;
@@ -122,10 +145,9 @@ static void test_causes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_rows_complete),
-	    cmocka_unit_test(test_record_uses_row),
-	    cmocka_unit_test(test_unknown_name_refused),
-	    cmocka_unit_test(test_causes),
+	    cmocka_unit_test(test_rows_complete),        cmocka_unit_test(test_record_uses_row),
+	    cmocka_unit_test(test_unknown_name_refused), cmocka_unit_test(test_causes),
+	    cmocka_unit_test(test_primary_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
