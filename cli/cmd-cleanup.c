@@ -30,14 +30,27 @@ static void say(const struct vms_host_entry *e, enum vms_host_outcome outcome, i
 	case VMS_HOST_UNDONE: {
 		char *done = vms_host_entry_undone(e);
 
-		printf("%s left by pid %ld ('%s'), which is gone\n", done, e->owner.pid, cmd);
+		if (e->earlier_boot)
+			printf(
+			    "%s made by pid %ld ('%s') in an earlier boot (a crash or power loss "
+			    "left it)\n",
+			    done, e->owner.pid, cmd);
+		else
+			printf("%s left by pid %ld ('%s'), which is gone\n", done, e->owner.pid,
+			       cmd);
 		free(done);
 		t->undone++;
 		break;
 	}
 	case VMS_HOST_GONE:
-		printf("forgot the %s '%s' of pid %ld, which is gone: it was already removed\n",
-		       what, path, e->owner.pid);
+		if (e->earlier_boot)
+			printf("forgot the %s '%s' of pid %ld from an earlier boot: it was already "
+			       "removed\n",
+			       what, path, e->owner.pid);
+		else
+			printf("forgot the %s '%s' of pid %ld, which is gone: it was already "
+			       "removed\n",
+			       what, path, e->owner.pid);
 		t->undone++;
 		break;
 	case VMS_HOST_LIVE:
@@ -51,9 +64,21 @@ static void say(const struct vms_host_entry *e, enum vms_host_outcome outcome, i
 		t->failed++;
 		break;
 	case VMS_HOST_REFUSED:
-		vms_warn("left alone: the journal record '%s' names '%s', which vmsuite does not "
-		         "make",
-		         rec, path);
+		if (e->earlier_boot) {
+			char *why = vms_text_escape(e->why);
+
+			vms_warn(
+			    "left alone: '%s', which the record '%s' names as the swap file pid "
+			    "%ld made in an earlier boot, is not that file: %s (delete it yourself "
+			    "if it is a leftover, then the record)",
+			    path, rec, e->owner.pid, why);
+			free(why);
+		} else {
+			vms_warn(
+			    "left alone: the journal record '%s' names '%s', which vmsuite does "
+			    "not make",
+			    rec, path);
+		}
 		t->refused++;
 		break;
 	}
@@ -73,7 +98,10 @@ const struct vms_cli_usage vms_cleanup_usage = {
              "memory cgroup, killing what is left in it, its private work directory and its\n"
              "temporary swap file (switched off first; only files named .vmsuite-swap-*),\n"
              "and writes the kernel knobs it changed (--sysctl, --thp) back to their\n"
-             "original values.\n"
+             "original values. Then the swap files recorded in /var/lib/vmsuite/swapfiles in\n"
+             "an earlier boot (a crash or power loss: /run was emptied): each is removed when\n"
+             "it still carries the swap header vmsuite wrote (its label and recorded uuid)\n"
+             "and is not active swap; anything else is left alone, with the reason.\n"
              "Changes of running runs and anything vmsuite did not make are left alone.\n"
              "`vmsuite run` does the same when it starts.\n",
     .options = cleanup_options,
@@ -108,10 +136,14 @@ int cmd_cleanup(int argc, char **argv)
 		if (errno != ENOENT)
 			return vms_error_ret(VMS_EXIT_FATAL, "cannot read '%s': %s", hs.dir,
 			                     strerror(errno));
-		printf("nothing to clean up: vmsuite has changed nothing on this host ('%s' does "
-		       "not exist)\n",
-		       hs.dir);
-		return VMS_EXIT_OK;
+		/* after a reboot /run is empty, but the swap-file records on disk may remain */
+		if (stat(hs.persist_dir, &st)) {
+			printf(
+			    "nothing to clean up: vmsuite has changed nothing on this host ('%s' "
+			    "and '%s' do not exist)\n",
+			    hs.dir, hs.persist_dir);
+			return VMS_EXIT_OK;
+		}
 	}
 	/* no lock needed: only changes of dead owners are touched, and each undo is idempotent */
 	if (vms_hoststate_repair(&hs, say, &t) < 0 && !t.failed)
@@ -123,7 +155,9 @@ int cmd_cleanup(int argc, char **argv)
 		free(cmd);
 	}
 	if (!t.undone && !t.live && !t.failed && !t.refused)
-		printf("nothing to clean up: the journal in '%s' is empty\n", hs.dir);
+		printf("nothing to clean up: the journal in '%s' is empty and no swap file of an "
+		       "earlier boot is recorded in '%s/swapfiles'\n",
+		       hs.dir, hs.persist_dir);
 	else if (!t.failed)
 		printf("%d change%s of dead runs undone, %d of running ones left alone\n", t.undone,
 		       t.undone == 1 ? "" : "s", t.live);

@@ -20,7 +20,9 @@
 #include "core/sysctl.h"
 #include "core/util.h"
 
-#define RECORD_FORMAT "vmsuite.hoststate/1"
+#define RECORD_FORMAT  "vmsuite.hoststate/1"
+#define PERSIST_FORMAT "vmsuite.swapfile/1"
+#define BOOT_ID_PATH   "/proc/sys/kernel/random/boot_id"
 
 static int undo_cgroup(const struct vms_host_entry *e);
 static int undo_workdir(const struct vms_host_entry *e);
@@ -113,7 +115,7 @@ int vms_host_owner_read(struct vms_host_owner *o, pid_t pid)
 	ret = read_start_time(pid, &o->start_time);
 	if (ret)
 		return ret;
-	vms_read_line("/proc/sys/kernel/random/boot_id", o->boot_id, sizeof(o->boot_id));
+	vms_read_line(BOOT_ID_PATH, o->boot_id, sizeof(o->boot_id));
 	snprintf(path, sizeof(path), "/proc/%ld/cmdline", (long)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
@@ -137,8 +139,7 @@ int vms_host_owner_alive(const struct vms_host_owner *o)
 
 	if (o->pid <= 0)
 		return 0;
-	if (o->boot_id[0] &&
-	    !vms_read_line("/proc/sys/kernel/random/boot_id", boot_id, sizeof(boot_id)) &&
+	if (o->boot_id[0] && !vms_read_line(BOOT_ID_PATH, boot_id, sizeof(boot_id)) &&
 	    strcmp(boot_id, o->boot_id))
 		return 0; /* made before a reboot */
 	ret = read_start_time((pid_t)o->pid, &start);
@@ -176,11 +177,17 @@ static int owner_parse(const json_t *j, struct vms_host_owner *o)
 
 int vms_hoststate_init(struct vms_hoststate *hs, const char *dir)
 {
+	const char *env = getenv("VMSUITE_STATE_DIR");
+	/* a state directory of one's own (tests): the persistent records go there too */
+	int own = dir || (env && *env);
+
 	memset(hs, 0, sizeof(*hs));
 	hs->lock_fd = -1;
 	if (!dir)
 		dir = vms_hoststate_default_dir();
-	if ((size_t)snprintf(hs->dir, sizeof(hs->dir), "%s", dir) >= sizeof(hs->dir))
+	if ((size_t)snprintf(hs->dir, sizeof(hs->dir), "%s", dir) >= sizeof(hs->dir) ||
+	    (size_t)snprintf(hs->persist_dir, sizeof(hs->persist_dir), "%s",
+	                     own ? dir : VMS_HOSTSTATE_PERSIST_DIR) >= sizeof(hs->persist_dir))
 		return -ENAMETOOLONG;
 	if (vms_host_owner_read(&hs->self, getpid()))
 		hs->self.pid = (long)getpid(); /* no /proc: liveness then cannot be told */
@@ -343,6 +350,175 @@ int vms_hoststate_forget(struct vms_hoststate *hs, const struct vms_host_entry *
 	ret = -errno;
 	vms_error("cannot remove the journal record '%s': %s", e->record, strerror(-ret));
 	return ret;
+}
+
+/* ---- the persistent swap-file records ---- */
+
+static void persist_path(const struct vms_hoststate *hs, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/swapfiles", hs->persist_dir);
+}
+
+/* mkdir that lasts: a new directory's entry is fsynced in its parent. */
+static int make_dir_durable(const char *path)
+{
+	char *parent, *slash;
+	int fd;
+
+	if (mkdir(path, 0755)) {
+		if (errno == EEXIST)
+			return 0;
+		return vms_error_ret(-errno, "cannot create '%s': %s", path, strerror(errno));
+	}
+	parent = vms_xstrdup(path);
+	slash = strrchr(parent, '/');
+	if (slash)
+		*(slash == parent ? slash + 1 : slash) = '\0';
+	fd = open(slash ? parent : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(parent);
+	return 0;
+}
+
+/* <persist dir>/swapfiles/<boot id>-<pid>-<start time>-<seq>.json: unique across boots. */
+static int persist_record_path(const struct vms_hoststate *hs, const struct vms_host_entry *e,
+                               char *buf, size_t len)
+{
+	char dir[sizeof(hs->persist_dir) + 16];
+
+	persist_path(hs, dir, sizeof(dir));
+	if ((size_t)snprintf(buf, len, "%s/%s-%ld-%llu-%lu.json", dir,
+	                     e->owner.boot_id[0] ? e->owner.boot_id : "unknown-boot", e->owner.pid,
+	                     e->owner.start_time, e->seq) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int vms_hoststate_persist(struct vms_hoststate *hs, const struct vms_host_entry *e)
+{
+	char dir[sizeof(hs->persist_dir) + 16], file[PATH_MAX], uuid[40];
+	json_t *j;
+	char *text;
+	int ret;
+
+	persist_path(hs, dir, sizeof(dir));
+	if ((ret = make_dir_durable(hs->persist_dir)) || (ret = make_dir_durable(dir)))
+		return ret;
+	if ((ret = persist_record_path(hs, e, file, sizeof(file))))
+		return vms_error_ret(ret, "the record of the swap file '%s' in '%s': name too long",
+		                     e->path, dir);
+	vms_swapfile_uuid_text(e->swap_uuid, uuid);
+	j = json_pack("{s:s, s:s, s:s, s:s, s:I, s:o, s:s}", "format", PERSIST_FORMAT, "path",
+	              e->path, "uuid", uuid, "label", VMS_SWAPFILE_LABEL, "seq", (json_int_t)e->seq,
+	              "owner", owner_json(&e->owner), "what", "swap file");
+	text = json_dumps(j, JSON_INDENT(2));
+	json_decref(j);
+	/* fsyncs the record and its directory: on disk before the swap file is */
+	ret = text ? vms_write_atomic(file, text, strlen(text)) : -ENOMEM;
+	free(text);
+	if (ret)
+		vms_error("cannot record the swap file '%s' in '%s': %s", e->path, file,
+		          strerror(-ret));
+	return ret;
+}
+
+int vms_hoststate_unpersist(struct vms_hoststate *hs, const struct vms_host_entry *e)
+{
+	char file[PATH_MAX];
+	int ret;
+
+	if (persist_record_path(hs, e, file, sizeof(file)))
+		return 0; /* could never have been written */
+	if (!unlink(file) || errno == ENOENT)
+		return 0;
+	ret = -errno;
+	vms_error("cannot remove the swap file record '%s': %s", file, strerror(-ret));
+	return ret;
+}
+
+static int persist_parse(const char *file, struct vms_host_entry *e)
+{
+	json_t *j = json_load_file(file, 0, NULL);
+	const char *format = "", *path = "", *uuid = "";
+	json_t *owner = NULL;
+	json_int_t seq = 0;
+	int ret = -EINVAL;
+
+	memset(e, 0, sizeof(*e));
+	if (!j)
+		return -EINVAL;
+	if (json_unpack(j, "{s:s, s:s, s:s, s?I, s:o}", "format", &format, "path", &path, "uuid",
+	                &uuid, "seq", &seq, "owner", &owner) ||
+	    strcmp(format, PERSIST_FORMAT) || path[0] != '/' ||
+	    vms_swapfile_uuid_parse(uuid, e->swap_uuid) || owner_parse(owner, &e->owner) ||
+	    !e->owner.boot_id[0])
+		goto out;
+	e->kind = VMS_HOST_SWAPFILE;
+	e->seq = seq > 0 ? (unsigned long)seq : 0;
+	snprintf(e->path, sizeof(e->path), "%s", path);
+	snprintf(e->record, sizeof(e->record), "%s", file);
+	ret = 0;
+out:
+	json_decref(j);
+	return ret;
+}
+
+/* The persistent records of swap files made before this boot (see vms_hoststate_repair). */
+static void repair_persistent(struct vms_hoststate *hs, vms_host_report_fn report, void *arg,
+                              int *done, int *first_err)
+{
+	char dir[sizeof(hs->persist_dir) + 16], boot_id[40] = "";
+	struct vms_host_entry *e = vms_xcalloc(1, sizeof(*e));
+	struct dirent *d;
+	DIR *dh;
+
+	persist_path(hs, dir, sizeof(dir));
+	/* only root makes swap files, and only root can remove them; unknown boot: cannot tell */
+	if (access(dir, W_OK) || vms_read_line(BOOT_ID_PATH, boot_id, sizeof(boot_id)) ||
+	    !boot_id[0] || !(dh = opendir(dir))) {
+		free(e);
+		return;
+	}
+	while ((d = readdir(dh))) {
+		size_t len = strlen(d->d_name);
+		char file[PATH_MAX];
+		enum vms_host_outcome outcome;
+		int r;
+
+		if (len < 6 || strcmp(d->d_name + len - 5, ".json") ||
+		    (size_t)snprintf(file, sizeof(file), "%s/%s", dir, d->d_name) >= sizeof(file))
+			continue;
+		if (persist_parse(file, e)) {
+			vms_warn("ignoring the swap file record '%s': not a vmsuite record", file);
+			continue;
+		}
+		if (!strcmp(e->owner.boot_id, boot_id))
+			continue; /* this boot's: the journal in hs->dir knows it */
+		e->earlier_boot = 1;
+		r = vms_swapfile_remove_verified(e->path, e->swap_uuid, e->why, sizeof(e->why));
+		if (r == 2) {
+			outcome = VMS_HOST_REFUSED; /* file and record kept: said again next time */
+			r = 0;
+		} else if (r < 0) {
+			outcome = VMS_HOST_FAILED; /* the record stays for the next attempt */
+			if (!*first_err)
+				*first_err = r;
+		} else {
+			outcome = r == 1 ? VMS_HOST_GONE : VMS_HOST_UNDONE;
+			(*done)++;
+			r = 0;
+			if (unlink(file) && errno != ENOENT)
+				vms_error("cannot remove the swap file record '%s': %s", file,
+				          strerror(errno));
+		}
+		if (report)
+			report(e, outcome, r < 0 ? r : 0, arg);
+	}
+	closedir(dh);
+	free(e);
 }
 
 static int entry_parse(const char *file, struct vms_host_entry *e)
@@ -545,6 +721,9 @@ int vms_hoststate_repair(struct vms_hoststate *hs, vms_host_report_fn report, vo
 				outcome = VMS_HOST_REFUSED;
 			} else {
 				r = undone < 0 ? undone : vms_hoststate_forget(hs, &es[i]);
+				/* the file is gone: so goes its record for after a reboot */
+				if (!r && es[i].kind == VMS_HOST_SWAPFILE)
+					vms_hoststate_unpersist(hs, &es[i]); /* reported */
 				outcome = r             ? VMS_HOST_FAILED
 				          : undone == 1 ? VMS_HOST_GONE
 				                        : VMS_HOST_UNDONE;
@@ -558,5 +737,6 @@ int vms_hoststate_repair(struct vms_hoststate *hs, vms_host_report_fn report, vo
 			report(&es[i], outcome, r < 0 ? r : 0, arg);
 	}
 	free(es);
+	repair_persistent(hs, report, arg, &done, &first_err);
 	return first_err ? first_err : done;
 }

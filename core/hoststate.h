@@ -1,6 +1,9 @@
 /* The host-state journal (every host change recorded under /run/vmsuite before it is made, so
- * what a SIGKILLed run left can be undone later) and the host lock (flock on /run/vmsuite/lock).
- * Kernel paths: /proc/PID/stat (process start time), flock(2), cgroupfs rmdir. */
+ * what a SIGKILLed run left can be undone later), the host lock (flock on /run/vmsuite/lock),
+ * and the persistent records of swap files (/var/lib/vmsuite/swapfiles: they outlive a reboot,
+ * which empties /run, so a swap file a power loss left is found at the next boot).
+ * Kernel paths: /proc/PID/stat (process start time), /proc/sys/kernel/random/boot_id, flock(2),
+ * cgroupfs rmdir. */
 #ifndef VMS_HOSTSTATE_H
 #define VMS_HOSTSTATE_H
 
@@ -9,9 +12,16 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "core/swapfile.h"
+
 /* The default state directory; the environment variable VMSUITE_STATE_DIR overrides it (tests
  * use a temporary directory so that they need not touch /run). */
 #define VMS_HOSTSTATE_DIR "/run/vmsuite"
+
+/* The default directory of the persistent records (on disk, unlike VMS_HOSTSTATE_DIR, which is
+ * a tmpfs that a reboot empties): <it>/swapfiles. VMSUITE_STATE_DIR (or a directory given to
+ * vms_hoststate_init()) replaces it too, so that tests stay private. */
+#define VMS_HOSTSTATE_PERSIST_DIR "/var/lib/vmsuite"
 
 /* What a journal entry changed. Adding a kind: a value here, a row in the kind table of
  * core/hoststate.c (its name in the record, what to call it in messages, how to undo it, and
@@ -51,12 +61,20 @@ struct vms_host_entry {
 	unsigned long seq;   /* order of changes within one owner: undone newest first */
 	struct vms_host_owner owner;
 	char record[PATH_MAX]; /* the journal file that holds this entry (set by record/list) */
+	/* VMS_HOST_SWAPFILE: the uuid written in the file's swap header (vms_hoststate_persist) */
+	unsigned char swap_uuid[VMS_SWAPFILE_UUID_LEN];
+	/* set by vms_hoststate_repair() for a persistent swap-file record made before this boot
+	 * (then record is that record's file) */
+	int earlier_boot;
+	/* VMS_HOST_REFUSED of such a record: why the file is not taken for vmsuite's, "" else */
+	char why[256];
 };
 
 /* The journal and lock of one process. Zero it or use VMS_HOSTSTATE_INIT. */
 struct vms_hoststate {
 	char dir[PATH_MAX / 2]; /* state directory (room left for the file names below it) */
-	int lock_fd;            /* open lock file while the lock is held, else -1 */
+	char persist_dir[PATH_MAX / 2]; /* directory of the persistent records */
+	int lock_fd;                    /* open lock file while the lock is held, else -1 */
 	struct vms_host_owner self;
 	unsigned long seq;
 };
@@ -71,7 +89,8 @@ struct vms_hoststate {
 const char *vms_hoststate_default_dir(void);
 
 /* Prepares hs for dir (NULL = vms_hoststate_default_dir()): fills hs->self from /proc/self.
- * Creates nothing and reports nothing; 0, or -ENAMETOOLONG. */
+ * The persistent records go to dir when it is given or $VMSUITE_STATE_DIR is set, else to
+ * VMS_HOSTSTATE_PERSIST_DIR. Creates nothing and reports nothing; 0, or -ENAMETOOLONG. */
 int vms_hoststate_init(struct vms_hoststate *hs, const char *dir);
 
 /* Releases the lock if held (hs stays usable). Never fails. */
@@ -108,6 +127,18 @@ int vms_hoststate_record(struct vms_hoststate *hs, struct vms_host_entry *e);
 /* Removes e's record; call it AFTER the change was undone. 0 (also when already gone), or
  * -errno (reported). */
 int vms_hoststate_forget(struct vms_hoststate *hs, const struct vms_host_entry *e);
+
+/* Writes the persistent record of the swap file e describes (kind VMS_HOST_SWAPFILE, path and
+ * swap_uuid set, journalled first by vms_hoststate_record(), which set its owner and seq):
+ * <persist dir>/swapfiles/<boot id>-<pid>-<start time>-<seq>.json, with the path, the uuid and
+ * the owner (its boot id included), written atomically and fsynced with its directory, so that
+ * it is on disk before the file is. Call it BEFORE creating the file. Creates the directories
+ * (mode 0755) as needed. 0, or -errno (reported: the file must then not be made). */
+int vms_hoststate_persist(struct vms_hoststate *hs, const struct vms_host_entry *e);
+
+/* Removes e's persistent record (named from e's owner and seq); call it AFTER the file is
+ * removed. 0 (also when there is none), or -errno (reported). */
+int vms_hoststate_unpersist(struct vms_hoststate *hs, const struct vms_host_entry *e);
 
 /* Reads every record into a new array *out of *n entries (caller frees; NULL when none),
  * sorted by owner and newest change first. Records that cannot be parsed are skipped with a
@@ -146,9 +177,17 @@ typedef void (*vms_host_report_fn)(const struct vms_host_entry *e, enum vms_host
                                    int err, void *arg);
 
 /* Undoes, newest first, every entry whose owner is dead (vms_host_owner_alive()), and removes
- * its record; entries of live owners (this process included) are left alone. report (may be
- * NULL) hears about every entry. Returns the number of entries undone or found gone, or the
- * -errno of the first failure (every entry is still attempted). Reports nothing itself. */
+ * its record (and, for a swap file, its persistent record); entries of live owners (this
+ * process included) are left alone. Then the persistent swap-file records made before this boot
+ * (another boot id; /run and its journal are gone with that boot): a file that
+ * vms_swapfile_remove_verified() finds to be still the one vmsuite made and inactive is removed
+ * (VMS_HOST_UNDONE) and the record with it; no file: VMS_HOST_GONE, the record goes; a file that
+ * is not vmsuite's, or active swap: VMS_HOST_REFUSED with e->why, file and record kept. Records
+ * of this boot are left to the journal; when the boot id cannot be read, or this user cannot
+ * write the records' directory (only root makes swap files), they are all left alone. report
+ * (may be NULL) hears about every entry (earlier_boot set for those records). Returns the number
+ * of entries undone or found gone, or the -errno of the first failure (every entry is still
+ * attempted). Reports nothing itself but records it cannot parse (warned about, kept). */
 int vms_hoststate_repair(struct vms_hoststate *hs, vms_host_report_fn report, void *arg);
 
 #endif

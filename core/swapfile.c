@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/swap.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/procfs.h"
@@ -136,10 +137,83 @@ struct swap_header_v1 {
 	uint32_t badpages[1];
 };
 
-static int write_header(int fd, uint64_t pages, size_t page)
+/* the signature is not a C string: 10 bytes at the end of the page, no terminator */
+static const char swap_sig[10] = {'S', 'W', 'A', 'P', 'S', 'P', 'A', 'C', 'E', '2'};
+
+static size_t page_size(void)
 {
-	/* the signature is not a C string: 10 bytes at the end of the page, no terminator */
-	static const char sig[10] = {'S', 'W', 'A', 'P', 'S', 'P', 'A', 'C', 'E', '2'};
+	long psz = sysconf(_SC_PAGESIZE);
+
+	return psz > 0 ? (size_t)psz : 4096;
+}
+
+void vms_swapfile_new_uuid(unsigned char uuid[VMS_SWAPFILE_UUID_LEN])
+{
+	size_t got = 0;
+
+	while (got < VMS_SWAPFILE_UUID_LEN) {
+		ssize_t n = getrandom(uuid + got, VMS_SWAPFILE_UUID_LEN - got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got < VMS_SWAPFILE_UUID_LEN) { /* no getrandom: pid and time, still unlike another's */
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		memset(uuid, 0x5a, VMS_SWAPFILE_UUID_LEN);
+		memcpy(uuid, &ts, sizeof(ts) < 12 ? sizeof(ts) : 12);
+		uuid[12] ^= (unsigned char)getpid();
+		uuid[13] ^= (unsigned char)(getpid() >> 8);
+	}
+	uuid[6] = (unsigned char)((uuid[6] & 0x0f) | 0x40); /* version 4, variant 1, as mkswap */
+	uuid[8] = (unsigned char)((uuid[8] & 0x3f) | 0x80);
+}
+
+static const char hex_digits[] = "0123456789abcdef";
+
+void vms_swapfile_uuid_text(const unsigned char uuid[VMS_SWAPFILE_UUID_LEN], char *buf)
+{
+	size_t i;
+	char *p = buf;
+
+	for (i = 0; i < VMS_SWAPFILE_UUID_LEN; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			*p++ = '-';
+		*p++ = hex_digits[uuid[i] >> 4];
+		*p++ = hex_digits[uuid[i] & 0xf];
+	}
+	*p = '\0';
+}
+
+int vms_swapfile_uuid_parse(const char *text, unsigned char uuid[VMS_SWAPFILE_UUID_LEN])
+{
+	const char *hex = hex_digits;
+	size_t i, pos = 0;
+
+	for (i = 0; i < VMS_SWAPFILE_UUID_LEN; i++) {
+		const char *hi, *lo;
+
+		if (i == 4 || i == 6 || i == 8 || i == 10) {
+			if (text[pos] != '-')
+				return -EINVAL;
+			pos++;
+		}
+		if (!text[pos] || !text[pos + 1] || !(hi = strchr(hex, text[pos])) ||
+		    !(lo = strchr(hex, text[pos + 1])))
+			return -EINVAL;
+		uuid[i] = (unsigned char)(((hi - hex) << 4) | (lo - hex));
+		pos += 2;
+	}
+	return text[pos] ? -EINVAL : 0;
+}
+
+static int write_header(int fd, uint64_t pages, size_t page,
+                        const unsigned char uuid[VMS_SWAPFILE_UUID_LEN])
+{
 	char *buf = vms_xcalloc(1, page);
 	struct swap_header_v1 *h = (struct swap_header_v1 *)(void *)buf;
 	ssize_t n;
@@ -147,10 +221,9 @@ static int write_header(int fd, uint64_t pages, size_t page)
 	h->version = 1;
 	h->last_page = (uint32_t)(pages - 1);
 	h->nr_badpages = 0;
-	if (getrandom(h->uuid, sizeof(h->uuid), 0) != (ssize_t)sizeof(h->uuid))
-		memset(h->uuid, 0x5a, sizeof(h->uuid));
-	snprintf(h->volume_name, sizeof(h->volume_name), "vmsuite");
-	memcpy(buf + page - sizeof(sig), sig, sizeof(sig));
+	memcpy(h->uuid, uuid, sizeof(h->uuid));
+	snprintf(h->volume_name, sizeof(h->volume_name), "%s", VMS_SWAPFILE_LABEL);
+	memcpy(buf + page - sizeof(swap_sig), swap_sig, sizeof(swap_sig));
 	n = pwrite(fd, buf, page, 0);
 	free(buf);
 	if (n < 0)
@@ -158,11 +231,12 @@ static int write_header(int fd, uint64_t pages, size_t page)
 	return n == (ssize_t)page ? 0 : -EIO;
 }
 
-static int zero_fill(int fd, uint64_t size)
+/* Writes zeros from offset from up to size. */
+static int zero_fill(int fd, uint64_t from, uint64_t size)
 {
 	size_t chunk = (size_t)MIB;
 	char *zeros = vms_xcalloc(1, chunk);
-	uint64_t done = 0;
+	uint64_t done = from;
 	int ret = 0;
 
 	while (done < size) {
@@ -181,10 +255,11 @@ static int zero_fill(int fd, uint64_t size)
 	return ret;
 }
 
-int vms_swapfile_create(const char *path, uint64_t usable, char *method, size_t method_len)
+int vms_swapfile_create(const char *path, uint64_t usable,
+                        const unsigned char uuid[VMS_SWAPFILE_UUID_LEN], char *method,
+                        size_t method_len)
 {
-	long psz = sysconf(_SC_PAGESIZE);
-	size_t page = psz > 0 ? (size_t)psz : 4096;
+	size_t page = page_size();
 	uint64_t pages = (usable + page - 1) / page + 1, size = pages * page;
 	struct statfs sf;
 	const char *how = "fallocate";
@@ -216,6 +291,13 @@ int vms_swapfile_create(const char *path, uint64_t usable, char *method, size_t 
 			goto fail;
 		}
 	}
+	/* the header first, on disk before the bulk: a file a power loss leaves half-made still
+	 * carries vmsuite's label and uuid, so the next boot can tell it for vmsuite's */
+	if ((ret = write_header(fd, pages, page, uuid)) || (fsync(fd) ? (ret = -errno) : 0)) {
+		vms_error("cannot write the swap header of '%s': %s", path, strerror(-ret));
+		goto fail;
+	}
+	/* fallocate keeps the header: it allocates, it does not overwrite written blocks */
 	if (fallocate(fd, 0, 0, (off_t)size)) {
 		if (errno != EOPNOTSUPP && errno != ENOSYS) {
 			ret = -errno;
@@ -223,15 +305,16 @@ int vms_swapfile_create(const char *path, uint64_t usable, char *method, size_t 
 			          (unsigned long long)size, path, strerror(-ret));
 			goto fail;
 		}
-		/* no extents to preallocate (vfat, ...): write every block */
+		/* no extents to preallocate (vfat, ...): write every block after the header */
 		how = "zero-fill";
-		if ((ret = zero_fill(fd, size))) {
+		if ((ret = zero_fill(fd, page, size))) {
 			vms_error("cannot fill the swap file '%s': %s", path, strerror(-ret));
 			goto fail;
 		}
 	}
-	if ((ret = write_header(fd, pages, page)) || (fsync(fd) ? (ret = -errno) : 0)) {
-		vms_error("cannot write the swap header of '%s': %s", path, strerror(-ret));
+	if (fsync(fd)) {
+		ret = -errno;
+		vms_error("cannot write the swap file '%s' to disk: %s", path, strerror(-ret));
 		goto fail;
 	}
 	close(fd);
@@ -302,4 +385,123 @@ int vms_swapfile_remove(const char *path)
 	if (unlink(path))
 		return errno == ENOENT ? 1 : -errno;
 	return 0;
+}
+
+/* Checks the open file fd against vmsuite's marks: 0 it carries them, 2 not (why), -errno. */
+static int verify_fd(int fd, const unsigned char uuid[VMS_SWAPFILE_UUID_LEN], char *why,
+                     size_t why_len)
+{
+	size_t page = page_size();
+	char *buf, label[sizeof(((struct swap_header_v1 *)0)->volume_name) + 1];
+	const struct swap_header_v1 *h;
+	char want[40], have[40];
+	struct stat st;
+	ssize_t n;
+	int ret = 2;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, why_len, "it is not a regular file");
+		return 2;
+	}
+	if ((uint64_t)st.st_size < page) {
+		snprintf(why, why_len, "it is %lld bytes long, shorter than a swap header",
+		         (long long)st.st_size);
+		return 2;
+	}
+	buf = vms_xcalloc(1, page);
+	n = pread(fd, buf, page, 0);
+	if (n < 0) {
+		ret = -errno;
+		goto out;
+	}
+	h = (const struct swap_header_v1 *)(const void *)buf;
+	memcpy(label, h->volume_name, sizeof(h->volume_name));
+	label[sizeof(h->volume_name)] = '\0';
+	if (n != (ssize_t)page ||
+	    memcmp(buf + page - sizeof(swap_sig), swap_sig, sizeof(swap_sig)) || h->version != 1) {
+		snprintf(why, why_len, "it carries no swap header");
+	} else if (strcmp(label, VMS_SWAPFILE_LABEL)) {
+		snprintf(why, why_len, "its swap header is not labelled '%s'", VMS_SWAPFILE_LABEL);
+	} else if (memcmp(h->uuid, uuid, sizeof(h->uuid))) {
+		vms_swapfile_uuid_text(uuid, want);
+		vms_swapfile_uuid_text(h->uuid, have);
+		snprintf(why, why_len, "its swap header has uuid %s, not the recorded %s", have,
+		         want);
+	} else {
+		ret = 0;
+	}
+out:
+	free(buf);
+	return ret;
+}
+
+/* Opens path for the checks without following a symlink: the descriptor; or 1 nothing there,
+ * 2 refused (why), -errno (as vms_swapfile_verify() returns them) with *fd = -1. */
+static int open_checked(const char *path, int *fd, char *why, size_t why_len)
+{
+	*fd = -1;
+	if (why_len)
+		why[0] = '\0';
+	if (!vms_swapfile_name_ok(path) || path[0] != '/') {
+		snprintf(why, why_len, "it is not a name vmsuite gives its swap files (%s*)",
+		         VMS_SWAPFILE_PREFIX);
+		return 2;
+	}
+	/* O_NONBLOCK: a FIFO put in its place must not block the open */
+	*fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (*fd >= 0)
+		return 0;
+	if (errno == ELOOP) {
+		snprintf(why, why_len, "it is a symbolic link");
+		return 2;
+	}
+	return errno == ENOENT ? 1 : -errno;
+}
+
+int vms_swapfile_verify(const char *path, const unsigned char uuid[VMS_SWAPFILE_UUID_LEN],
+                        char *why, size_t why_len)
+{
+	int fd, ret = open_checked(path, &fd, why, why_len);
+
+	if (fd < 0)
+		return ret;
+	ret = verify_fd(fd, uuid, why, why_len);
+	close(fd);
+	return ret;
+}
+
+int vms_swapfile_remove_verified(const char *path, const unsigned char uuid[VMS_SWAPFILE_UUID_LEN],
+                                 char *why, size_t why_len)
+{
+	struct stat opened, now;
+	int fd, ret = open_checked(path, &fd, why, why_len), listed;
+
+	if (fd < 0)
+		return ret;
+	ret = verify_fd(fd, uuid, why, why_len);
+	if (ret)
+		goto out;
+	listed = vms_swapfile_listed(path, NULL);
+	if (listed) {
+		ret = listed < 0 ? listed : 2;
+		if (listed > 0)
+			snprintf(why, why_len, "it is active swap (listed in /proc/swaps)");
+		goto out;
+	}
+	/* the file checked is the file removed: not one put in its place meanwhile */
+	if (fstat(fd, &opened) || lstat(path, &now)) {
+		ret = errno == ENOENT ? 1 : -errno;
+		goto out;
+	}
+	if (opened.st_dev != now.st_dev || opened.st_ino != now.st_ino) {
+		snprintf(why, why_len, "it was replaced while it was checked");
+		ret = 2;
+		goto out;
+	}
+	ret = unlink(path) ? (errno == ENOENT ? 1 : -errno) : 0;
+out:
+	close(fd);
+	return ret;
 }

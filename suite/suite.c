@@ -98,23 +98,48 @@ static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome out
 	case VMS_HOST_UNDONE: {
 		char *done = vms_host_entry_undone(e);
 
-		vms_note("repaired what a dead vmsuite left: %s, changed by pid %ld ('%s')", done,
-		         e->owner.pid, cmd);
+		if (e->earlier_boot)
+			vms_note(
+			    "repaired what a crash or power loss left: %s, made by pid %ld ('%s') "
+			    "in an earlier boot",
+			    done, e->owner.pid, cmd);
+		else
+			vms_note("repaired what a dead vmsuite left: %s, changed by pid %ld ('%s')",
+			         done, e->owner.pid, cmd);
 		free(done);
 		break;
 	}
 	case VMS_HOST_GONE:
-		vms_note("repaired the journal: the %s '%s' of the dead pid %ld was already gone",
-		         what, path, e->owner.pid);
+		if (e->earlier_boot)
+			vms_note(
+			    "repaired the records: the %s '%s' made by pid %ld in an earlier boot "
+			    "was already gone",
+			    what, path, e->owner.pid);
+		else
+			vms_note(
+			    "repaired the journal: the %s '%s' of the dead pid %ld was already "
+			    "gone",
+			    what, path, e->owner.pid);
 		break;
 	case VMS_HOST_FAILED:
 		vms_warn("cannot undo the %s '%s' a dead vmsuite left: %s (see 'vmsuite cleanup')",
 		         what, path, strerror(-err));
 		break;
 	case VMS_HOST_REFUSED:
-		vms_warn("the journal record '%s' names '%s', which vmsuite does not make: left "
-		         "alone",
-		         rec, path);
+		if (e->earlier_boot) {
+			char *why = vms_text_escape(e->why);
+
+			vms_warn(
+			    "left alone: '%s', which the record '%s' names as the swap file pid "
+			    "%ld made in an earlier boot, is not that file: %s (delete it yourself "
+			    "if it is a leftover, then the record)",
+			    path, rec, e->owner.pid, why);
+			free(why);
+		} else {
+			vms_warn("the journal record '%s' names '%s', which vmsuite does not make: "
+			         "left alone",
+			         rec, path);
+		}
 		break;
 	case VMS_HOST_LIVE: break;
 	}
@@ -168,9 +193,10 @@ static int lock_host(struct vms_suite *s, int must)
 	return 0;
 }
 
-/* The temporary swap file the machine plans (m->swapfile_bytes): recorded in the journal,
- * created and switched on, before the cgroup so that the cgroup sees it as host swap. Returns
- * an exit code: the plan was sized for this swap, so a failure ends the run. */
+/* The temporary swap file the machine plans (m->swapfile_bytes): recorded in the journal and
+ * in the persistent records (which outlive a reboot), created and switched on, before the
+ * cgroup so that the cgroup sees it as host swap. Returns an exit code: the plan was sized for
+ * this swap, so a failure ends the run. */
 static int setup_swapfile(struct vms_suite *s)
 {
 	const struct vms_machine *m = s->cfg.machine;
@@ -185,13 +211,20 @@ static int setup_swapfile(struct vms_suite *s)
 		vms_error("swap file path under '%s' too long", m->swapfile_dir);
 		return VMS_EXIT_FATAL;
 	}
+	/* the header's uuid, kept in the persistent record: after a reboot it tells the file
+	 * for the one this run made */
+	vms_swapfile_new_uuid(s->swap_entry.swap_uuid);
 	/* in the journal before it exists: a SIGKILL from here on leaves a record */
 	if (vms_hoststate_record(&s->hs, &s->swap_entry))
 		return VMS_EXIT_FATAL;
 	s->swap_recorded = 1;
-	if (vms_swapfile_create(s->swap_entry.path, m->swapfile_bytes, s->swap_method,
-	                        sizeof(s->swap_method)) ||
-	    vms_swapfile_on(s->swap_entry.path)) {
+	/* and on disk: a power loss from here on leaves a record the next boot finds */
+	if (vms_hoststate_persist(&s->hs, &s->swap_entry))
+		return VMS_EXIT_FATAL;
+	if (!vms_swapfile_create(s->swap_entry.path, m->swapfile_bytes, s->swap_entry.swap_uuid,
+	                         s->swap_method, sizeof(s->swap_method)))
+		s->swap_created = 1;
+	if (!s->swap_created || vms_swapfile_on(s->swap_entry.path)) {
 		vms_note("the run was planned with %s of swap from that file; --swap-file no runs "
 		         "without it, --swap-dir DIR puts it elsewhere",
 		         vms_format_size(m->swapfile_bytes, size, sizeof(size)));
@@ -200,7 +233,7 @@ static int setup_swapfile(struct vms_suite *s)
 	return 0;
 }
 
-/* Switches off and removes the swap file, then its record (kept when that fails, so that the
+/* Switches off and removes the swap file, then its records (kept when that fails, so that the
  * next run or `vmsuite cleanup` retries). */
 static void teardown_swapfile(struct vms_suite *s)
 {
@@ -209,7 +242,8 @@ static void teardown_swapfile(struct vms_suite *s)
 
 	if (!s->swap_recorded)
 		return;
-	ret = vms_swapfile_remove(s->swap_entry.path);
+	/* a file this run did not make (the name was taken: EEXIST) is not its to remove */
+	ret = s->swap_created ? vms_swapfile_remove(s->swap_entry.path) : 1;
 	if (ret < 0 || ret == 2) {
 		path = vms_text_escape(s->swap_entry.path);
 		vms_warn("cannot remove the swap file '%s': %s (see 'vmsuite cleanup')", path,
@@ -217,6 +251,7 @@ static void teardown_swapfile(struct vms_suite *s)
 		free(path);
 		return;
 	}
+	vms_hoststate_unpersist(&s->hs, &s->swap_entry); /* reported; a reboot finds it gone */
 	if (!vms_hoststate_forget(&s->hs, &s->swap_entry))
 		s->swap_recorded = 0;
 }

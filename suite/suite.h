@@ -57,6 +57,7 @@ struct vms_suite {
 	int cg_recorded;                  /* cg_entry is in the journal */
 	struct vms_host_entry swap_entry; /* the journal record of the temporary swap file */
 	int swap_recorded;                /* swap_entry is in the journal (the file may exist) */
+	int swap_created;                 /* this run made the file (it is this run's to remove) */
 	char swap_method[32];             /* how it was preallocated */
 	struct vms_probe *probe;
 	struct vms_audio_source audio; /* the probe as the runner sees it */

@@ -175,6 +175,8 @@ struct seen {
 	int n;
 	enum vms_host_outcome outcome[8];
 	char path[8][PATH_MAX];
+	int earlier_boot[8];
+	char why[8][256];
 };
 
 static void note(const struct vms_host_entry *e, enum vms_host_outcome outcome, int err, void *arg)
@@ -185,6 +187,8 @@ static void note(const struct vms_host_entry *e, enum vms_host_outcome outcome, 
 	if (s->n < 8) {
 		s->outcome[s->n] = outcome;
 		snprintf(s->path[s->n], sizeof(s->path[0]), "%s", e->path);
+		s->earlier_boot[s->n] = e->earlier_boot;
+		snprintf(s->why[s->n], sizeof(s->why[0]), "%s", e->why);
 	}
 	s->n++;
 }
@@ -318,6 +322,110 @@ static void test_repair_swapfile(void **state)
 	assert_string_equal(vms_host_kind_what(VMS_HOST_SWAPFILE), "swap file");
 }
 
+/* The persistent swap-file records (they outlive a reboot, unlike the journal): written with
+ * the boot id and the header's uuid; left to the journal in this boot; of an earlier boot, the
+ * file removed when it still is vmsuite's (label and uuid) and the record with it, a file that
+ * is not (another uuid) left alone with the reason and the record kept, a missing file's record
+ * forgotten. The directory: the state directory given, else /var/lib/vmsuite unless
+ * $VMSUITE_STATE_DIR is set. */
+static void test_persistent_swapfile(void **state)
+{
+	struct vms_hoststate hs, gone;
+	struct vms_host_entry e[3];
+	struct seen seen = {0};
+	char file[PATH_MAX], *text;
+	struct stat st;
+	int i;
+
+	(void)state;
+	unsetenv("VMSUITE_STATE_DIR");
+	assert_int_equal(vms_hoststate_init(&hs, NULL), 0);
+	assert_string_equal(hs.persist_dir, "/var/lib/vmsuite");
+	setenv("VMSUITE_STATE_DIR", tmp, 1);
+	assert_int_equal(vms_hoststate_init(&hs, NULL), 0);
+	assert_string_equal(hs.persist_dir, tmp);
+	unsetenv("VMSUITE_STATE_DIR");
+	assert_int_equal(vms_hoststate_init(&hs, tmp), 0);
+	assert_string_equal(hs.persist_dir, tmp);
+	assert_true(hs.self.boot_id[0]);
+
+	/* three swap files of this process: journalled, persisted, made (the third: not made) */
+	for (i = 0; i < 3; i++) {
+		memset(&e[i], 0, sizeof(e[i]));
+		e[i].kind = VMS_HOST_SWAPFILE;
+		snprintf(e[i].path, sizeof(e[i].path), "%s/.vmsuite-swap-%d", tmp, i + 1);
+		vms_swapfile_new_uuid(e[i].swap_uuid);
+		assert_int_equal(vms_hoststate_record(&hs, &e[i]), 0);
+		assert_int_equal(vms_hoststate_persist(&hs, &e[i]), 0);
+	}
+	assert_int_equal(vms_swapfile_create(e[0].path, 1 << 20, e[0].swap_uuid, NULL, 0), 0);
+	/* the second file is replaced by one with another uuid (another mkswap, say) */
+	e[2].swap_uuid[0] ^= 0xff;
+	assert_int_equal(vms_swapfile_create(e[1].path, 1 << 20, e[2].swap_uuid, NULL, 0), 0);
+	e[2].swap_uuid[0] ^= 0xff;
+	snprintf(file, sizeof(file), "%s/swapfiles/%s-%ld-%llu-%lu.json", tmp, hs.self.boot_id,
+	         hs.self.pid, hs.self.start_time, e[0].seq);
+	text = vms_read_text(file);
+	assert_non_null(text);
+	assert_non_null(strstr(text, hs.self.boot_id));
+	assert_non_null(strstr(text, "\"uuid\""));
+	assert_non_null(strstr(text, e[0].path));
+	free(text);
+
+	/* this boot, a live owner: the journal reports them, the records stay */
+	assert_int_equal(vms_hoststate_repair(&hs, note, &seen), 0);
+	assert_int_equal(seen.n, 3);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(seen.outcome[i], VMS_HOST_LIVE);
+		assert_false(seen.earlier_boot[i]);
+	}
+	assert_int_equal(stat(file, &st), 0);
+
+	/* a reboot: /run empties (the journal records go), the boot id changes */
+	gone = hs;
+	snprintf(gone.self.boot_id, sizeof(gone.self.boot_id),
+	         "00000000-0000-4000-8000-000000000000");
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(vms_hoststate_forget(&hs, &e[i]), 0);
+		assert_int_equal(vms_hoststate_unpersist(&hs, &e[i]), 0);
+		e[i].owner = gone.self;
+		assert_int_equal(vms_hoststate_persist(&gone, &e[i]), 0);
+	}
+	assert_int_equal(stat(file, &st), -1);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(vms_hoststate_repair(&hs, note, &seen), 2);
+	assert_int_equal(seen.n, 3);
+	for (i = 0; i < seen.n; i++) {
+		assert_true(seen.earlier_boot[i]);
+		if (!strcmp(seen.path[i], e[0].path)) {
+			assert_int_equal(seen.outcome[i], VMS_HOST_UNDONE);
+		} else if (!strcmp(seen.path[i], e[1].path)) {
+			assert_int_equal(seen.outcome[i], VMS_HOST_REFUSED);
+			assert_non_null(strstr(seen.why[i], "uuid"));
+		} else {
+			assert_string_equal(seen.path[i], e[2].path);
+			assert_int_equal(seen.outcome[i], VMS_HOST_GONE);
+		}
+	}
+	assert_int_equal(lstat(e[0].path, &st), -1);
+	assert_int_equal(stat(e[1].path, &st), 0);
+	/* only the refused one's record is left, and it is said again next time */
+	snprintf(file, sizeof(file), "%s/swapfiles/%s-%ld-%llu-%lu.json", tmp, gone.self.boot_id,
+	         gone.self.pid, gone.self.start_time, e[1].seq);
+	assert_int_equal(stat(file, &st), 0);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(vms_hoststate_repair(&hs, note, &seen), 0);
+	assert_int_equal(seen.n, 1);
+	assert_int_equal(seen.outcome[0], VMS_HOST_REFUSED);
+	assert_int_equal(stat(e[1].path, &st), 0);
+	/* once its file is dealt with, the record goes */
+	assert_int_equal(unlink(e[1].path), 0);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(vms_hoststate_repair(&hs, note, &seen), 1);
+	assert_int_equal(seen.outcome[0], VMS_HOST_GONE);
+	assert_int_equal(stat(file, &st), -1);
+}
+
 /* In a child: tries the lock; exits 0 when taken, 1 when refused, 2 when interrupted. The
  * parent's descriptor is closed first: a flock lock belongs to the open file, which a fork
  * shares, so a child holding it keeps the lock (vmsuite's own children die with it). */
@@ -411,6 +519,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_record_list_forget, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repair, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repair_swapfile, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_persistent_swapfile, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock_interrupted, setup, teardown),
 	};

@@ -63,6 +63,33 @@ static void test_refuses_tmpfs(void **state)
 	            -ENOENT);
 }
 
+/* The uuid's text form (as blkid shows it) round-trips; anything else is refused. */
+static void test_uuid_text(void **state)
+{
+	unsigned char u[VMS_SWAPFILE_UUID_LEN], back[VMS_SWAPFILE_UUID_LEN];
+	char text[40];
+
+	(void)state;
+	vms_swapfile_new_uuid(u);
+	vms_swapfile_uuid_text(u, text);
+	assert_int_equal(strlen(text), 36);
+	assert_int_equal(text[14], '4'); /* version 4, as mkswap makes them */
+	assert_int_equal(vms_swapfile_uuid_parse(text, back), 0);
+	assert_memory_equal(u, back, sizeof(u));
+	assert_int_equal(vms_swapfile_uuid_parse("0123456789abcdef0123456789abcdef", back),
+	                 -EINVAL);
+	assert_int_equal(vms_swapfile_uuid_parse("", back), -EINVAL);
+	text[35] = '\0';
+	assert_int_equal(vms_swapfile_uuid_parse(text, back), -EINVAL);
+	vms_swapfile_uuid_text(u, text);
+	text[36] = 'a';
+	text[37] = '\0';
+	assert_int_equal(vms_swapfile_uuid_parse(text, back), -EINVAL);
+	vms_swapfile_uuid_text(u, text);
+	text[0] = 'g';
+	assert_int_equal(vms_swapfile_uuid_parse(text, back), -EINVAL);
+}
+
 /* A directory on a filesystem that can hold swap (the build tree), or NULL. */
 static char *swap_dir(void)
 {
@@ -78,7 +105,8 @@ static char *swap_dir(void)
 
 static void test_create_and_remove(void **state)
 {
-	char *dir = swap_dir(), *path, *other, method[32], sig[11] = "";
+	char *dir = swap_dir(), *path, *other, method[32], sig[11] = "", why[256];
+	unsigned char uuid[VMS_SWAPFILE_UUID_LEN], wrong[VMS_SWAPFILE_UUID_LEN];
 	long page = sysconf(_SC_PAGESIZE);
 	struct stat st;
 	FILE *f;
@@ -89,9 +117,12 @@ static void test_create_and_remove(void **state)
 	path = vms_xasprintf("%s/.vmsuite-swap-test%ld", dir, (long)getpid());
 	other = vms_xasprintf("%s/swapfile-test%ld", dir, (long)getpid());
 	unlink(path);
+	vms_swapfile_new_uuid(uuid);
+	memcpy(wrong, uuid, sizeof(wrong));
+	wrong[15] ^= 1;
 	/* only names vmsuite gives */
-	assert_int_equal(vms_swapfile_create(other, 1 << 20, NULL, 0), -EINVAL);
-	assert_int_equal(vms_swapfile_create(path, 3 << 20, method, sizeof(method)), 0);
+	assert_int_equal(vms_swapfile_create(other, 1 << 20, uuid, NULL, 0), -EINVAL);
+	assert_int_equal(vms_swapfile_create(path, 3 << 20, uuid, method, sizeof(method)), 0);
 	assert_true(!strcmp(method, "fallocate") || !strcmp(method, "zero-fill"));
 	/* usable bytes plus the header page, owner-only */
 	assert_int_equal(stat(path, &st), 0);
@@ -104,7 +135,42 @@ static void test_create_and_remove(void **state)
 	fclose(f);
 	assert_string_equal(sig, "SWAPSPACE2");
 	/* never over an existing file */
-	assert_int_equal(vms_swapfile_create(path, 1 << 20, NULL, 0), -EEXIST);
+	assert_int_equal(vms_swapfile_create(path, 1 << 20, uuid, NULL, 0), -EEXIST);
+
+	/* it carries vmsuite's label and this uuid, and no other */
+	assert_int_equal(vms_swapfile_verify(path, uuid, why, sizeof(why)), 0);
+	assert_int_equal(vms_swapfile_verify(path, wrong, why, sizeof(why)), 2);
+	assert_non_null(strstr(why, "uuid"));
+	assert_int_equal(vms_swapfile_remove_verified(path, wrong, why, sizeof(why)), 2);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(vms_swapfile_verify(other, uuid, why, sizeof(why)), 2);
+	assert_non_null(strstr(why, "not a name vmsuite gives"));
+	assert_int_equal(vms_swapfile_verify(path + 1, uuid, why, sizeof(why)), 2); /* relative */
+	assert_int_equal(vms_swapfile_remove_verified(path, uuid, why, sizeof(why)), 0);
+	assert_int_equal(lstat(path, &st), -1);
+	assert_int_equal(vms_swapfile_remove_verified(path, uuid, why, sizeof(why)), 1);
+	assert_int_equal(vms_swapfile_verify(path, uuid, why, sizeof(why)), 1);
+	/* a file of that name without the header (a power loss before it), or another label */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(vms_swapfile_remove_verified(path, uuid, why, sizeof(why)), 2);
+	assert_non_null(strstr(why, "shorter than a swap header"));
+	assert_int_equal(truncate(path, page), 0);
+	assert_int_equal(vms_swapfile_verify(path, uuid, why, sizeof(why)), 2);
+	assert_string_equal(why, "it carries no swap header");
+	unlink(path);
+	assert_int_equal(vms_swapfile_create(path, 1 << 20, uuid, NULL, 0), 0);
+	f = fopen(path, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 1024 + 12 + 16, SEEK_SET), 0); /* the label (volume name) */
+	assert_int_equal(fwrite("mkswap", 1, 7, f), 7);
+	fclose(f);
+	assert_int_equal(vms_swapfile_remove_verified(path, uuid, why, sizeof(why)), 2);
+	assert_non_null(strstr(why, "not labelled 'vmsuite'"));
+	assert_int_equal(stat(path, &st), 0);
+	unlink(path);
+	assert_int_equal(vms_swapfile_create(path, 3 << 20, uuid, NULL, 0), 0);
 
 	/* removal: not listed in /proc/swaps, so just unlinked; then nothing left */
 	assert_int_equal(vms_swapfile_remove(path), 0);
@@ -116,6 +182,8 @@ static void test_create_and_remove(void **state)
 	assert_int_equal(symlink(other, path), 0);
 	assert_int_equal(vms_swapfile_remove(path), 2);
 	assert_int_equal(vms_swapfile_remove(other), 2);
+	assert_int_equal(vms_swapfile_remove_verified(path, uuid, why, sizeof(why)), 2);
+	assert_string_equal(why, "it is a symbolic link");
 	assert_int_equal(lstat(path, &st), 0);
 	assert_int_equal(stat(other, &st), 0);
 	unlink(path);
@@ -130,6 +198,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names),
+	    cmocka_unit_test(test_uuid_text),
 	    cmocka_unit_test(test_listed),
 	    cmocka_unit_test(test_refuses_tmpfs),
 	    cmocka_unit_test(test_create_and_remove),
