@@ -359,28 +359,34 @@ static void persist_path(const struct vms_hoststate *hs, char *buf, size_t len)
 	snprintf(buf, len, "%s/swapfiles", hs->persist_dir);
 }
 
-/* mkdir that lasts: a new directory's entry is fsynced in its parent. */
-static int make_dir_durable(const char *path)
+/* mkdir -p that lasts: each new directory's entry is fsynced in its parent (a system without
+ * /var/lib, such as the kernel lab's initramfs, gets it made). 0 or -errno; reports nothing. */
+static int make_dirs_durable(const char *path)
 {
-	char *parent, *slash;
-	int fd;
+	char *parent = vms_xstrdup(path), *slash = strrchr(parent, '/');
+	int fd, ret = 0;
 
-	if (mkdir(path, 0755)) {
-		if (errno == EEXIST)
-			return 0;
-		return vms_error_ret(-errno, "cannot create '%s': %s", path, strerror(errno));
-	}
-	parent = vms_xstrdup(path);
-	slash = strrchr(parent, '/');
 	if (slash)
 		*(slash == parent ? slash + 1 : slash) = '\0';
+	if (mkdir(path, 0755)) {
+		if (errno == EEXIST)
+			goto out;
+		ret = -errno;
+		/* a parent is missing: it first, then this one */
+		if (ret == -ENOENT && slash && strcmp(parent, path) &&
+		    !(ret = make_dirs_durable(parent)) && mkdir(path, 0755) && errno != EEXIST)
+			ret = -errno;
+		if (ret)
+			goto out;
+	}
 	fd = open(slash ? parent : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		fsync(fd);
 		close(fd);
 	}
+out:
 	free(parent);
-	return 0;
+	return ret;
 }
 
 /* <persist dir>/swapfiles/<boot id>-<pid>-<start time>-<seq>.json: unique across boots. */
@@ -405,8 +411,9 @@ int vms_hoststate_persist(struct vms_hoststate *hs, const struct vms_host_entry 
 	int ret;
 
 	persist_path(hs, dir, sizeof(dir));
-	if ((ret = make_dir_durable(hs->persist_dir)) || (ret = make_dir_durable(dir)))
-		return ret;
+	if ((ret = make_dirs_durable(dir)))
+		return vms_error_ret(ret, "cannot create '%s' for the swap file records: %s", dir,
+		                     strerror(-ret));
 	if ((ret = persist_record_path(hs, e, file, sizeof(file))))
 		return vms_error_ret(ret, "the record of the swap file '%s' in '%s': name too long",
 		                     e->path, dir);

@@ -424,6 +424,17 @@ static void test_persistent_swapfile(void **state)
 	assert_int_equal(vms_hoststate_repair(&hs, note, &seen), 1);
 	assert_int_equal(seen.outcome[0], VMS_HOST_GONE);
 	assert_int_equal(stat(file, &st), -1);
+
+	/* missing parents (a system without /var/lib, as the lab's initramfs) are made */
+	snprintf(file, sizeof(file), "%s/var/lib/vmsuite", tmp);
+	assert_int_equal(vms_hoststate_init(&gone, file), 0);
+	e[0].owner = gone.self;
+	assert_int_equal(vms_hoststate_persist(&gone, &e[0]), 0);
+	snprintf(file, sizeof(file), "%s/var/lib/vmsuite/swapfiles/%s-%ld-%llu-%lu.json", tmp,
+	         gone.self.boot_id, gone.self.pid, gone.self.start_time, e[0].seq);
+	assert_int_equal(stat(file, &st), 0);
+	assert_int_equal(vms_hoststate_unpersist(&gone, &e[0]), 0);
+	assert_int_equal(stat(file, &st), -1);
 }
 
 /* In a child: tries the lock; exits 0 when taken, 1 when refused, 2 when interrupted. The
