@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/builtin.h"
 #include "core/escape.h"
@@ -138,10 +139,13 @@ int cmd_cleanup(int argc, char **argv)
 			                     strerror(errno));
 		/* after a reboot /run is empty, but the swap-file records on disk may remain */
 		if (stat(hs.persist_dir, &st)) {
-			printf(
-			    "nothing to clean up: vmsuite has changed nothing on this host ('%s' "
-			    "and '%s' do not exist)\n",
-			    hs.dir, hs.persist_dir);
+			int same = !strcmp(hs.dir, hs.persist_dir);
+
+			printf("nothing to clean up: vmsuite has changed nothing on this host "
+			       "('%s'%s%s%s "
+			       "not exist)\n",
+			       hs.dir, same ? "" : " and '", same ? "" : hs.persist_dir,
+			       same ? " does" : "' do");
 			return VMS_EXIT_OK;
 		}
 	}
@@ -154,11 +158,18 @@ int cmd_cleanup(int argc, char **argv)
 		printf("a vmsuite run holds the host lock: pid %ld ('%s')\n", holder.pid, cmd);
 		free(cmd);
 	}
-	if (!t.undone && !t.live && !t.failed && !t.refused)
-		printf("nothing to clean up: the journal in '%s' is empty and no swap file of an "
-		       "earlier boot is recorded in '%s/swapfiles'\n",
-		       hs.dir, hs.persist_dir);
-	else if (!t.failed)
+	if (!t.undone && !t.live && !t.failed && !t.refused) {
+		char records[sizeof(hs.persist_dir) + 16];
+
+		/* the records are looked at only by who can remove them (root) */
+		snprintf(records, sizeof(records), "%s/swapfiles", hs.persist_dir);
+		if (access(records, W_OK))
+			printf("nothing to clean up: the journal in '%s' is empty\n", hs.dir);
+		else
+			printf("nothing to clean up: the journal in '%s' is empty and no swap file "
+			       "of an earlier boot is recorded in '%s'\n",
+			       hs.dir, records);
+	} else if (!t.failed)
 		printf("%d change%s of dead runs undone, %d of running ones left alone\n", t.undone,
 		       t.undone == 1 ? "" : "s", t.live);
 	return t.failed ? VMS_EXIT_FATAL : VMS_EXIT_OK;
