@@ -35,7 +35,8 @@ enum vms_host_kind {
 	                    * in it, rmdir (anything else in it: refused, nothing touched) */
 	VMS_HOST_SWAPFILE, /* the emulated machine's temporary swap file .vmsuite-swap-*; undo:
 	                    * swapoff when /proc/swaps lists it, unlink (another name, or not a
-	                    * regular file: refused, nothing touched) */
+	                    * regular file: refused, nothing touched); also recorded on disk for
+	                    * after a reboot (vms_hoststate_persist) */
 	VMS_HOST_SYSCTL,   /* a kernel knob vmsuite wrote (core/sysctl.h): path = its /proc/sys or
 	                    * /sys/kernel/mm/transparent_hugepage file, original = the value before;
 	                    * undo: write original back (a path outside the allow-list: refused) */
