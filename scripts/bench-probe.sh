@@ -8,7 +8,8 @@
 # as "ratio without the floor" = (player - floor) / decode-only (target <= 1.5 at the default
 # preset). Timings on a shared or virtual machine drift by tens of percent within a minute, so
 # the floor runs at the same time as the probe, on the same CPU (the player is pinned there
-# with --cpu, the floor with taskset), and every preset is measured ROUNDS times: the median
+# with --cpu, the floor with taskset; vmsuite's own process on the other CPUs, as under
+# `vmsuite run`), and every preset is measured ROUNDS times: the median
 # and the range of the per-round ratios are printed. The watcher thread's cost (the probe's
 # periodic readings, on another CPU when there is one) is printed beside it, and so is the
 # ratio with it counted. As root, kernel.task_delayacct is on for the measurement, as under
@@ -40,13 +41,17 @@ if [ "$(id -u)" = 0 ] && [ -w "$dacct" ]; then
 	old_dacct=$(cat "$dacct")
 	echo 1 >"$dacct"
 fi
-# the highest CPU this script may use: the player and the floor share it
-cpu=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+# the highest CPU this script may use: the player and the floor share it; vmsuite's own process
+# runs on the others, as `vmsuite run` keeps itself off the emulated machine's CPU
+read -r cpu others < <(python3 -c 'import os
+c = sorted(os.sched_getaffinity(0))
+print(c[-1], ",".join(map(str, c[:-1])) or c[-1])')
 
 for r in $(seq "$rounds"); do
 	taskset -c "$cpu" "$helper" "$mp3" 60 >>"$tmp/decode"
 done
-echo "file: $mp3, $secs s per measurement, $rounds rounds, player and floor on CPU $cpu;" \
+echo "file: $mp3, $secs s per measurement, $rounds rounds, player and floor on CPU $cpu," \
+	"vmsuite and the watcher on CPU $others;" \
 	"load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for preset in 2001 desktop pro; do
 	# the period the device grants for the preset, for the floor
@@ -56,8 +61,8 @@ for preset in 2001 desktop pro; do
 	for r in $(seq "$rounds"); do
 		taskset -c "$cpu" "$helper" --wake-floor "$period" "$secs" >"$tmp/floor" &
 		fpid=$!
-		"$vmsuite" probe "$mp3" --seconds "$secs" --device virtual --latency "$preset" \
-			--cpu "$cpu" -o "$tmp/r$r.json" --force >/dev/null 2>"$tmp/err" ||
+		taskset -c "$others" "$vmsuite" probe "$mp3" --seconds "$secs" --device virtual \
+			--latency "$preset" --cpu "$cpu" -o "$tmp/r$r.json" --force >/dev/null 2>"$tmp/err" ||
 			{ cat "$tmp/err" >&2; exit 1; }
 		wait "$fpid"
 		cat "$tmp/floor" >>"$tmp/floor-$preset"
