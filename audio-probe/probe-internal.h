@@ -47,7 +47,8 @@ struct vms_xrun_rec {
 /* Once a second: cumulative costs of the probe process. */
 struct vms_tick_rec {
 	double t;
-	double cpu_s;        /* probe thread user+system */
+	double cpu_s;        /* the player thread's user+system */
+	double watch_cpu_s;  /* the watcher thread's CPU time; < 0 = no watcher */
 	double decode_cpu_s; /* CPU inside libmpg123 */
 	double audio_s;      /* audio decoded */
 	long maxrss_kib;

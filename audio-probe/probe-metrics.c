@@ -328,6 +328,10 @@ json_t *vms_probe_window_compute(const struct vms_probe_view *v, double t0, doub
 		if (b->t > a->t) {
 			vms_metric_record(metrics, "probe_cpu_pct", run,
 			                  r3(100.0 * (b->cpu_s - a->cpu_s) / (b->t - a->t)));
+			if (a->watch_cpu_s >= 0 && b->watch_cpu_s >= a->watch_cpu_s)
+				vms_metric_record(
+				    metrics, "probe_watch_cpu_pct", run,
+				    r3(100.0 * (b->watch_cpu_s - a->watch_cpu_s) / (b->t - a->t)));
 			if (b->audio_s > a->audio_s)
 				vms_metric_record(metrics, "decode_ms_per_s", run,
 				                  r3(1000.0 * (b->decode_cpu_s - a->decode_cpu_s) /

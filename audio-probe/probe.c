@@ -1,7 +1,10 @@
 /* The audio probe process: forked, joins the measured cgroup and CPU set, maps and decodes
  * the MP3 with libmpg123 and plays it through ALSA non-blocking + poll, writing every wake-up,
- * underrun and its evidence into preallocated memory shared with the parent. Kernel paths:
- * scheduler wake-up latency, page faults, poll/timers, ALSA PCM, PSI, schedstat. */
+ * underrun and its evidence into preallocated memory shared with the parent. A second thread,
+ * the watcher, takes the periodic readings of the player from a CPU other than the player's
+ * when there is one, so that measuring costs the player's CPU nothing while all is well.
+ * Kernel paths: scheduler wake-up latency, page faults, poll/timers, ALSA PCM, PSI,
+ * schedstat, taskstats. */
 #include "audio-probe/probe.h"
 
 #include <errno.h>
@@ -9,6 +12,7 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -27,16 +31,18 @@
 #include "core/machine.h"
 #include "core/util.h"
 
-#define WAKE_CAP        (1u << 21) /* 14.5 h of 25 ms periods */
-#define XRUN_CAP        (1u << 16)
-#define TICK_CAP        (1u << 18) /* 72 h of once-a-second ticks */
-#define STAGE_BYTES     (1152 * 4 * 4)
+#define WAKE_CAP (1u << 21) /* 14.5 h of 25 ms periods */
+#define XRUN_CAP (1u << 16)
+#define TICK_CAP (1u << 18) /* 72 h of once-a-second ticks */
+/* Decoded audio is staged 16 MPEG frames (0.42 s at 44.1 kHz) at a time: one decode burst
+ * every ~20 wake-ups runs with warm caches, at the cost of decoding to nowhere (bench-probe) */
+#define STAGE_BYTES     (1152 * 4 * 16)
 #define START_TIMEOUT_S 60.0
 /* The real-time check: after this long playing, a device must not have taken more than
  * REALTIME_MAX times the audio real time would (docs/audio-probe.md, Devices). */
 #define REALTIME_CHECK_S 0.5
-/* How often the probe takes its full reading while all is well (docs/audio-probe.md, Causes):
- * the cost of the player's own measurement against how far before a gap its evidence starts */
+/* How often the full reading is taken while all is well (docs/audio-probe.md, Causes): how far
+ * before a gap its evidence starts. The watcher thread takes it; the player only without one. */
 #define FULL_READING_S 0.25
 #define REALTIME_MAX   1.5
 
@@ -68,6 +74,7 @@ struct shm_hdr {
 	_Atomic long underruns;
 	double last_dry, last_wake; /* written with __atomic_store */
 	int batch;                  /* the device's position moves once per period */
+	int watcher;                /* a watcher thread takes the periodic readings */
 	unsigned cause_method;      /* VMS_CAUSE_BY_DELAYACCT or _INFERENCE */
 	char cause_note[256];       /* why not delayacct */
 	int taskstats_version;
@@ -130,10 +137,12 @@ static double thread_cpu(void)
 
 /* ---------------------------------------------------------------- the probe process */
 
+/* A full reading of the player: taken by itself (take_snap) or by the watcher (watch_snap),
+ * from the same counters. */
 struct snap {
 	double t;
 	long majflt, minflt;
-	double cpu_s;
+	double cpu_s; /* on-CPU time (schedstat), else user+system (rusage) */
 	double runq_s;
 	double psi_mem_s, psi_io_s;
 	int dl_ok; /* dl holds the delay totals */
@@ -156,6 +165,20 @@ struct child {
 	int have_delay;        /* delay accounting readable: delay and tid */
 	struct vms_delay delay;
 	pid_t tid;
+	struct watcher *watch; /* NULL: the player takes its periodic readings itself */
+};
+
+/* The watcher thread: every FULL_READING_S it reads the player's counters from outside
+ * (/proc/self/task/TID/stat and schedstat, PSI, taskstats for TID) into `last`. */
+struct watcher {
+	pthread_t thread;
+	clockid_t cpu_clock; /* its own CPU time */
+	pthread_mutex_t lock;
+	struct snap last; /* the newest reading; last.t = 0 before the first */
+	int stat_fd, schedstat_fd, psi_mem_fd, psi_io_fd;
+	int have_delay;
+	struct vms_delay delay;
+	pid_t tid; /* the player's */
 };
 
 static void fail(struct shm_hdr *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -210,8 +233,10 @@ static void take_snap(struct child *c, struct snap *s, int with_psi)
 			buf[n] = '\0';
 			/* "<on-CPU ns> <runqueue wait ns> <timeslices>" */
 			if (!vms_parse_u64(buf, &end, &cpu_ns) &&
-			    !vms_parse_u64(end, &end, &wait_ns))
+			    !vms_parse_u64(end, &end, &wait_ns)) {
+				s->cpu_s = (double)cpu_ns / 1e9;
 				s->runq_s = (double)wait_ns / 1e9;
+			}
 		}
 	}
 	if (with_psi) {
@@ -219,6 +244,155 @@ static void take_snap(struct child *c, struct snap *s, int with_psi)
 		s->psi_io_s = psi_total(c->psi_io_fd);
 	}
 	s->dl_ok = c->have_delay && !vms_delay_read(&c->delay, c->tid, &s->dl);
+}
+
+/* Minor and major faults from a /proc/.../stat line; 0 when it does not parse. */
+static int parse_stat_faults(const char *buf, long *minflt, long *majflt)
+{
+	const char *p = strrchr(buf, ')'); /* the command name may hold spaces and ')' */
+	long v[10];
+	int i;
+
+	if (!p)
+		return -1;
+	p++;
+	/* state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt */
+	for (i = 0; i < 10; i++) {
+		char *end;
+
+		while (*p == ' ')
+			p++;
+		if (i == 0) { /* the state letter */
+			if (!*p)
+				return -1;
+			p++;
+			v[0] = 0;
+			continue;
+		}
+		v[i] = strtol(p, &end, 10);
+		if (end == p)
+			return -1;
+		p = end;
+	}
+	*minflt = v[7];
+	*majflt = v[9];
+	return 0;
+}
+
+/* The watcher's full reading of the player: the counters take_snap() reads, from outside. */
+static void watch_snap(struct watcher *w, struct snap *s)
+{
+	char buf[1024];
+	const char *end;
+	uint64_t cpu_ns, wait_ns;
+	ssize_t n;
+
+	memset(s, 0, sizeof(*s));
+	s->t = now_mono();
+	n = pread(w->stat_fd, buf, sizeof(buf) - 1, 0);
+	if (n > 0) {
+		buf[n] = '\0';
+		parse_stat_faults(buf, &s->minflt, &s->majflt);
+	}
+	n = pread(w->schedstat_fd, buf, sizeof(buf) - 1, 0);
+	if (n > 0) {
+		buf[n] = '\0';
+		if (!vms_parse_u64(buf, &end, &cpu_ns) && !vms_parse_u64(end, &end, &wait_ns)) {
+			s->cpu_s = (double)cpu_ns / 1e9;
+			s->runq_s = (double)wait_ns / 1e9;
+		}
+	}
+	s->psi_mem_s = psi_total(w->psi_mem_fd);
+	s->psi_io_s = psi_total(w->psi_io_fd);
+	s->dl_ok = w->have_delay && !vms_delay_read(&w->delay, w->tid, &s->dl);
+}
+
+static void *watch_main(void *arg)
+{
+	struct watcher *w = arg;
+	struct timespec next;
+	long step = (long)(FULL_READING_S * 1e9);
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (;;) {
+		struct snap s;
+
+		next.tv_nsec += step;
+		while (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+			;
+		watch_snap(w, &s);
+		pthread_mutex_lock(&w->lock);
+		w->last = s;
+		pthread_mutex_unlock(&w->lock);
+	}
+	return NULL;
+}
+
+/* The watcher's newest reading into s when there is one newer than after; never waits. */
+static int watch_newest(struct watcher *w, double after, struct snap *s)
+{
+	int got = 0;
+
+	if (!w || pthread_mutex_trylock(&w->lock))
+		return 0;
+	if (w->last.t > after) {
+		*s = w->last;
+		got = 1;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return got;
+}
+
+/* Starts the watcher on `cpus` (the CPUs the probe had before it pinned the player, less the
+ * player's when that leaves any), at normal priority whatever the player's. NULL when it
+ * cannot read what the player reads itself: the player then takes its periodic readings. */
+static struct watcher *watch_start(struct child *c, const cpu_set_t *cpus)
+{
+	struct watcher *w = vms_xcalloc(1, sizeof(*w));
+	char path[64], why[256];
+	struct sched_param sp = {.sched_priority = 0};
+	pthread_attr_t attr;
+	int ok;
+
+	w->tid = c->tid;
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/stat", (long)w->tid);
+	w->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/schedstat", (long)w->tid);
+	w->schedstat_fd = open(path, O_RDONLY | O_CLOEXEC);
+	w->psi_mem_fd = c->psi_mem_fd; /* pread: no shared file position */
+	w->psi_io_fd = c->psi_io_fd;
+	w->have_delay = c->have_delay && vms_delay_open(&w->delay, why, sizeof(why)) == 0;
+	pthread_mutex_init(&w->lock, NULL);
+	ok = w->stat_fd >= 0 && w->schedstat_fd >= 0 && c->schedstat_fd >= 0 &&
+	     w->have_delay == c->have_delay && !pthread_attr_init(&attr);
+	if (ok) {
+		pthread_attr_setaffinity_np(&attr, sizeof(*cpus), cpus);
+		pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&attr, SCHED_OTHER);
+		pthread_attr_setschedparam(&attr, &sp);
+		pthread_attr_setstacksize(&attr, 64 * 1024);
+		ok = !pthread_create(&w->thread, &attr, watch_main, w);
+		pthread_attr_destroy(&attr);
+	}
+	if (ok)
+		pthread_setname_np(w->thread, "vmsuite-watch"); /* for ps and the tests */
+	if (ok && pthread_getcpuclockid(w->thread, &w->cpu_clock))
+		w->cpu_clock = (clockid_t)-1;
+	if (ok)
+		return w;
+	if (w->stat_fd >= 0)
+		close(w->stat_fd);
+	if (w->schedstat_fd >= 0)
+		close(w->schedstat_fd);
+	if (w->have_delay)
+		vms_delay_close(&w->delay);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+	return NULL;
 }
 
 static void add_tick(struct child *c, double t)
@@ -231,10 +405,18 @@ static void add_tick(struct child *c, double t)
 	if (n >= TICK_CAP)
 		return;
 	r = &c->p->ticks[n];
-	getrusage(RUSAGE_SELF, &ru);
+	/* the player's thread; maxrss is the process's */
+	getrusage(RUSAGE_THREAD, &ru);
 	r->t = t;
 	r->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 	           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	r->watch_cpu_s = -1;
+	if (c->watch && c->watch->cpu_clock != (clockid_t)-1) {
+		struct timespec ts;
+
+		if (!clock_gettime(c->watch->cpu_clock, &ts))
+			r->watch_cpu_s = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	}
 	r->decode_cpu_s = c->decode_cpu;
 	r->audio_s = c->audio_s;
 	r->maxrss_kib = ru.ru_maxrss;
@@ -463,6 +645,7 @@ static void child_main(struct vms_probe *p, pid_t parent)
 	int danger = 1;     /* the last wake-up was late or short of headroom */
 	double written = 0; /* frames */
 	int started = 0, verified = 0;
+	cpu_set_t before, player;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	prctl(PR_SET_NAME, "vmsuite-probe"); /* so that ps, pgrep and the tests can find it */
@@ -482,17 +665,29 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			close(null);
 		}
 	}
+	/* the watcher runs where the probe was allowed before it pinned the player */
+	if (sched_getaffinity(0, sizeof(before), &before) < 0)
+		CPU_ZERO(&before);
 	prepare_process(&c);
 	open_all(&c);
+	if (sched_getaffinity(0, sizeof(player), &player) == 0 && CPU_COUNT(&before) > 0) {
+		cpu_set_t rest;
+
+		CPU_XOR(&rest, &before, &player);
+		CPU_AND(&rest, &rest, &before);
+		c.watch = watch_start(&c, CPU_COUNT(&rest) > 0 ? &rest : &before);
+	}
+	h->watcher = c.watch != NULL;
 	rate = h->rate;
 	buffer_s = (double)h->buffer_frames / rate;
 	period_s = (double)h->period_frames / rate;
 
 	/* The full reading (faults, CPU, run-queue wait, PSI, delay totals: five system calls and
-	 * a netlink round trip) is taken about every FULL_READING_S, at every wake-up of a player
-	 * in danger (late by half a period or more, or with less than half its usual headroom) and
-	 * at every underrun and resume; the other wake-ups only read the clock. A gap's evidence
-	 * starts at the last full reading before it. */
+	 * a netlink round trip) is taken about every FULL_READING_S by the watcher thread (by the
+	 * player itself when there is none), and by the player at every wake-up in danger (late by
+	 * half a period or more, or with less than half its usual headroom) and at every underrun
+	 * and resume; the other wake-ups only read the clock. A gap's evidence starts at the last
+	 * full reading before the wake-up that preceded it. */
 	every = (long)(FULL_READING_S / period_s + 0.5);
 	if (every < 1)
 		every = 1;
@@ -535,7 +730,7 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			snd_pcm_poll_descriptors_revents(c.pcm, c.pfds, (unsigned)c.npfds,
 			                                 &revents);
 		avail = snd_pcm_avail(c.pcm);
-		full = danger || wakes % every == 0 || avail < 0;
+		full = danger || (!c.watch && wakes % every == 0) || avail < 0;
 		if (full) {
 			take_snap(&c, &cur, 1);
 		} else {
@@ -644,6 +839,9 @@ static void child_main(struct vms_probe *p, pid_t parent)
 				next_tick = cur.t + 1;
 		}
 		if (full)
+			prev = cur;
+		/* a watcher reading taken before this wake-up can start the next gap's evidence */
+		if (!danger && watch_newest(c.watch, prev.t, &cur))
 			prev = cur;
 	}
 	snd_pcm_drop(c.pcm);
@@ -1032,6 +1230,8 @@ json_t *vms_probe_facts(const struct vms_probe *p)
 	json_object_set_new(o, "latency", json_string(p->opts.latency));
 	/* how lateness and headroom are measured on this device (docs/audio-probe.md, Devices) */
 	json_object_set_new(o, "position_method", json_string(p->h->batch ? "batch" : "pointer"));
+	/* who takes the periodic readings (docs/audio-probe.md, Causes) */
+	json_object_set_new(o, "readings_by", json_string(p->h->watcher ? "watcher" : "player"));
 	return o;
 }
 

@@ -3,7 +3,7 @@
 injects stalls (SIGSTOP/SIGCONT of the probe process, timed with CLOCK_MONOTONIC) or a
 SCHED_FIFO CPU hog, or has the device suspend once, and compares the result file with the
 injected truth and with the plugin's own log. usage:
-probe_check.py clean|clean_desktop|stall|stalls|runqueue|suspend"""
+probe_check.py clean|clean_desktop|stall|stalls|runqueue|suspend|watcher"""
 import json, os, signal, subprocess, sys, time
 from probe_lib import check, failures, probe_child
 
@@ -171,6 +171,57 @@ def stall_one():
     agree(gaps, plugin)
 
 
+def threads(pid):
+    """{thread name: (tid, its allowed CPUs)} of a process."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/status") as f:
+                st = dict(line.rstrip("\n").split(":\t", 1) for line in f if ":\t" in line)
+        except OSError:
+            continue
+        out[st["Name"]] = (int(tid), st["Cpus_allowed_list"])
+    return out
+
+
+def watcher():
+    """The watcher thread takes the 250 ms readings off the player's CPU: with the player pinned
+    to one CPU it runs on the others, costs the player nothing, and a gap's evidence starts at
+    a reading taken at most 250 ms (plus scheduling) before the stall."""
+    cpus = sorted(os.sched_getaffinity(0))
+    seen = {}
+
+    def act(pid):
+        seen.update(threads(pid))
+        return [stall(pid, 0.4)]
+
+    pin = ["--cpu", str(cpus[-1])] if len(cpus) > 1 else []
+    doc, out, truth, _ = run_probe("watcher", 5, extra=SHIELD + pin, actions=act)
+    m, gaps = metrics(doc), gap_list(doc)
+    f = doc["audio"]["facts"]
+    check(f.get("readings_by") == "watcher", f"readings by the watcher (got {f.get('readings_by')})")
+    check(set(seen) == {"vmsuite-probe", "vmsuite-watch"},
+          f"two threads, the player and the watcher (got {sorted(seen)})")
+    if pin and "vmsuite-watch" in seen and "vmsuite-probe" in seen:
+        check(seen["vmsuite-probe"][1] == str(cpus[-1]),
+              f"the player on CPU {cpus[-1]} (allowed: {seen['vmsuite-probe'][1]})")
+        check(str(cpus[-1]) not in seen["vmsuite-watch"][1].replace("-", ",").split(","),
+              f"the watcher off the player's CPU (allowed: {seen['vmsuite-watch'][1]})")
+    check(m.get("probe_watch_cpu_pct", 0) > 0 and m["probe_cpu_pct"] > 0,
+          f"the player's and the watcher's CPU recorded ({m['probe_cpu_pct']} %, "
+          f"{m.get('probe_watch_cpu_pct')} %)")
+    check(m["underruns"] == 1 and len(gaps) == 1, f"one underrun (got {m['underruns']})")
+    if len(gaps) == 1 and truth:
+        t_stop, t_cont = truth[0]
+        ev = gaps[0]["evidence"]
+        # the window runs from the newest reading before the wake-up that preceded the stall
+        # to the resume: the stall, plus up to 250 ms + a period before it, plus scheduling
+        stall_ms = (t_cont - t_stop) * 1000
+        check(stall_ms - 10 <= ev["interval_ms"] <= stall_ms + 250 + 25 + 80,
+              f"evidence over {ev['interval_ms']:.0f} ms for a {stall_ms:.0f} ms stall "
+              f"(want {stall_ms - 10:.0f}..{stall_ms + 355:.0f})")
+
+
 def stalls():
     lengths = [0.05, 0.15, 0.4, 0.7]
 
@@ -266,7 +317,7 @@ def suspend():
 
 
 {"clean": clean, "clean_desktop": clean_desktop, "stall": stall_one, "stalls": stalls, "runqueue": runqueue,
- "suspend": suspend}[sys.argv[1]]()
+ "suspend": suspend, "watcher": watcher}[sys.argv[1]]()
 if failures:
     print(f"{len(failures)} check(s) failed")
     sys.exit(1)
