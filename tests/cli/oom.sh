@@ -28,11 +28,11 @@ expect_exit 1 "B, OOM-killed" -- env VMSUITE_STATE_DIR="$VMS_TEST_TMP/state-b" \
 has_child "$a" && ok || fail "A's run ended before B's OOM kill: nothing to check in A"
 
 b_run='d["workloads"][0]["runs"][0]'
-[ "$(json_get b.json "$b_run[\"oom_killed\"]")" = True ] && ok ||
-  fail "B: oom_killed $(json_get b.json "$b_run[\"oom_killed\"]"), want True"
-[ "$(json_get b.json "$b_run[\"cgroup\"][\"oom_kill\"]")" -ge 1 ] && ok ||
+[ "$(json_get b.json "${b_run}[\"oom_killed\"]")" = True ] && ok ||
+  fail "B: oom_killed $(json_get b.json "${b_run}[\"oom_killed\"]"), want True"
+[ "$(json_get b.json "${b_run}[\"cgroup\"][\"oom_kill\"]")" -ge 1 ] && ok ||
   fail "B: its cgroup counted no OOM kill"
-reason=$(json_get b.json "$b_run[\"reason\"]")
+reason=$(json_get b.json "${b_run}[\"reason\"]")
 expect_in "$reason" "killed by the memory cgroup's OOM killer" "B: the reason names the OOM killer"
 expect_in "$reason" "has 16 MiB RAM and no swap" "B: the reason gives the machine's size"
 expect_in "$err" "run 1/1 failed: killed by the memory cgroup's OOM killer" \
@@ -43,13 +43,13 @@ code=$?
 trap - EXIT
 [ "$code" -eq 0 ] && ok || fail "A: exit $code, want 0; $(cat a.err)"
 a_run='d["workloads"][0]["runs"][0]'
-[ "$(json_get a.json "$a_run[\"status\"]")" = ok ] && ok || fail "A: status not ok"
-[ "$(json_get a.json "$a_run[\"oom_killed\"]")" = False ] && ok || fail "A: marked oom_killed"
+[ "$(json_get a.json "${a_run}[\"status\"]")" = ok ] && ok || fail "A: status not ok"
+[ "$(json_get a.json "${a_run}[\"oom_killed\"]")" = False ] && ok || fail "A: marked oom_killed"
 # the host-wide counter did see B's kill during A's run ...
-[ "$(json_get a.json "$a_run[\"vmstat_delta\"][\"oom_kill\"]")" -ge 1 ] && ok ||
+[ "$(json_get a.json "${a_run}[\"vmstat_delta\"][\"oom_kill\"]")" -ge 1 ] && ok ||
   fail "A: /proc/vmstat oom_kill did not grow during A's run, so B's kill was not inside it"
 # ... but none of A's figures counts it as A's
-[ "$(json_get a.json "$a_run[\"cgroup\"][\"oom_kill\"]")" = 0 ] && ok ||
+[ "$(json_get a.json "${a_run}[\"cgroup\"][\"oom_kill\"]")" = 0 ] && ok ||
   fail "A: its cgroup counted an OOM kill"
 [ "$(json_get a.json '"oom_kill" in d["workloads"][0]["metrics"]')" = False ] && ok ||
   fail "A: the host-wide oom_kill is recorded as a metric of a run in the emulated machine: $(json_get a.json 'd["workloads"][0]["metrics"]["oom_kill"]["samples"]')"
