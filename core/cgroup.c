@@ -481,6 +481,8 @@ int vms_cgroup_create(struct vms_cgroup *cg, const struct vms_cgroup_info *info,
 
 	memset(cg, 0, sizeof(*cg));
 	cg->usage_fd = cg->peak_fd = -1;
+	cg->swappiness = -1;
+	snprintf(cg->root, sizeof(cg->root), "%s", info->root);
 	cg->ops = ops;
 	if (info->version == VMS_CGROUP_NONE || !info->writable)
 		return vms_error_ret(-ENOTSUP, "cannot create a memory cgroup: %s",
@@ -760,9 +762,30 @@ int vms_cgroup_stats_read(const struct vms_cgroup *cg, struct vms_cgroup_stats *
 	return 0;
 }
 
+/* v1: the cgroup's own memory.swappiness = the host's vm.swappiness now. A v1 cgroup gets a
+ * copy of its parent's value at mkdir and keeps it: under a parent that is not the root (a
+ * systemd slice, a container) the emulated machine would swap by that copy, not by the sysctl,
+ * and a --sysctl vm.swappiness variant would change nothing in it (0 there: no anonymous
+ * memory is swapped at all, and memload is OOM-killed). v2 has no per-cgroup value. */
+static void sync_swappiness_v1(struct vms_cgroup *cg)
+{
+	char path[PATH_MAX], text[24];
+	uint64_t v;
+
+	cg->swappiness = -1;
+	if (!exists_in(cg->dir, "memory.swappiness") ||
+	    rooted(path, sizeof(path), cg->root, "/proc/sys/vm/swappiness") ||
+	    vms_read_u64(path, &v) || v > 200)
+		return;
+	snprintf(text, sizeof(text), "%" PRIu64, v);
+	if (!write_in(cg->dir, "memory.swappiness", text))
+		cg->swappiness = (int)v;
+}
+
 int vms_cgroup_run_begin(struct vms_cgroup *cg, struct vms_cgroup_stats *before)
 {
 	if (cg->version == VMS_CGROUP_V1) {
+		sync_swappiness_v1(cg);
 		write_in(cg->dir, "memory.max_usage_in_bytes", "0");
 		if (cg->swap_accounting)
 			write_in(cg->dir, "memory.memsw.max_usage_in_bytes", "0");
@@ -814,6 +837,8 @@ json_t *vms_cgroup_delta_json(const struct vms_cgroup *cg, const struct vms_cgro
 	put_delta(o, "high_events", before->high_events, after->high_events);
 	put_delta(o, "oom", before->oom, after->oom);
 	put_delta(o, "oom_kill", before->oom_kill, after->oom_kill);
+	if (cg->version == VMS_CGROUP_V1 && cg->swappiness >= 0)
+		json_object_set_new(o, "swappiness", json_integer(cg->swappiness));
 	if (before->psi_some_us != VMS_CGROUP_NA && after->psi_some_us != VMS_CGROUP_NA)
 		json_object_set_new(
 		    o, "pressure",

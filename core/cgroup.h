@@ -92,11 +92,14 @@ struct vms_cgroup {
 	int usage_fd;             /* memory.current / usage_in_bytes, for cheap sampling */
 	int peak_fd;              /* v2 memory.peak, opened once: its reset is per fd */
 	uint64_t host_swap_total; /* SwapTotal of <root>/proc/meminfo at create */
+	int swappiness;           /* v1: the memory.swappiness the last run began with (the
+	                           * host's vm.swappiness, written there); -1 = not set */
+	char root[256];           /* root prefix of the system (as given to detect) */
 	const struct vms_cgroup_fs_ops *ops;
 };
 
 /* clang-format off */
-#define VMS_CGROUP_INIT { .usage_fd = -1, .peak_fd = -1 }
+#define VMS_CGROUP_INIT { .usage_fd = -1, .peak_fd = -1, .swappiness = -1 }
 /* clang-format on */
 
 /* Creates <info->self_dir>/<name> (name NULL = "vmsuite-<pid>"), first removing stale
@@ -131,7 +134,10 @@ int vms_cgroup_stats_read(const struct vms_cgroup *cg, struct vms_cgroup_stats *
 
 /* Starts a run: resets the peak where the kernel allows (v1: writes max_usage_in_bytes; v2 ≥
  * 6.12: writes the kept memory.peak descriptor; older v2: cg->peak_per_run stays 0 and the peak
- * is cumulative since create), then snapshots into *before. 0 or -errno. */
+ * is cumulative since create); on v1 writes the host's vm.swappiness into the cgroup's own
+ * memory.swappiness (cg->swappiness; v1 gives each cgroup a copy of its parent's value at mkdir
+ * and never follows the sysctl after, while v2 has only the sysctl); then snapshots into
+ * *before. 0 or -errno. */
 int vms_cgroup_run_begin(struct vms_cgroup *cg, struct vms_cgroup_stats *before);
 
 /* Whether a peak means the memory limit was reached: peak within max(1 MiB, 1 %) of it.

@@ -59,8 +59,9 @@ const struct vms_metric_def vms_metric_defs[] = {
      "sum of `allocstall_*` deltas: direct reclaim entries"},
     {"workingset_refault", "pages", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "refaults", 0,
      "`workingset_refault_anon + _file` deltas"},
-    {"oom_kill", "kills", L, C, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "OOM kills", 0,
-     "`/proc/vmstat oom_kill` delta"},
+    {"oom_kill", "kills", L, C, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "host OOM kills", 0,
+     "`/proc/vmstat oom_kill` delta: kills anywhere on the host, in any cgroup; recorded only "
+     "for runs without a memory cgroup (in one, `cgroup_oom_kill` is the run's own)"},
     {"psi_memory_some_ms", "ms", L, G, 0, VMS_GROUP_PRESSURE, VMS_SOURCE_RUNNER,
      "memory pressure (some)", 0, "`/proc/pressure/memory` some total delta"},
     {"psi_memory_full_ms", "ms", L, G, 0, VMS_GROUP_PRESSURE, VMS_SOURCE_RUNNER,
@@ -75,7 +76,7 @@ const struct vms_metric_def vms_metric_defs[] = {
      "times the emulated machine's memory limit was hit (v2 `memory.events max`, v1 "
      "`memory.failcnt`)"},
     {"cgroup_oom_kill", "kills", L, C, 0, VMS_GROUP_CGROUP, VMS_SOURCE_RUNNER, "cgroup OOM kills",
-     1, "OOM kills inside the emulated machine"},
+     1, "OOM kills inside the emulated machine (its cgroup's own count)"},
     {"sound_rating", "score", H, G, 1, VMS_GROUP_SOUND, VMS_SOURCE_PROBE, "sound rating", 1,
      "10 × clean seconds / seconds; a second is clean when no gap touches it"},
     {"underruns", "count", L, C, 1, VMS_GROUP_SOUND, VMS_SOURCE_PROBE, "underruns", 0,
@@ -119,7 +120,8 @@ const struct vms_metric_def vms_metric_defs[] = {
     {"failed_runs", "runs", L, C, 1, VMS_GROUP_RUNS, VMS_SOURCE_RUNS, "failed runs", 0,
      "runs whose status is failed (1) among those that ended (ok or failed)"},
     {"oom_kills", "runs", L, C, 0, VMS_GROUP_RUNS, VMS_SOURCE_RUNS, "OOM-killed runs", 0,
-     "runs whose child was killed by the OOM killer"},
+     "runs whose child was killed by the OOM killer (in the emulated machine: by its "
+     "cgroup's)"},
 };
 
 #undef L

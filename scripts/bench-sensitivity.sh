@@ -113,6 +113,22 @@ for plan in "${plan_list[@]}"; do
 				--workdir "$workdir" \
 				--label "$plan $pair $label" -q -o "$f" --force ||
 				echo "   (vmsuite run exited $?; its result file is compared as it is)"
+			# a failed run ruins the comparison: say which, and whether the emulated
+			# machine's OOM killer ended it (runs[].oom_killed counts its own cgroup's kills
+			# only; /proc/vmstat oom_kill also counts other cgroups' on this host)
+			[ -f "$f" ] && python3 - "$f" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+parts = []
+for w in doc["workloads"]:
+    runs = w["runs"]
+    bad = [r for r in runs if r.get("status") == "failed"]
+    oom = sum(1 for r in bad if r.get("oom_killed"))
+    parts.append(f"{w['name']} {len(bad)}/{len(runs)}" + (f" ({oom} OOM-killed)" if oom else ""))
+    for r in bad:
+        print(f"   failed: {w['name']} run {r.get('index')}: {r.get('reason')}")
+print("   failed runs: " + ", ".join(parts))
+PY
 			files+=("$f")
 			labels+=("$label")
 		done <<<"$conds"

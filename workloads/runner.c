@@ -328,9 +328,12 @@ static double tv(const struct timeval *t)
 	return (double)t->tv_sec + (double)t->tv_usec / 1e6;
 }
 
+/* The run's figures from outside. host_ooms: record the host-wide OOM kill count, which only a
+ * run without a memory cgroup does: in the emulated machine it would count kills in every other
+ * cgroup on the host as this run's (cgroup_oom_kill is the run's own). */
 static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o, uint64_t bytes,
                         const struct vms_vmstat *b, const struct vms_vmstat *a,
-                        const struct vms_psi *pb, const struct vms_psi *pa)
+                        const struct vms_psi *pb, const struct vms_psi *pa, int host_ooms)
 {
 	double user = tv(&o->ru.ru_utime), sys = tv(&o->ru.ru_stime), el = o->t1 - o->t0;
 
@@ -354,7 +357,8 @@ static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o
 	vms_metric_record(metrics, "pgsteal", run, S("pgsteal_", 1));
 	vms_metric_record(metrics, "allocstall", run, S("allocstall_", 0));
 	vms_metric_record(metrics, "workingset_refault", run, S("workingset_refault_", 0));
-	vms_metric_record(metrics, "oom_kill", run, D("oom_kill"));
+	if (host_ooms)
+		vms_metric_record(metrics, "oom_kill", run, D("oom_kill"));
 #undef D
 #undef S
 	if (pa->available[VMS_PSI_MEMORY] && pb->available[VMS_PSI_MEMORY]) {
@@ -389,6 +393,28 @@ static void put_cgroup_metrics(json_t *metrics, size_t run, const json_t *cg)
 		if (json_is_number(v))
 			vms_metric_record(metrics, map[i].metric, run, json_number_value(v));
 	}
+}
+
+/* Why a run the emulated machine's OOM killer ended failed: the machine's size and how full it
+ * was, so that the reader sees whether the workload outgrew it or the kernel gave up early. */
+static void cgroup_oom_reason(char *buf, size_t len, const struct vms_cgroup *cg,
+                              const struct vms_cgroup_stats *after)
+{
+	char ram[32] = "unlimited", swap[48] = "and no swap", size[32], peak[32] = "?";
+	uint64_t effective_swap = vms_cgroup_effective_swap(cg);
+
+	if (after->peak != VMS_CGROUP_NA)
+		vms_format_size(after->peak, peak, sizeof(peak));
+	if (cg->mem_limit != VMS_CGROUP_UNLIMITED)
+		vms_format_size(cg->mem_limit, ram, sizeof(ram));
+	if (effective_swap)
+		snprintf(swap, sizeof(swap), "+ %s swap",
+		         vms_format_size(effective_swap, size, sizeof(size)));
+	snprintf(buf, len,
+	         "killed by the memory cgroup's OOM killer (signal 9): the emulated machine has "
+	         "%s RAM %s (cgroup %s, peak %s this run); the kernel log's \"Memory cgroup out "
+	         "of memory\" report names the victim and what was in use",
+	         ram, swap, vms_cgroup_version_name(cg->version), peak);
 }
 
 /* ---- the work file ------------------------------------------------------------------ */
@@ -465,6 +491,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	struct vms_host_entry wd = {0};
 	int wd_made = 0, wd_recorded = 0;
 	char what[128];
+	json_t *cgj = NULL;
 	int ret = 0;
 	pid_t pid;
 
@@ -540,10 +567,21 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	json_object_set_new(run, "t_end", json_real(o.t1));
 	json_object_set_new(run, "thp_disabled", json_boolean(sh->thp_disabled));
 
+	/* the emulated machine's figures first: they say whether its OOM killer ended the run */
+	if (cfg->cgroup) {
+		cgj = json_null();
+		if (cgb && !vms_cgroup_stats_read(cfg->cgroup, cga))
+			cgj = vms_cgroup_delta_json(cfg->cgroup, cgb, cga);
+	}
 	{
 		int sig = WIFSIGNALED(o.status) ? WTERMSIG(o.status) : 0;
 		int code = WIFEXITED(o.status) ? WEXITSTATUS(o.status) : -1;
-		uint64_t ooms = vms_vmstat_get(va, "oom_kill") - vms_vmstat_get(vb, "oom_kill");
+		json_t *cg_kills = cgj ? json_object_get(cgj, "oom_kill") : NULL;
+		/* in a memory cgroup only its own kills count: /proc/vmstat counts every cgroup's,
+		 * and other processes on the host may be OOM-killed in theirs meanwhile */
+		uint64_t ooms = json_is_integer(cg_kills) ? (uint64_t)json_integer_value(cg_kills)
+		                                          : vms_vmstat_get(va, "oom_kill") -
+		                                                vms_vmstat_get(vb, "oom_kill");
 		int oom = sig == SIGKILL && ooms > 0 && !o.interrupted;
 		char reason[700];
 
@@ -554,6 +592,9 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 			ret = 2;
 			snprintf(reason, sizeof(reason), "interrupted by %s",
 			         strsignal(stop_signal(cfg) ? stop_signal(cfg) : SIGINT));
+		} else if (oom && json_is_integer(cg_kills)) {
+			ret = 1;
+			cgroup_oom_reason(reason, sizeof(reason), cfg->cgroup, cga);
 		} else if (sig) {
 			ret = 1;
 			snprintf(reason, sizeof(reason), "killed by signal %d (%s)%s", sig,
@@ -576,16 +617,12 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	json_object_set_new(run, "rusage", rusage_json(&o.ru));
 	json_object_set_new(run, "vmstat_delta", vms_vmstat_delta_json(vb, va));
 	json_object_set_new(run, "psi_delta", vms_psi_delta_json(&pb, &pa));
-	if (cfg->cgroup) {
-		json_t *cgj = json_null();
-
-		if (cgb && !vms_cgroup_stats_read(cfg->cgroup, cga))
-			cgj = vms_cgroup_delta_json(cfg->cgroup, cgb, cga);
+	if (cgj)
 		json_object_set_new(run, "cgroup", cgj);
-	}
 	json_object_set_new(run, "series", series_json(&se, cfg->sample_hz));
 	if (ret == 0) {
-		put_metrics(metrics, index, &o, sh->bytes_allocated, vb, va, &pb, &pa);
+		put_metrics(metrics, index, &o, sh->bytes_allocated, vb, va, &pb, &pa,
+		            cfg->cgroup == NULL);
 		put_cgroup_metrics(metrics, index, json_object_get(run, "cgroup"));
 		if (ctx->w->own_metric && sh->own_set)
 			vms_metric_record(metrics, ctx->w->own_metric, index, sh->own_value);

@@ -138,6 +138,7 @@ void fake_populate(const char *dir, enum vms_cgroup_version v)
 	    {"memory.failcnt", "0\n"},
 	    {"memory.memsw.failcnt", "0\n"},
 	    {"memory.oom_control", "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n"},
+	    {"memory.swappiness", "60\n"},
 	    {"memory.stat", "cache 0\nrss 0\npgfault 0\nhierarchical_memory_limit "
 	                    "9223372036854771712\ntotal_cache 0\ntotal_rss 0\n"
 	                    "total_pgfault 0\n"},

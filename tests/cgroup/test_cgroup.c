@@ -568,6 +568,47 @@ static void test_stats_v1_delta(void **state)
 	free(after);
 }
 
+/* v1 gives a cgroup a copy of its parent's memory.swappiness at mkdir and never follows
+ * vm.swappiness after: each run begins with the host's sysctl written into the cgroup, so that
+ * the emulated machine swaps as the host is set (and --sysctl vm.swappiness variants apply). */
+static void test_v1_swappiness_follows_sysctl(void **state)
+{
+	struct fake *f = *state;
+	struct vms_cgroup cg = VMS_CGROUP_INIT;
+	struct vms_cgroup_fs_ops ops;
+	struct vms_cgroup_stats *before = vms_xmalloc(sizeof(*before));
+	char buf[64];
+	json_t *d;
+
+	fake_hybrid_v1(f, SELF, 24 * GIB, 0);
+	create_v1(f, &cg, &ops, 64 * MIB, 0);
+#define C V1DIR "/vmsuite-test/"
+	/* no readable sysctl: the cgroup's value is left alone and not reported */
+	assert_int_equal(vms_cgroup_run_begin(&cg, before), 0);
+	assert_int_equal(cg.swappiness, -1);
+	assert_string_equal(fake_read(f, C "memory.swappiness", buf, sizeof(buf)), "60\n");
+	d = vms_cgroup_delta_json(&cg, before, before);
+	assert_null(json_object_get(d, "swappiness"));
+	json_decref(d);
+
+	fake_write(f, "/proc/sys/vm/swappiness", "10\n");
+	assert_int_equal(vms_cgroup_run_begin(&cg, before), 0);
+	assert_int_equal(cg.swappiness, 10);
+	assert_string_equal(fake_read(f, C "memory.swappiness", buf, sizeof(buf)), "10");
+	d = vms_cgroup_delta_json(&cg, before, before);
+	assert_int_equal(json_integer_value(json_object_get(d, "swappiness")), 10);
+	json_decref(d);
+
+	/* a knob variant changes the sysctl between runs: the next run follows it */
+	fake_write(f, "/proc/sys/vm/swappiness", "100\n");
+	assert_int_equal(vms_cgroup_run_begin(&cg, before), 0);
+	assert_string_equal(fake_read(f, C "memory.swappiness", buf, sizeof(buf)), "100");
+	assert_int_equal(cg.swappiness, 100);
+#undef C
+	assert_int_equal(vms_cgroup_destroy(&cg, 0), 0);
+	free(before);
+}
+
 static void test_stats_v2_delta(void **state)
 {
 	struct fake *f = *state;
@@ -858,6 +899,8 @@ int main(int argc, char **argv)
 	    cmocka_unit_test_setup_teardown(test_create_default_name_and_stale, fake_setup,
 	                                    fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_stats_v1_delta, fake_setup, fake_teardown),
+	    cmocka_unit_test_setup_teardown(test_v1_swappiness_follows_sysctl, fake_setup,
+	                                    fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_stats_v2_delta, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_join, fake_setup, fake_teardown),
 	    cmocka_unit_test_setup_teardown(test_destroy_moves_tasks, fake_setup, fake_teardown),
