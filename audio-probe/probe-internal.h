@@ -177,5 +177,9 @@ int vms_pcm_open(snd_pcm_t **pcm, const char *dev, const char *vclock_log, char 
 int vms_pcm_setup(snd_pcm_t *pcm, const char *dev, unsigned rate, double period_ms,
                   double buffer_ms, snd_pcm_uframes_t *period, snd_pcm_uframes_t *buffer,
                   int *batch, char *err, size_t errlen);
+/* How many of the avail free frames to write: whole periods when at least one is free (so that
+ * every period interrupt finds a full period free and wakes the player), else all of them.
+ * Pure. */
+snd_pcm_sframes_t vms_pcm_write_size(snd_pcm_sframes_t avail, snd_pcm_uframes_t period);
 
 #endif

@@ -485,11 +485,13 @@ static long add_xrun(struct child *c, double dry, double expected, const struct 
 	return (long)n;
 }
 
-/* Writes as much decoded audio as the device takes. Returns frames written or -errno. */
+/* Writes decoded audio into avail free frames, in whole periods (vms_pcm_write_size). Returns
+ * frames written or -errno. */
 static long fill(struct child *c, snd_pcm_sframes_t avail)
 {
 	long total = 0;
 
+	avail = vms_pcm_write_size(avail, c->h->period_frames);
 	while (avail > 0) {
 		snd_pcm_sframes_t n, w;
 
