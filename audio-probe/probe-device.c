@@ -293,3 +293,18 @@ snd_pcm_sframes_t vms_pcm_write_size(snd_pcm_sframes_t avail, snd_pcm_uframes_t 
 		return avail;
 	return avail - avail % p;
 }
+
+double vms_pcm_position_time(snd_pcm_t *pcm, double now, double max_age)
+{
+	snd_pcm_uframes_t avail;
+	snd_htimestamp_t ts;
+	double t;
+
+	/* ALSA's status timestamp: when the position last moved (MONOTONIC, set up in
+	 * vms_pcm_setup). A batch device's moves at its last step, a continuous one's at the
+	 * snd_pcm_avail() just before. */
+	if (snd_pcm_htimestamp(pcm, &avail, &ts) < 0)
+		return now;
+	t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return t <= now && t >= now - max_age ? t : now;
+}
