@@ -257,8 +257,9 @@ int vms_pcm_setup(snd_pcm_t *pcm, const char *dev, unsigned rate, double period_
 	snd_pcm_sw_params_current(pcm, sw);
 	snd_pcm_sw_params_get_boundary(sw, &boundary);
 	/* On a batch device the position reaches a full period free only at the period's end,
-	 * often a frame short of it: avail_min = one period would then wake the player a whole
-	 * period late, at the next step. Half a period wakes it at the step that frees one. */
+	 * often a frame short of it: avail_min = one period would then miss that step and wake the
+	 * player a whole period late, at the next one. Half a period wakes it at the step that
+	 * frees one. */
 	ret = snd_pcm_sw_params_set_avail_min(pcm, sw, *batch ? *period / 2 : *period);
 	if (ret >= 0)
 		ret = snd_pcm_sw_params_set_start_threshold(pcm, sw, boundary);
@@ -277,4 +278,33 @@ out:
 	snd_pcm_hw_params_free(hw);
 	snd_pcm_sw_params_free(sw);
 	return ret < 0 ? ret : 0;
+}
+
+snd_pcm_sframes_t vms_pcm_write_size(snd_pcm_sframes_t avail, snd_pcm_uframes_t period)
+{
+	snd_pcm_sframes_t p = (snd_pcm_sframes_t)period;
+
+	/* Whole periods keep the written end of the ring on the device's period boundaries, so
+	 * that at each period interrupt one full period is free. Writing everything free at a late
+	 * wake would leave the next interrupt short of avail_min by the lateness: no wake there,
+	 * the player a whole period late (docs/audio-probe.md, Devices). Less than a period free
+	 * (a batch device's frame-short step) is written as it is. */
+	if (p <= 0 || avail < p)
+		return avail;
+	return avail - avail % p;
+}
+
+double vms_pcm_position_time(snd_pcm_t *pcm, double now, double max_age)
+{
+	snd_pcm_uframes_t avail;
+	snd_htimestamp_t ts;
+	double t;
+
+	/* ALSA's status timestamp: when the position last moved (MONOTONIC, set up in
+	 * vms_pcm_setup). A batch device's moves at its last step, a continuous one's at the
+	 * snd_pcm_avail() just before. */
+	if (snd_pcm_htimestamp(pcm, &avail, &ts) < 0)
+		return now;
+	t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return t <= now && t >= now - max_age ? t : now;
 }

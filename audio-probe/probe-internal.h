@@ -177,5 +177,14 @@ int vms_pcm_open(snd_pcm_t **pcm, const char *dev, const char *vclock_log, char 
 int vms_pcm_setup(snd_pcm_t *pcm, const char *dev, unsigned rate, double period_ms,
                   double buffer_ms, snd_pcm_uframes_t *period, snd_pcm_uframes_t *buffer,
                   int *batch, char *err, size_t errlen);
+/* How many of the avail free frames to write: whole periods when at least one is free (so that
+ * every period interrupt finds a full period free and wakes the player), else all of them.
+ * Pure. */
+snd_pcm_sframes_t vms_pcm_write_size(snd_pcm_sframes_t avail, snd_pcm_uframes_t period);
+/* When the position last read (snd_pcm_avail) was the device's: ALSA's status timestamp,
+ * CLOCK_MONOTONIC seconds. On a batch device that is its last step, up to a period before now;
+ * elsewhere about now. now when the device gives none, or one in the future or more than
+ * max_age seconds old. */
+double vms_pcm_position_time(snd_pcm_t *pcm, double now, double max_age);
 
 #endif

@@ -485,11 +485,13 @@ static long add_xrun(struct child *c, double dry, double expected, const struct 
 	return (long)n;
 }
 
-/* Writes as much decoded audio as the device takes. Returns frames written or -errno. */
+/* Writes decoded audio into avail free frames, in whole periods (vms_pcm_write_size). Returns
+ * frames written or -errno. */
 static long fill(struct child *c, snd_pcm_sframes_t avail)
 {
 	long total = 0;
 
+	avail = vms_pcm_write_size(avail, c->h->period_frames);
 	while (avail > 0) {
 		snd_pcm_sframes_t n, w;
 
@@ -738,6 +740,7 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			cur.t = now_mono();
 		}
 		store_d(&h->last_wake, cur.t);
+		t_fill = cur.t;
 		if (avail == -EPIPE || avail == -ESTRPIPE) {
 			int suspend = avail == -ESTRPIPE;
 
@@ -761,14 +764,19 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			started = 0;
 			avail = (snd_pcm_sframes_t)h->buffer_frames;
 		} else {
+			/* the space read is the device's as of its last position move (on a
+			 * batch device its last step): the audio queued now is less by the time
+			 * since, and the next period is due a period after that move */
+			double t_pos = vms_pcm_position_time(c.pcm, cur.t, buffer_s);
 			double fill_s =
-			    (double)((snd_pcm_sframes_t)h->buffer_frames - avail) / rate;
+			    (double)((snd_pcm_sframes_t)h->buffer_frames - avail) / rate -
+			    (cur.t - t_pos);
 
 			add_wake(&c, cur.t, cur.t - expected, fill_s);
 			danger =
 			    cur.t - expected >= period_s / 2 || fill_s < (buffer_s - period_s) / 2;
+			t_fill = t_pos;
 		}
-		t_fill = cur.t;
 		w = fill(&c, avail);
 		if (w == -EPIPE || w == -ESTRPIPE) {
 			/* ran dry between the wake and the write */

@@ -19,7 +19,7 @@ usage() {
   cat <<'EOF'
 usage: vmsuite lab [--kernel IMAGE [--modules DIR]]... [--kernel-package NAME]...
                    [--mem MB] [--cpus N] [--swap SIZE] [--disk SIZE] [--accel auto|kvm|tcg]
-                   [--kvm-trial S] [--alternate K] [--sound dummy|aloop] [--module NAME]...
+                   [--kvm-trial S] [--alternate K] [--sound dummy|aloop|usb-audio] [--module NAME]...
                    [--timeout S] [--script FILE] [--verbose] -o DIR -- RUN-ARGS...
 
 Boots each kernel in a QEMU virtual machine whose userland is this vmsuite build (busybox,
@@ -49,7 +49,10 @@ Machine:
                          --kvm-trial seconds (default 25), else TCG emulation, whose times are
                          emulated: compare kernels with each other, confirm on hardware
   --kvm-trial S          how long the KVM trial boot may take (default 25)
-  --sound dummy|aloop    the guest's ALSA default card: snd-dummy (default) or snd-aloop
+  --sound dummy|aloop|usb-audio
+                         the guest's ALSA default card: snd-dummy (default), snd-aloop, or
+                         QEMU's USB audio device with snd-usb-audio (a batch card; it plays
+                         48 kHz only: give a 48 kHz MP3)
   --module NAME          load this module too (with its dependencies); repeatable
   --timeout S            stop a guest after S seconds (default 0: no limit)
 
@@ -189,7 +192,7 @@ while [ $# -gt 0 ]; do
       ;;
     --sound)
       need "$@"
-      case $2 in dummy | aloop) sound=$2 ;; *) usage_error "--sound takes dummy or aloop (got '$2')" ;; esac
+      case $2 in dummy | aloop | usb-audio) sound=$2 ;; *) usage_error "--sound takes dummy, aloop or usb-audio (got '$2')" ;; esac
       shift 2
       ;;
     --module)
@@ -461,6 +464,9 @@ if [ "$sound" = aloop ]; then
   # alsa-lib's default for the Loopback card (dmix) refuses to open (EINVAL): play to its
   # first device through plug instead
   printf 'pcm.!default { type plug slave.pcm "hw:Loopback,0" }\n' >"$common/etc/asound.conf"
+elif [ "$sound" = usb-audio ]; then
+  # the same for the USB card (dmix refuses too)
+  printf 'pcm.!default { type plug slave.pcm "hw:Audio,0" }\n' >"$common/etc/asound.conf"
 fi
 printf 'root:x:0:\n' >"$common/etc/group"
 [ -z "$script" ] || cp "$script" "$common/lab/script"
@@ -496,6 +502,9 @@ mount -t ext4 /dev/vda /work || { echo "LAB-ERROR cannot mount the work disk"; p
 t=$(cat /work/lab-time 2>/dev/null)
 [ -n "$t" ] && [ "$(date +%s)" -lt "$t" ] && date -s "@$t" >/dev/null
 [ -b /dev/vdb ] && swapon /dev/vdb
+# a USB card appears once the bus is enumerated, after its modules load
+i=0
+while ! grep -q '^ *[0-9]' /proc/asound/cards 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 mkdir -p /work/out /work/wd
 cd /work/wd
 export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu
@@ -523,6 +532,7 @@ chmod 755 "$common/init"
 
 # ---- initramfs: each kernel's modules ----
 want_modules=(virtio_pci virtio_blk ext4 crc32c_generic "snd-$sound" "${extra_modules[@]}")
+[ "$sound" = usb-audio ] && want_modules+=(xhci_pci)
 build_modules() { # INDEX: writes $tmp/modules-INDEX.cpio
   local i=$1 root=${k_modroot[$1]} rel=${k_release[$1]} stage=$tmp/mods-$1 m line path base
   mkdir -p "$stage/lib/modules/lab" "$stage/lab"
@@ -590,6 +600,7 @@ boot() {
     -append "console=ttyS0 panic=-1 quiet loglevel=4 vmsuite.mode=$mode")
   [ -n "$disk_img" ] && args+=(-drive "file=$disk_img,format=raw,if=virtio")
   [ -n "$swap_img" ] && args+=(-drive "file=$swap_img,format=raw,if=virtio")
+  [ "$sound" = usb-audio ] && args+=(-audiodev none,id=snd0 -device qemu-xhci -device usb-audio,audiodev=snd0)
   local tcmd=()
   [ "$limit" -gt 0 ] && tcmd=(timeout -k 5 "$limit")
   if [ "$verbose" = 1 ]; then

@@ -75,6 +75,19 @@ check(abs(f["period_ms"] - 25) < 1 and abs(f["buffer_ms"] - 100) < 1,
 mi = {k: v["samples"][0] for k, v in idle["audio"]["baseline"]["metrics"].items()}
 check(open(os.path.join(d, "idle.rc")).read().strip() == "0", "idle probe exit 0")
 check(mi["underruns"] == 0 and mi["gap_total_ms"] == 0, f"idle baseline clean ({mi['underruns']} underruns)")
+# Woken on time (docs/audio-probe.md, Devices): snd-dummy declares no BATCH flag (its hrtimer
+# position is continuous) but wakes the player only at its period timer. A player that misses
+# that interrupt wakes a whole period late: lateness p50 ~ one period, headroom p1 below
+# buffer - 2 periods. On time, lateness is the guest's wake-up latency (~1 ms in TCG) and
+# headroom buffer - period less it; the 0.6 period allows a loaded host's TCG.
+p_ms, b_ms = f["period_ms"], f["buffer_ms"]
+check(f.get("position_method") == "pointer",
+      f"snd-dummy's position is a pointer, not batch ({f.get('position_method')})")
+check(mi["wake_p50_ms"] < p_ms / 4,
+      f"idle wake lateness p50 {mi['wake_p50_ms']:.2f} ms < a quarter period ({p_ms / 4:.2f} ms)")
+check(mi["headroom_p1_ms"] >= b_ms - 1.6 * p_ms,
+      f"idle headroom p1 {mi['headroom_p1_ms']:.1f} ms >= buffer - period - 0.6 period "
+      f"({b_ms - 1.6 * p_ms:.1f} ms; wake p99 {mi['wake_p99_ms']:.1f} ms)")
 st = json.load(open(os.path.join(d, "stall.json")))
 ms = {k: v["samples"][0] for k, v in st["audio"]["baseline"]["metrics"].items()}
 gaps = st["audio"]["baseline"]["detail"]["gaps"]

@@ -1,6 +1,6 @@
 /* Unit tests of the probe's pure parts: the cause rules on synthetic evidence and the window
  * metrics (clipping, skips, played, rating, lateness percentiles, headroom) on synthetic
- * records. No kernel paths. */
+ * records, and the write size that keeps the ring on period boundaries. No kernel paths. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -236,6 +236,21 @@ static void test_rating_partial_second(void **state)
 	json_decref(m);
 }
 
+/* A device that wakes the player only at its period interrupts (snd-dummy, the virtual clock
+ * device, most cards) must find a full period free there: the player writes whole periods. */
+static void test_write_size(void **state)
+{
+	(void)state;
+	assert_int_equal(vms_pcm_write_size(941, 941), 941);      /* woken on time */
+	assert_int_equal(vms_pcm_write_size(941 + 40, 941), 941); /* late: not the 40 */
+	assert_int_equal(vms_pcm_write_size(2 * 941 - 1, 941), 941);
+	assert_int_equal(vms_pcm_write_size(2 * 941, 941), 2 * 941);
+	assert_int_equal(vms_pcm_write_size(4410, 1102), 4408); /* a restart's refill */
+	assert_int_equal(vms_pcm_write_size(940, 941), 940);    /* a batch step a frame short */
+	assert_int_equal(vms_pcm_write_size(0, 941), 0);
+	assert_int_equal(vms_pcm_write_size(500, 0), 500); /* no period: everything */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +259,7 @@ int main(void)
 	    cmocka_unit_test(test_window_gaps),
 	    cmocka_unit_test(test_window_probe_died),
 	    cmocka_unit_test(test_rating_partial_second),
+	    cmocka_unit_test(test_write_size),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
