@@ -14,7 +14,8 @@ k612=$(newest '^linux-image-6\.12\.[0-9]+\+deb[0-9]+-amd64$')
 echo "kernels: $k61 $k612"
 
 out=$VMS_TEST_TMP/lab
-"$VMSUITE" lab --kernel-package "$k61" --kernel-package "$k612" --kvm-trial 10 --timeout 900 \
+# the lab's private directory under this test's own TMPDIR, so that what it leaves is ours
+TMPDIR=$VMS_TEST_TMP "$VMSUITE" lab --kernel-package "$k61" --kernel-package "$k612" --kvm-trial 10 --timeout 900 \
   --script "$VMS_SOURCE_DIR/tests/lab/guest-checks.sh" -o "$out" >"$VMS_TEST_TMP/lab.out" 2>&1
 rc=$?
 cat "$VMS_TEST_TMP/lab.out"
@@ -110,5 +111,5 @@ sys.exit(1 if bad else 0)
 PY
 done
 [ "$(ls -d "$out"/*-s1.files 2>/dev/null | wc -l)" -eq 2 ] && ok || fail "want the files of two kernels"
-[ -z "$(pgrep -f "qemu-system-x86_64.*vmsuite.mode" || true)" ] && ok || fail "a qemu process is left"
+[ -z "$(pgrep -f "qemu-system-x86_64.*$VMS_TEST_TMP/vmsuite-lab" || true)" ] && ok || fail "a qemu process is left"
 finish
