@@ -6,7 +6,8 @@
 #  - the bare cost of waking once per period (poll on a timerfd, nothing else), which any
 #    player with that period pays,
 # as "ratio without the floor" = (player - floor) / decode-only (target <= 1.5 at the default
-# preset). Timings on a shared or virtual machine drift by tens of percent within a minute, so
+# preset); and against the least an alsa-lib player pays on the same device (poll, revents,
+# avail, write silence: probe-decode-only --alsa-floor), as "ratio without the ALSA floor". Timings on a shared or virtual machine drift by tens of percent within a minute, so
 # the floor runs at the same time as the probe, on the same CPU (the player is pinned there
 # with --cpu, the floor with taskset; vmsuite's own process on the other CPUs, as under
 # `vmsuite run`), and every preset is measured ROUNDS times: the median
@@ -61,11 +62,15 @@ for preset in 2001 desktop pro; do
 	for r in $(seq "$rounds"); do
 		taskset -c "$cpu" "$helper" --wake-floor "$period" "$secs" >"$tmp/floor" &
 		fpid=$!
+		buffer=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["audio"]["facts"]["buffer_ms"])' "$tmp/g.json")
+		taskset -c "$cpu" "$helper" --alsa-floor "$period" "$buffer" "$secs" >"$tmp/afloor" &
+		apid=$!
 		taskset -c "$others" "$vmsuite" probe "$mp3" --seconds "$secs" --device virtual \
 			--latency "$preset" --cpu "$cpu" -o "$tmp/r$r.json" --force >/dev/null 2>"$tmp/err" ||
 			{ cat "$tmp/err" >&2; exit 1; }
-		wait "$fpid"
+		wait "$fpid" "$apid"
 		cat "$tmp/floor" >>"$tmp/floor-$preset"
+		cat "$tmp/afloor" >>"$tmp/afloor-$preset"
 	done
 	python3 - "$preset" "$tmp" "$rounds" <<'PY'
 import json, statistics, sys
@@ -73,6 +78,7 @@ preset, tmp, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
 dec = [float(c) * 1000 / float(a) for a, c in (l.split() for l in open(f"{tmp}/decode"))]
 decode = statistics.median(dec)
 floors = [float(c) * 1000 / float(w) for w, c in (l.split() for l in open(f"{tmp}/floor-{preset}"))]
+afloors = [float(c) * 1000 / float(w) for w, c in (l.split() for l in open(f"{tmp}/afloor-{preset}"))]
 rows = []
 for r in range(1, rounds + 1):
     doc = json.load(open(f"{tmp}/r{r}.json"))
@@ -80,13 +86,15 @@ for r in range(1, rounds + 1):
     m = {k: v["samples"][0] for k, v in doc["audio"]["baseline"]["metrics"].items()}
     per_s = 10 * m["window_s"] / m["played_s"]          # % of a CPU -> ms per audio second
     rows.append(dict(player=m["probe_cpu_pct"] * per_s, watch=m.get("probe_watch_cpu_pct", 0) * per_s,
-                     indecode=m["decode_ms_per_s"], floor=floors[r - 1], rss=m["probe_maxrss_kib"],
+                     indecode=m["decode_ms_per_s"], floor=floors[r - 1], afloor=afloors[r - 1],
+                     rss=m["probe_maxrss_kib"],
                      under=m["underruns"], p50=m["wake_p50_ms"], p99=m["wake_p99_ms"], f=f))
 f = rows[0]["f"]
 med = lambda k: statistics.median(x[k] for x in rows)
 each = lambda vals: " ".join(f"{v:.2f}" for v in vals)
 ratios = [(x["player"] - x["floor"]) / decode for x in rows]
 ratios_all = [(x["player"] + x["watch"] - x["floor"]) / decode for x in rows]
+ratios_alsa = [(x["player"] - x["afloor"]) / decode for x in rows]
 print(f"\n--latency {preset}: period {f['period_ms']:.1f} ms / buffer {f['buffer_ms']:.1f} ms, "
       f"causes by {f.get('cause_method', '?')}, readings by {f.get('readings_by', 'player')}, "
       f"underruns {'/'.join(str(int(x['under'])) for x in rows)}")
@@ -98,10 +106,13 @@ print(f"  decode-only CPU            {decode:7.3f} ms per audio second "
       f"({each(dec)})")
 print(f"  bare wake-up floor         {med('floor'):7.3f} ms per second, same CPU, same time "
       f"({each(x['floor'] for x in rows)})")
+print(f"  alsa-lib floor             {med('afloor'):7.3f} ms per second, same CPU, same time "
+      f"({each(x['afloor'] for x in rows)})")
 print(f"  ratio player / decode-only {med('player') / decode:7.2f}")
 print(f"  ratio without the floor    {statistics.median(ratios):7.2f}   (rounds: "
       f"{each(ratios)}; target <= 1.5 at the default preset)")
 print(f"    with the watcher counted {statistics.median(ratios_all):7.2f}")
+print(f"  ratio without the ALSA floor {statistics.median(ratios_alsa):5.2f}   (rounds: {each(ratios_alsa)})")
 print(f"  probe max RSS              {med('rss'):7.0f} KiB")
 print(f"  wake lateness p50/p99      {med('p50'):.2f} / {med('p99'):.2f} ms (medians)")
 PY
