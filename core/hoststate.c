@@ -58,6 +58,21 @@ char *vms_host_entry_undone(const struct vms_host_entry *e)
 	return s;
 }
 
+char *vms_host_entry_not_ours(const struct vms_host_entry *e)
+{
+	char *path = vms_text_escape(e->path), *rec = vms_text_escape(e->record);
+	char *why = vms_text_escape(e->why), *s;
+
+	s = vms_xasprintf("left alone: '%s', which the record '%s' names as the swap file pid %ld "
+	                  "made in an earlier boot, is not that file: %s (delete it yourself if it "
+	                  "is a leftover, then the record)",
+	                  path, rec, e->owner.pid, why);
+	free(path);
+	free(rec);
+	free(why);
+	return s;
+}
+
 const char *vms_hoststate_default_dir(void)
 {
 	static char user_dir[PATH_MAX / 2];

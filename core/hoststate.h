@@ -164,6 +164,10 @@ const char *vms_host_kind_what(enum vms_host_kind kind);
  * core/escape.h). A new string; caller frees. */
 char *vms_host_entry_undone(const struct vms_host_entry *e);
 
+/* Why a swap file record of an earlier boot was left alone (e->earlier_boot, refused): the
+ * file it names is not the one vmsuite made. A new string; caller frees. */
+char *vms_host_entry_not_ours(const struct vms_host_entry *e);
+
 /* What repair did with one entry. */
 enum vms_host_outcome {
 	VMS_HOST_UNDONE,  /* undone, record removed */

@@ -127,13 +127,9 @@ static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome out
 		break;
 	case VMS_HOST_REFUSED:
 		if (e->earlier_boot) {
-			char *why = vms_text_escape(e->why);
+			char *why = vms_host_entry_not_ours(e);
 
-			vms_warn(
-			    "left alone: '%s', which the record '%s' names as the swap file pid "
-			    "%ld made in an earlier boot, is not that file: %s (delete it yourself "
-			    "if it is a leftover, then the record)",
-			    path, rec, e->owner.pid, why);
+			vms_warn("%s", why);
 			free(why);
 		} else {
 			vms_warn("the journal record '%s' names '%s', which vmsuite does not make: "
