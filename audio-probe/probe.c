@@ -717,7 +717,7 @@ static void child_main(struct vms_probe *p, pid_t parent)
 	while (!atomic_load_explicit(&h->stop, memory_order_acquire)) {
 		snd_pcm_sframes_t avail;
 		unsigned short revents = 0;
-		double t_fill;
+		double t_fill, t_avail;
 		int r, full;
 		long w;
 
@@ -732,12 +732,13 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			snd_pcm_poll_descriptors_revents(c.pcm, c.pfds, (unsigned)c.npfds,
 			                                 &revents);
 		avail = snd_pcm_avail(c.pcm);
+		t_avail = now_mono();
 		full = danger || (!c.watch && wakes % every == 0) || avail < 0;
 		if (full) {
 			take_snap(&c, &cur, 1);
 		} else {
 			cur = prev; /* the last full reading; only the time is new */
-			cur.t = now_mono();
+			cur.t = t_avail;
 		}
 		store_d(&h->last_wake, cur.t);
 		t_fill = cur.t;
@@ -764,10 +765,12 @@ static void child_main(struct vms_probe *p, pid_t parent)
 			started = 0;
 			avail = (snd_pcm_sframes_t)h->buffer_frames;
 		} else {
-			/* the space read is the device's as of its last position move (on a
-			 * batch device its last step): the audio queued now is less by the time
-			 * since, and the next period is due a period after that move */
-			double t_pos = vms_pcm_position_time(c.pcm, cur.t, buffer_s);
+			/* the space read is the device's as of its last position move: on a
+			 * batch device its last step (ALSA's status timestamp), on another the
+			 * snd_pcm_avail() above. The audio queued now is less by the time since,
+			 * and the next period is due a period after that move */
+			double t_pos =
+			    h->batch ? vms_pcm_position_time(c.pcm, cur.t, buffer_s) : t_avail;
 			double fill_s =
 			    (double)((snd_pcm_sframes_t)h->buffer_frames - avail) / rate -
 			    (cur.t - t_pos);
