@@ -2,37 +2,54 @@
 # Prints what the audio probe costs (not a test), for every latency preset: the player's CPU
 # per second of audio while playing the MP3 on the virtual clock device, against
 #  - the decode-only cost of the same file (libmpg123 decoding to nowhere, the probe's format
-#    and read size), and
+#    and read size),
 #  - the bare cost of waking once per period (poll on a timerfd, nothing else), which any
-#    player with that period pays,
-# as "ratio without the floor" = (player - floor) / decode-only (target <= 1.5 at the default
-# preset); and against the least an alsa-lib player pays on the same device (poll, revents,
-# avail, write silence: probe-decode-only --alsa-floor), as "ratio without the ALSA floor". Timings on a shared or virtual machine drift by tens of percent within a minute, so
-# the floor runs at the same time as the probe, on the same CPU (the player is pinned there
-# with --cpu, the floor with taskset; vmsuite's own process on the other CPUs, as under
-# `vmsuite run`), and every preset is measured ROUNDS times: the median
-# and the range of the per-round ratios are printed. The watcher thread's cost (the probe's
-# periodic readings, on another CPU when there is one) is printed beside it, and so is the
-# ratio with it counted. As root, kernel.task_delayacct is on for the measurement, as under
-# `vmsuite run --with-audio` (the probe then reads its delay totals), and put back on exit.
+#    player with that period pays, and
+#  - the least an alsa-lib player pays on the same device (poll, revents, avail, write
+#    silence: probe-decode-only --alsa-floor),
+# as "ratio without the floor" = (player - bare floor) / decode-only (the design aims at
+# <= 1.5 at the default preset) and "ratio without the ALSA floor" = (player - ALSA floor) /
+# decode-only, what the probe adds to decoding beyond any alsa-lib player.
+#
+# How, and why so: on a virtual machine a wake-up costs what the host's state makes it cost,
+# so every round measures everything, one after the other, alone on the same CPU (the player
+# pinned there with --cpu, the floors and the decoder with taskset; vmsuite's own process and
+# the probe's watcher thread on the other CPUs, as under `vmsuite run`), the order rotating
+# from round to round, and each round gives its own ratios; the medians of ROUNDS rounds are
+# printed with every round's value. Processes measured at the same time on one CPU disturb
+# each other by how their wake-ups fall, so they are not. By default a CPU-bound competitor
+# at SCHED_IDLE keeps the CPU busy, as the emulated machine's workload does under `vmsuite
+# run --with-audio` (the player shares its one CPU): a wake-up then preempts it instead of
+# leaving idle, whose cost swings most on a VM. --idle measures on an otherwise idle CPU.
+# As root, kernel.task_delayacct is on for the measurement, as under `vmsuite run
+# --with-audio` (the probe then reads its delay totals), and put back on exit.
 # Last, how long a short probe takes to start and stop beyond what it plays.
-# usage: scripts/bench-probe.sh [BUILD_DIR] [MP3] [SECONDS] [ROUNDS]
+# usage: scripts/bench-probe.sh [--idle] [BUILD_DIR] [MP3] [SECONDS] [ROUNDS]
 set -euo pipefail
+busy=1
+if [ "${1:-}" = --idle ]; then
+	busy=
+	shift
+fi
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$src/build}
 mp3=${2:-$src/data/sample.mp3}
-secs=${3:-20}
-rounds=${4:-3}
+secs=${3:-8}
+rounds=${4:-5}
 vmsuite=$build/cli/vmsuite
 helper=$build/tests/probe/probe-decode-only
 for b in "$vmsuite" "$helper"; do
 	[ -x "$b" ] || { echo "bench-probe: $b is missing; build vmsuite and probe-decode-only" >&2; exit 1; }
 done
-command -v taskset >/dev/null || { echo "bench-probe: taskset (util-linux) is missing" >&2; exit 1; }
+for t in taskset chrt; do
+	command -v $t >/dev/null || { echo "bench-probe: $t (util-linux) is missing" >&2; exit 1; }
+done
 tmp=$(mktemp -d)
 dacct=/proc/sys/kernel/task_delayacct
 old_dacct=
+spin=
 restore() {
+	[ -n "$spin" ] && kill "$spin" 2>/dev/null
 	[ -n "$old_dacct" ] && echo "$old_dacct" >"$dacct"
 	rm -rf "$tmp"
 }
@@ -42,77 +59,98 @@ if [ "$(id -u)" = 0 ] && [ -w "$dacct" ]; then
 	old_dacct=$(cat "$dacct")
 	echo 1 >"$dacct"
 fi
-# the highest CPU this script may use: the player and the floor share it; vmsuite's own process
-# runs on the others, as `vmsuite run` keeps itself off the emulated machine's CPU
+# the highest CPU this script may use: the player, the floors and the decoder take turns on
+# it; vmsuite's own process runs on the others, as `vmsuite run` keeps itself off the emulated
+# machine's CPU
 read -r cpu others < <(python3 -c 'import os
 c = sorted(os.sched_getaffinity(0))
 print(c[-1], ",".join(map(str, c[:-1])) or c[-1])')
+if [ -n "$busy" ]; then
+	taskset -c "$cpu" chrt --idle 0 sh -c 'while :; do :; done' &
+	spin=$!
+fi
 
-for r in $(seq "$rounds"); do
-	taskset -c "$cpu" "$helper" "$mp3" 60 >>"$tmp/decode"
-done
-echo "file: $mp3, $secs s per measurement, $rounds rounds, player and floor on CPU $cpu," \
-	"vmsuite and the watcher on CPU $others;" \
-	"load: $(cut -d' ' -f1-3 /proc/loadavg)"
+# one measurement, alone on $cpu: prints "SECONDS CPU_SECONDS" (the player: and its decoding
+# and watcher figures)
+measure() {
+	case $1 in
+	wake) taskset -c "$cpu" "$helper" --wake-floor "$period" "$secs" ;;
+	alsa) taskset -c "$cpu" "$helper" --alsa-floor "$period" "$buffer" "$secs" ;;
+	decode) taskset -c "$cpu" "$helper" "$mp3" 120 ;;
+	player)
+		taskset -c "$others" "$vmsuite" probe "$mp3" --seconds "$secs" --device virtual \
+			--latency "$preset" --cpu "$cpu" -o "$tmp/p.json" --force >/dev/null 2>"$tmp/err" ||
+			{ cat "$tmp/err" >&2; exit 1; }
+		python3 - "$tmp/p.json" <<'PY'
+import json, sys
+m = {k: v["samples"][0] for k, v in json.load(open(sys.argv[1]))["audio"]["baseline"]["metrics"].items()}
+# % of a CPU over the window -> CPU seconds per played second, as the helper prints it
+per = m["window_s"] / m["played_s"] / 100
+print(1, m["probe_cpu_pct"] * per, m["decode_ms_per_s"] / 1000, m.get("probe_watch_cpu_pct", 0) * per,
+      m["probe_maxrss_kib"], int(m["underruns"]), m["wake_p50_ms"], m["wake_p99_ms"])
+PY
+		;;
+	esac
+}
+
+if [ -n "$busy" ]; then how="kept busy by a SCHED_IDLE competitor"; else how="otherwise idle"; fi
+echo "file: $mp3, $secs s per measurement, $rounds rounds, each alone on CPU $cpu ($how)," \
+	"vmsuite and the watcher on CPU $others; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for preset in 2001 desktop pro; do
-	# the period the device grants for the preset, for the floor
+	# the period and buffer the device grants for the preset, for the floors
 	"$vmsuite" probe "$mp3" --seconds 1 --device virtual --latency "$preset" \
 		-o "$tmp/g.json" --force >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-	period=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["audio"]["facts"]["period_ms"])' "$tmp/g.json")
+	read -r period buffer method < <(python3 -c 'import json, sys
+f = json.load(open(sys.argv[1]))["audio"]["facts"]
+print(f["period_ms"], f["buffer_ms"], f.get("cause_method", "?"))' "$tmp/g.json")
+	: >"$tmp/rounds"
 	for r in $(seq "$rounds"); do
-		taskset -c "$cpu" "$helper" --wake-floor "$period" "$secs" >"$tmp/floor" &
-		fpid=$!
-		buffer=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["audio"]["facts"]["buffer_ms"])' "$tmp/g.json")
-		taskset -c "$cpu" "$helper" --alsa-floor "$period" "$buffer" "$secs" >"$tmp/afloor" &
-		apid=$!
-		taskset -c "$others" "$vmsuite" probe "$mp3" --seconds "$secs" --device virtual \
-			--latency "$preset" --cpu "$cpu" -o "$tmp/r$r.json" --force >/dev/null 2>"$tmp/err" ||
-			{ cat "$tmp/err" >&2; exit 1; }
-		wait "$fpid" "$apid"
-		cat "$tmp/floor" >>"$tmp/floor-$preset"
-		cat "$tmp/afloor" >>"$tmp/afloor-$preset"
+		order=(wake alsa player decode)
+		# rotate, so that no part always follows the same one
+		order=("${order[@]:$(((r - 1) % 4))}" "${order[@]:0:$(((r - 1) % 4))}")
+		line=
+		for what in "${order[@]}"; do
+			line+="$what $(measure "$what" | tr '\n' ' ')"$'\n'
+		done
+		printf '%s' "$line" | python3 -c 'import json, sys
+d = {}
+for l in sys.stdin:
+    w, *v = l.split()
+    d[w] = [float(x) for x in v]
+print(json.dumps(d))' >>"$tmp/rounds"
 	done
-	python3 - "$preset" "$tmp" "$rounds" <<'PY'
+	python3 - "$preset" "$period" "$buffer" "$method" "$tmp/rounds" <<'PY'
 import json, statistics, sys
-preset, tmp, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-dec = [float(c) * 1000 / float(a) for a, c in (l.split() for l in open(f"{tmp}/decode"))]
-decode = statistics.median(dec)
-floors = [float(c) * 1000 / float(w) for w, c in (l.split() for l in open(f"{tmp}/floor-{preset}"))]
-afloors = [float(c) * 1000 / float(w) for w, c in (l.split() for l in open(f"{tmp}/afloor-{preset}"))]
+preset, period, buffer, method = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 rows = []
-for r in range(1, rounds + 1):
-    doc = json.load(open(f"{tmp}/r{r}.json"))
-    f = doc["audio"]["facts"]
-    m = {k: v["samples"][0] for k, v in doc["audio"]["baseline"]["metrics"].items()}
-    per_s = 10 * m["window_s"] / m["played_s"]          # % of a CPU -> ms per audio second
-    rows.append(dict(player=m["probe_cpu_pct"] * per_s, watch=m.get("probe_watch_cpu_pct", 0) * per_s,
-                     indecode=m["decode_ms_per_s"], floor=floors[r - 1], afloor=afloors[r - 1],
-                     rss=m["probe_maxrss_kib"],
-                     under=m["underruns"], p50=m["wake_p50_ms"], p99=m["wake_p99_ms"], f=f))
-f = rows[0]["f"]
+for l in open(sys.argv[5]):
+    d = json.loads(l)
+    ms = lambda k: 1000 * d[k][1] / d[k][0]    # ms of CPU per second (of audio)
+    p = d["player"]
+    rows.append(dict(player=1000 * p[1], indecode=1000 * p[2], watch=1000 * p[3], rss=p[4],
+                     under=int(p[5]), p50=p[6], p99=p[7],
+                     decode=ms("decode"), wake=ms("wake"), alsa=ms("alsa")))
+for x in rows:
+    x["ratio"] = (x["player"] - x["wake"]) / x["decode"]
+    x["ratio_alsa"] = (x["player"] - x["alsa"]) / x["decode"]
+    x["ratio_watch"] = (x["player"] + x["watch"] - x["wake"]) / x["decode"]
 med = lambda k: statistics.median(x[k] for x in rows)
-each = lambda vals: " ".join(f"{v:.2f}" for v in vals)
-ratios = [(x["player"] - x["floor"]) / decode for x in rows]
-ratios_all = [(x["player"] + x["watch"] - x["floor"]) / decode for x in rows]
-ratios_alsa = [(x["player"] - x["afloor"]) / decode for x in rows]
-print(f"\n--latency {preset}: period {f['period_ms']:.1f} ms / buffer {f['buffer_ms']:.1f} ms, "
-      f"causes by {f.get('cause_method', '?')}, readings by {f.get('readings_by', 'player')}, "
-      f"underruns {'/'.join(str(int(x['under'])) for x in rows)}")
-print(f"  player CPU                 {med('player'):7.3f} ms per audio second (median; "
-      f"{each(x['player'] for x in rows)})")
-print(f"    of which in libmpg123    {med('indecode'):7.3f} ms per audio second")
+each = lambda k, f=".2f": " ".join(format(x[k], f) for x in rows)
+wakes = 1000 / period
+print(f"\n--latency {preset}: period {period:.1f} ms / buffer {buffer:.1f} ms ({wakes:.0f} wake-ups/s), "
+      f"causes by {method}, underruns {'/'.join(str(x['under']) for x in rows)}")
+print(f"  player CPU                 {med('player'):7.3f} ms per audio second  ({each('player')})")
+print(f"    of which in libmpg123    {med('indecode'):7.3f}                        ({each('indecode')})")
+print(f"  decode-only CPU            {med('decode'):7.3f} ms per audio second  ({each('decode')})")
+print(f"  bare wake-up floor         {med('wake'):7.3f} ms per second        ({each('wake')}), "
+      f"{1000 * med('wake') / wakes:.0f} us a wake-up")
+print(f"  alsa-lib floor             {med('alsa'):7.3f} ms per second        ({each('alsa')}), "
+      f"{1000 * (med('alsa') - med('wake')) / wakes:+.0f} us a wake-up")
 print(f"  watcher CPU (other CPU)    {med('watch'):7.3f} ms per audio second")
-print(f"  decode-only CPU            {decode:7.3f} ms per audio second "
-      f"({each(dec)})")
-print(f"  bare wake-up floor         {med('floor'):7.3f} ms per second, same CPU, same time "
-      f"({each(x['floor'] for x in rows)})")
-print(f"  alsa-lib floor             {med('afloor'):7.3f} ms per second, same CPU, same time "
-      f"({each(x['afloor'] for x in rows)})")
-print(f"  ratio player / decode-only {med('player') / decode:7.2f}")
-print(f"  ratio without the floor    {statistics.median(ratios):7.2f}   (rounds: "
-      f"{each(ratios)}; target <= 1.5 at the default preset)")
-print(f"    with the watcher counted {statistics.median(ratios_all):7.2f}")
-print(f"  ratio without the ALSA floor {statistics.median(ratios_alsa):5.2f}   (rounds: {each(ratios_alsa)})")
+print(f"  ratio without the floor      {med('ratio'):5.2f}   (rounds: {each('ratio')}; "
+      f"aimed at <= 1.5 at the default preset)")
+print(f"    with the watcher counted   {med('ratio_watch'):5.2f}")
+print(f"  ratio without the ALSA floor {med('ratio_alsa'):5.2f}   (rounds: {each('ratio_alsa')})")
 print(f"  probe max RSS              {med('rss'):7.0f} KiB")
 print(f"  wake lateness p50/p99      {med('p50'):.2f} / {med('p99'):.2f} ms (medians)")
 PY
