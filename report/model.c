@@ -114,6 +114,7 @@ static void workload_init(struct vms_report_workload *w, const json_t *wl)
 		r->interrupted = !strcmp(r->status, "interrupted");
 		r->failed = strcmp(r->status, "ok") && !r->interrupted;
 		w->n_failed += r->failed;
+		w->n_oom += r->failed && json_is_true(json_object_get(run, "oom_killed"));
 		w->n_interrupted += r->interrupted;
 		r->elapsed_s = json_is_number(t0) && json_is_number(t1)
 		                   ? json_number_value(t1) - json_number_value(t0)
@@ -445,15 +446,27 @@ void vms_report_workload_lines(const struct vms_report_workload *w, emit_fn *emi
 	}
 	if (w->has_cgroup) {
 		const struct vms_summary *peak = get(w, "cgroup_peak_bytes");
+		char tail[96];
 
 		if (peak)
 			vms_format_size((uint64_t)peak->mean, a, sizeof(a));
 		else
 			snprintf(a, sizeof(a), "n/a");
+		/* the figures are the finished runs': a run the OOM killer ended is not among them,
+		 * so "OOM kills 0.0" alone would contradict the failed run listed below */
+		if (w->n_oom)
+			snprintf(tail, sizeof(tail),
+			         " (the %zu finished run%s; %zu OOM-killed, below)", el->n,
+			         el->n == 1 ? "" : "s", w->n_oom);
+		else if (w->n_failed)
+			snprintf(tail, sizeof(tail), " (the %zu finished run%s)", el->n,
+			         el->n == 1 ? "" : "s");
+		else
+			tail[0] = '\0';
 		snprintf(line, sizeof(line),
-		         "Memory cgroup per run: peak %s, limit hits %s, OOM kills %s", a,
+		         "Memory cgroup per run: peak %s, limit hits %s, OOM kills %s%s", a,
 		         mean_str(b, sizeof(b), w, "cgroup_limit_hits"),
-		         mean_str(c, sizeof(c), w, "cgroup_oom_kill"));
+		         mean_str(c, sizeof(c), w, "cgroup_oom_kill"), tail);
 		emit(ctx, VMS_LINE_CGROUP, line);
 	}
 	failed_lines(w, emit, ctx);

@@ -49,6 +49,7 @@ struct vms_report_workload {
 	int has_cgroup;   /* the file has a memory cgroup metric (an emulated machine) */
 	struct vms_report_run *runs;
 	size_t n_runs, n_failed, n_interrupted;
+	size_t n_oom;        /* failed runs the OOM killer ended ("oom_killed") */
 	const char *skipped; /* the reason when the workload was skipped (status "skipped") */
 };
 
