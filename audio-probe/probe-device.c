@@ -301,8 +301,8 @@ double vms_pcm_position_time(snd_pcm_t *pcm, double now, double max_age)
 	double t;
 
 	/* ALSA's status timestamp: when the position last moved (MONOTONIC, set up in
-	 * vms_pcm_setup). A batch device's moves at its last step, a continuous one's at the
-	 * snd_pcm_avail() just before. */
+	 * vms_pcm_setup), on a batch device its last step. The player asks only batch devices:
+	 * on another the position moved at its snd_pcm_avail(), whose time it reads itself. */
 	if (snd_pcm_htimestamp(pcm, &avail, &ts) < 0)
 		return now;
 	t = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
