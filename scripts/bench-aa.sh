@@ -24,8 +24,10 @@ if [ "$k" -lt 20 ] && [ "$try" -eq 0 ]; then
   exit 64
 fi
 [ -x "$vms" ] || { echo "bench-aa: no vmsuite at $vms (build first)" >&2; exit 66; }
-work=$(mktemp -d "$top/.bench-aa-XXXXXX")
+# outside the source tree (TMPDIR must be a disk filesystem for mmap001), gone on every exit
+work=$(mktemp -d "${TMPDIR:-/tmp}/vmsuite-bench-aa.XXXXXX")
 if [ "${KEEP:-0}" = 1 ]; then echo "bench-aa: results kept in $work"; else trap 'rm -rf "$work"' EXIT; fi
+trap 'exit 130' INT TERM HUP
 spec=(-w mtest01:bytes=128M -w mmap001:bytes=256M -n 5 --machine "$machine" --quiet --workdir "$work")
 echo "bench-aa: $k A/A pairs, ${spec[*]:0:8}; start load: $(uptime | sed 's/.*load average: //')"
 cmp_rc=() ; ag_rc=()

@@ -10,8 +10,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$top/build}
 spec=${2:-mmap001:bytes=1G}
 runs=${3:-7}
-work=$(mktemp -d "$top/.bench-XXXXXX")
+# outside the source tree (TMPDIR must be a disk filesystem), gone on every exit
+work=$(mktemp -d "${TMPDIR:-/tmp}/vmsuite-bench-overhead.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM HUP
 bare=() ; under=()
 run_bare() {
   sync
