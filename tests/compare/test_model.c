@@ -1,4 +1,4 @@
-/* Unit tests of report/compare and report/envdiff on synthetic result files with known truth
+/* Unit tests of compare/compare and compare/envdiff on synthetic result files with known truth
  * (tests/compare/gen.c draws them from seeded log-normal distributions): false-alarm rate,
  * detection of real shifts, runs-needed, count metrics, each environment class, mismatched
  * workloads, the samples and catalogue fields the model keeps, the idle baseline and the JSON
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "core/util.h"
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "tests/compare/gen.h"
 
 static void cmp2(struct vms_compare *c, json_t *a, json_t *b, int force)

@@ -1,7 +1,7 @@
 /* `vmsuite compare`: the comparison model (BASE against each other result file, per workload
  * and metric, with Welch / Fisher statistics and verdicts) and its text, markdown and json
  * renderers. Reads result files only; no kernel paths of its own. */
-#include "report/compare.h"
+#include "compare/compare.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 #include "core/metric.h"
 #include "core/result.h"
 #include "core/util.h"
-#include "report/sound.h"
+#include "compare/sound.h"
 
 void vms_compare_opts_init(struct vms_compare_opts *o)
 {

@@ -1,7 +1,7 @@
 /* The Sound lines of the text report: the 0-10 rating, played N of M seconds, skips and
  * underruns, the longest gap, the p99 wake-up lateness and the causes of the gaps, summed or
  * averaged over the runs of a workload. No kernel paths. */
-#include "report/sound.h"
+#include "compare/sound.h"
 
 #include <errno.h>
 #include <math.h>

@@ -10,9 +10,9 @@
 
 #include "core/metric.h"
 #include "core/result.h"
-#include "report/envdiff.h"
-#include "report/sound.h"
-#include "report/stats.h"
+#include "compare/envdiff.h"
+#include "compare/sound.h"
+#include "compare/stats.h"
 
 struct vms_compare_opts {
 	double threshold; /* relative change that matters, 0.02 = 2 % */
