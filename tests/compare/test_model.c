@@ -16,6 +16,8 @@
 
 #include "core/util.h"
 #include "compare/compare.h"
+#include "report/compare-render.h"
+#include "report/sound-text.h"
 #include "tests/compare/gen.h"
 
 static void cmp2(struct vms_compare *c, json_t *a, json_t *b, int force)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "compare/sound.h"
+#include "report/sound-text.h"
 
 /* Keeps what was rendered as <build>/golden-actual/tests/probe/golden/NAME.txt. */
 static void save_actual(const char *name, const char *text)
