@@ -82,25 +82,6 @@ struct cmp_ctx {
 	struct cmp_col *cols;
 };
 
-/* The workload called name in doc, of variant label ("default" matches an entry without a
- * "variant", as a format-1 file has); label NULL: the first entry called name. */
-static const json_t *variant_wl(const json_t *doc, const char *name, const char *label)
-{
-	const json_t *wl;
-	size_t i;
-
-	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
-		const char *n = json_string_value(json_object_get(wl, "name"));
-		const char *v = json_string_value(json_object_get(wl, "variant"));
-
-		if (!n || strcmp(n, name))
-			continue;
-		if (!label || (v ? !strcmp(v, label) : !strcmp(label, "default")))
-			return wl;
-	}
-	return NULL;
-}
-
 const char **vms_result_variant_labels(const json_t *doc, size_t *n)
 {
 	const json_t *vs = json_object_get(doc, "variants"), *v;
@@ -142,7 +123,8 @@ static const json_t *col_wl(const struct vms_compare *c, const struct cmp_ctx *x
 {
 	const char *label = c->variants ? x->cols[k].variant : w->variant;
 
-	return s < x->cols[k].n ? variant_wl(x->cols[k].docs[s], w->name, label) : NULL;
+	return s < x->cols[k].n ? vms_result_workload_variant(x->cols[k].docs[s], w->name, label)
+	                        : NULL;
 }
 
 /* Adds the values of metric name in workload wl (NULL wl or absent metric: nothing) to side s
@@ -888,10 +870,14 @@ void vms_compare_build_ex(struct vms_compare *c, const struct vms_compare_opts *
 			json_array_foreach (json_object_get(in->docs[0], "workloads"), i, wl) {
 				const char *name = json_string_value(json_object_get(wl, "name"));
 
-				if (!k && variant_wl(in->docs[0], name, labels[0]))
+				if (!k && vms_result_workload_variant(in->docs[0], name, labels[0]))
 					build_workload(c, &x, name, NULL);
-				else if (k && !variant_wl(in->docs[0], name, labels[0]) &&
-				         variant_wl(in->docs[0], name, labels[k]) && name) {
+				else if (k &&
+				         !vms_result_workload_variant(in->docs[0], name,
+				                                      labels[0]) &&
+				         vms_result_workload_variant(in->docs[0], name,
+				                                     labels[k]) &&
+				         name) {
 					char *line = vms_xasprintf("%s: only in variant %s", name,
 					                           labels[k]);
 					size_t j, dup = 0;
@@ -919,8 +905,9 @@ void vms_compare_build_ex(struct vms_compare *c, const struct vms_compare_opts *
 				const char *name = json_string_value(json_object_get(wl, "name"));
 				const char *v = json_string_value(json_object_get(wl, "variant"));
 
-				if (name && !variant_wl(x.cols[0].docs[0], name,
-				                        several ? (v ? v : "default") : NULL))
+				if (name && !vms_result_workload_variant(
+				                x.cols[0].docs[0], name,
+				                several ? (v ? v : "default") : NULL))
 					not_compared(
 					    c, vms_xasprintf("%s%s%s%s: only in %s", name,
 					                     several ? " [" : "",
