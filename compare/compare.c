@@ -61,13 +61,14 @@ static int is_audio(const struct vms_metric_def *d)
 	             d->group == VMS_GROUP_PROBE);
 }
 
-static enum vms_better better_of(const char *s, enum vms_better def)
+/* The "better" a file gives a metric the catalogue does not know. */
+static enum vms_better better_of(const char *s)
 {
 	if (s && !strcmp(s, "lower"))
 		return VMS_BETTER_LOWER;
 	if (s && !strcmp(s, "higher"))
 		return VMS_BETTER_HIGHER;
-	return s ? VMS_BETTER_NONE : def;
+	return VMS_BETTER_NONE;
 }
 
 /* The columns while the model is built: each side's documents (its suites) and, when the
@@ -541,10 +542,18 @@ static void metric_add(struct vms_compare *c, const struct cmp_ctx *x, struct vm
 	m->name = vms_xstrdup(name);
 	m->def = d;
 	m->derived = !mo;
-	m->unit = vms_xstrdup(unit ? unit : d ? d->unit : "");
-	m->better = better_of(json_string_value(json_object_get(mo, "better")),
-	                      d ? d->better : VMS_BETTER_NONE);
-	m->count = kind ? !strcmp(kind, "count") : d && d->kind == VMS_KIND_COUNT;
+	/* the catalogue is the one source of unit, better and kind; the file's copy serves only a
+	 * metric the catalogue does not know (an older or newer vmsuite's). primary stays the
+	 * file's: a workload clears it for some catalogue metrics, which compare cannot know */
+	if (d) {
+		m->unit = vms_xstrdup(d->unit);
+		m->better = d->better;
+		m->count = d->kind == VMS_KIND_COUNT;
+	} else {
+		m->unit = vms_xstrdup(unit ? unit : "");
+		m->better = better_of(json_string_value(json_object_get(mo, "better")));
+		m->count = kind && !strcmp(kind, "count");
+	}
 	m->primary =
 	    decides(c, name, mo ? json_is_true(json_object_get(mo, "primary")) : d && d->primary);
 	/* failed_runs always decides: a kernel on which the workload fails must not pass */

@@ -871,9 +871,8 @@ static void samples_kept(void **state)
 	json_decref(b);
 }
 
-/* Audio and derived rows come from the catalogue; unit, better and kind from the file, the
- * catalogue filling what it lacks; a metric the catalogue does not know compares on the
- * file's own fields. */
+/* Audio and derived rows, unit, better and kind come from the catalogue, whatever the file
+ * says; only a metric the catalogue does not know compares on the file's own fields. */
 static void catalogue_and_file(void **state)
 {
 	json_t *a = gen_doc("k", 0), *b = gen_doc("k", 0), *wa, *wb, *doc, *ms;
@@ -896,7 +895,7 @@ static void catalogue_and_file(void **state)
 	}
 	gen_samples(wa, "pgscan", "pages", "lower", 0, 0, lo, 5);
 	gen_samples(wb, "pgscan", "pages", "lower", 0, 0, lo, 5);
-	/* the file says better "none": it wins over the catalogue's "lower" */
+	/* the file says better "none": the catalogue's "lower" wins, doubled is a regression */
 	gen_samples(wa, "elapsed_s", "s", "none", 1, 0, lo, 5);
 	gen_samples(wb, "elapsed_s", "s", "none", 1, 0, hi, 5);
 	/* only samples: unit, better and kind from the catalogue (count, lower) */
@@ -914,8 +913,8 @@ static void catalogue_and_file(void **state)
 		assert_true(metric(&c, "w", audio[i])->audio);
 	assert_false(metric(&c, "w", "pgscan")->audio);
 	m = metric(&c, "w", "elapsed_s");
-	assert_int_equal(m->better, VMS_BETTER_NONE);
-	assert_int_equal(m->cells[0].verdict, VMS_VERDICT_INFO);
+	assert_int_equal(m->better, VMS_BETTER_LOWER);
+	assert_int_equal(m->cells[0].verdict, VMS_VERDICT_REGRESSION);
 	m = metric(&c, "w", "underruns");
 	assert_non_null(m->def);
 	assert_string_equal(m->unit, "count");
