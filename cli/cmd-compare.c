@@ -11,7 +11,7 @@
 #include "core/metric.h"
 #include "core/result.h"
 #include "core/util.h"
-#include "report/compare.h"
+#include "report/compare-render.h"
 #include "workloads/workload.h"
 
 #define COMPARE_EXIT_ERROR 2

@@ -13,7 +13,7 @@
 #include "core/result.h"
 #include "core/util.h"
 #include "core/version.h"
-#include "report/sound.h"
+#include "report/sound-text.h"
 
 static volatile sig_atomic_t interrupted;
 

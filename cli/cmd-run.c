@@ -18,7 +18,7 @@
 #include "core/procfs.h"
 #include "core/result.h"
 #include "core/util.h"
-#include "report/compare.h"
+#include "report/compare-render.h"
 #include "report/report.h"
 #include "suite/suite.h"
 #include "suite/variants.h"

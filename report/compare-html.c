@@ -1,7 +1,7 @@
 /* The compare view (`vmsuite compare --format html`), drawn from the comparison model alone: the
  * environment diff, per primary metric each file's runs as points with the mean and its change
  * against BASE with the confidence interval, and the text comparison. No kernel paths. */
-#include "report/compare.h"
+#include "report/compare-render.h"
 
 #include <errno.h>
 #include <math.h>

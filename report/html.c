@@ -15,7 +15,7 @@
 #include "report/html-common.h"
 #include "report/model.h"
 #include "report/report.h"
-#include "report/sound.h"
+#include "compare/sound.h"
 #include "report/svg.h"
 
 /* ---- page-wide pieces ----------------------------------------------------------------- */

@@ -7,7 +7,7 @@
 
 #include "core/escape.h"
 #include "report/model.h"
-#include "report/sound.h"
+#include "compare/sound.h"
 
 /* Writes s with the characters markdown would read as markup backslash-escaped and control
  * characters shown as \xNN (vms_md_put). */

@@ -11,8 +11,8 @@
 #include <stdio.h>
 
 #include "core/metric.h"
-#include "report/sound.h"
-#include "report/stats.h"
+#include "compare/sound.h"
+#include "compare/stats.h"
 
 /* One metric of a workload (or of the idle baseline) as the file has it. */
 struct vms_report_metric {

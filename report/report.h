@@ -8,9 +8,9 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "report/stats.h"
+#include "compare/stats.h"
 
-/* Fills s (see report/stats.h) from metrics[name].samples, with the text report's conventions:
+/* Fills s (see compare/stats.h) from metrics[name].samples, with the text report's conventions:
  * sd and cv are 0 (not NAN) for a single sample, cv is 0 when the mean is 0. Returns 0, or -ENOENT
  * when the metric is absent or has no samples (s->n = 0). */
 int vms_summary_of(const json_t *metrics, const char *name, struct vms_summary *s);

@@ -10,7 +10,7 @@
 #include "core/escape.h"
 #include "core/util.h"
 #include "report/model.h"
-#include "report/sound.h"
+#include "report/sound-text.h"
 
 /* A line of the model; the file's strings in it may hold control characters, shown escaped so
  * a label can neither drive the terminal nor start a line of its own. */

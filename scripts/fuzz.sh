@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers with libFuzzer: builds the fuzz configuration in build-fuzz (clang, ASan +
-# UBSan, core/workloads/report instrumented: -DVMS_FUZZ=ON) and runs each target of tests/fuzz
-# for SECONDS (default 60) from its corpus. Prints per target the coverage counters libFuzzer
-# reports (cov: edges, ft: features), the corpus size, executions and exec/s, and any finding
+# UBSan, core/workloads/compare/report instrumented: -DVMS_FUZZ=ON) and runs each target of
+# tests/fuzz for SECONDS (default 60) from its corpus. Prints per target the coverage counters
+# libFuzzer reports (cov: edges, ft: features), the corpus size, executions and exec/s, and any finding
 # (crash, sanitizer report, leak, timeout) with the input that caused it. Exit 0 when no target
 # found anything, 1 when one did, 2 on a build problem.
 # New inputs go to build-fuzz/corpus/TARGET, not to the repository's corpus; findings to

@@ -1,4 +1,4 @@
-/* Unit tests of report/compare and report/envdiff on synthetic result files with known truth
+/* Unit tests of compare/compare and compare/envdiff on synthetic result files with known truth
  * (tests/compare/gen.c draws them from seeded log-normal distributions): false-alarm rate,
  * detection of real shifts, runs-needed, count metrics, each environment class, mismatched
  * workloads, the samples and catalogue fields the model keeps, the idle baseline and the JSON
@@ -15,7 +15,9 @@
 #include <cmocka.h>
 
 #include "core/util.h"
-#include "report/compare.h"
+#include "compare/compare.h"
+#include "report/compare-render.h"
+#include "report/sound-text.h"
 #include "tests/compare/gen.h"
 
 static void cmp2(struct vms_compare *c, json_t *a, json_t *b, int force)
@@ -869,9 +871,8 @@ static void samples_kept(void **state)
 	json_decref(b);
 }
 
-/* Audio and derived rows come from the catalogue; unit, better and kind from the file, the
- * catalogue filling what it lacks; a metric the catalogue does not know compares on the
- * file's own fields. */
+/* Audio and derived rows, unit, better and kind come from the catalogue, whatever the file
+ * says; only a metric the catalogue does not know compares on the file's own fields. */
 static void catalogue_and_file(void **state)
 {
 	json_t *a = gen_doc("k", 0), *b = gen_doc("k", 0), *wa, *wb, *doc, *ms;
@@ -894,7 +895,7 @@ static void catalogue_and_file(void **state)
 	}
 	gen_samples(wa, "pgscan", "pages", "lower", 0, 0, lo, 5);
 	gen_samples(wb, "pgscan", "pages", "lower", 0, 0, lo, 5);
-	/* the file says better "none": it wins over the catalogue's "lower" */
+	/* the file says better "none": the catalogue's "lower" wins, doubled is a regression */
 	gen_samples(wa, "elapsed_s", "s", "none", 1, 0, lo, 5);
 	gen_samples(wb, "elapsed_s", "s", "none", 1, 0, hi, 5);
 	/* only samples: unit, better and kind from the catalogue (count, lower) */
@@ -912,8 +913,8 @@ static void catalogue_and_file(void **state)
 		assert_true(metric(&c, "w", audio[i])->audio);
 	assert_false(metric(&c, "w", "pgscan")->audio);
 	m = metric(&c, "w", "elapsed_s");
-	assert_int_equal(m->better, VMS_BETTER_NONE);
-	assert_int_equal(m->cells[0].verdict, VMS_VERDICT_INFO);
+	assert_int_equal(m->better, VMS_BETTER_LOWER);
+	assert_int_equal(m->cells[0].verdict, VMS_VERDICT_REGRESSION);
 	m = metric(&c, "w", "underruns");
 	assert_non_null(m->def);
 	assert_string_equal(m->unit, "count");

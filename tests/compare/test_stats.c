@@ -1,4 +1,4 @@
-/* Unit tests of report/stats: Welch's t-test, the log-ratio change, Fisher's exact test and the
+/* Unit tests of compare/stats: Welch's t-test, the log-ratio change, Fisher's exact test and the
  * runs-needed estimate against values computed independently of GSL.
  *
  * Where the expected values come from:
@@ -23,7 +23,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "core/util.h"
-#include "report/stats.h"
+#include "compare/stats.h"
 
 #define assert_close(x, want, rel)                                                                 \
 	do {                                                                                       \

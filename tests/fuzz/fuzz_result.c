@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "core/result.h"
-#include "report/compare.h"
+#include "report/compare-render.h"
 #include "report/html.h"
 #include "report/model.h"
 #include "report/report.h"

@@ -6,7 +6,7 @@
 
 #include "core/result.h"
 #include "core/util.h"
-#include "report/compare.h"
+#include "report/compare-render.h"
 
 int main(int argc, char **argv)
 {

@@ -1,4 +1,4 @@
-/* Golden-file tests of the Sound lines (report/sound.c): workload objects and an audio
+/* Golden-file tests of the Sound lines (compare/sound.c): workload objects and an audio
  * baseline read from tests/probe/golden/NAME.json, rendered and compared byte for byte with the
  * .txt next to them. The output is kept in build/golden-actual for scripts/update-goldens.sh,
  * which rewrites the .txt files after a deliberate change. No kernel paths. */
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "report/sound.h"
+#include "report/sound-text.h"
 
 /* Keeps what was rendered as <build>/golden-actual/tests/probe/golden/NAME.txt. */
 static void save_actual(const char *name, const char *text)

@@ -1,12 +1,12 @@
-/* The Sound lines of the text report: one per workload from its audio metrics and per-run
- * audio details, and the idle baseline line, summarised once into a struct vms_report_sound
- * that every renderer formats the same way. No kernel paths. */
+/* The sound summary of a workload or of the idle baseline: from its audio metrics and per-run
+ * audio details, summarised once into a struct vms_report_sound and formatted into the lines
+ * every renderer and compare show. Prints nothing (report/sound-text.h does). No kernel
+ * paths. */
 #ifndef VMS_REPORT_SOUND_H
 #define VMS_REPORT_SOUND_H
 
 #include <jansson.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "core/metric.h"
 
@@ -43,19 +43,4 @@ int vms_report_sound_line(char *buf, size_t len, const char *label,
 /* Formats "       gaps caused by: paging 41, runqueue 6, io 5" (the catalogue's order, causes
  * that occurred). Returns 0, or -ENOENT (buf empty) when there were no gaps with a cause. */
 int vms_report_sound_causes_line(char *buf, size_t len, const struct vms_report_sound *s);
-/* Prints both lines (each ending in a newline) to out; nothing when s is not present. */
-void vms_report_sound_print(FILE *out, const char *label, const struct vms_report_sound *s);
-
-/* Prints the Sound lines of a workload object of a result file (see
- * vms_report_sound_of_workload and vms_report_sound_print), labelled "Sound:". */
-void vms_report_sound_text(FILE *out, const json_t *workload);
-/* Prints the same two lines for the idle baseline of a result's "audio" object, labelled
- * "Sound (idle baseline):". Prints nothing when audio is null or has no baseline. */
-void vms_report_sound_baseline(FILE *out, const json_t *audio);
-
-/* Prints the Sound line of s without its label and without the final newline, and when there
- * were gaps with a cause, a newline and the causes line: what compare puts after a file's name.
- * Nothing when s is not present. */
-void vms_report_sound_put(FILE *out, const struct vms_report_sound *s);
-
 #endif

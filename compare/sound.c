@@ -1,10 +1,11 @@
-/* The Sound lines of the text report: the 0-10 rating, played N of M seconds, skips and
- * underruns, the longest gap, the p99 wake-up lateness and the causes of the gaps, summed or
- * averaged over the runs of a workload. No kernel paths. */
-#include "report/sound.h"
+/* The sound summary: the 0-10 rating, played N of M seconds, skips and underruns, the longest
+ * gap, the p99 wake-up lateness and the causes of the gaps, summed or averaged over the runs of
+ * a workload, and its lines formatted into buffers. No kernel paths. */
+#include "compare/sound.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,42 +180,4 @@ int vms_report_sound_causes_line(char *buf, size_t len, const struct vms_report_
 		sep = ", ";
 	}
 	return 0;
-}
-
-void vms_report_sound_print(FILE *out, const char *label, const struct vms_report_sound *s)
-{
-	char line[512];
-
-	if (vms_report_sound_line(line, sizeof(line), label, s))
-		return;
-	fprintf(out, "%s\n", line);
-	if (!vms_report_sound_causes_line(line, sizeof(line), s))
-		fprintf(out, "%s\n", line);
-}
-
-void vms_report_sound_text(FILE *out, const json_t *workload)
-{
-	struct vms_report_sound s;
-
-	vms_report_sound_of_workload(workload, &s);
-	vms_report_sound_print(out, "Sound:", &s);
-}
-
-void vms_report_sound_baseline(FILE *out, const json_t *audio)
-{
-	struct vms_report_sound s;
-
-	vms_report_sound_of_baseline(audio, &s);
-	vms_report_sound_print(out, "Sound (idle baseline):", &s);
-}
-
-void vms_report_sound_put(FILE *out, const struct vms_report_sound *s)
-{
-	char line[512];
-
-	if (vms_report_sound_line(line, sizeof(line), NULL, s))
-		return;
-	fputs(line, out);
-	if (!vms_report_sound_causes_line(line, sizeof(line), s))
-		fprintf(out, "\n%s", line);
 }

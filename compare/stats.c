@@ -1,6 +1,6 @@
 /* Statistics for `vmsuite compare` on GSL's distributions: Welch's t-test on log or raw values,
  * Fisher's exact test and the runs-needed estimate. No kernel paths. */
-#include "report/stats.h"
+#include "compare/stats.h"
 
 #include <errno.h>
 #include <math.h>

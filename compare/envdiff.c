@@ -1,6 +1,6 @@
 /* The environment diff of `vmsuite compare`: walks the facts two result files recorded and
  * classes each difference (expected / soft / hard). Reads only the JSON documents. */
-#include "report/envdiff.h"
+#include "compare/envdiff.h"
 
 #include <math.h>
 #include <stdlib.h>

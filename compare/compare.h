@@ -1,18 +1,17 @@
 /* The comparison model of `vmsuite compare` — BASE against one or more other result files, per
- * workload and metric, with each side's samples, statistics and verdicts — and its renderers
- * (text, markdown, json; html in report/compare-html.c). No kernel paths of its own. */
+ * workload and metric, with each side's samples, statistics and verdicts. It prints nothing:
+ * the renderers are declared in report/compare-render.h. No kernel paths of its own. */
 #ifndef VMS_COMPARE_H
 #define VMS_COMPARE_H
 
 #include <jansson.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "core/metric.h"
 #include "core/result.h"
-#include "report/envdiff.h"
-#include "report/sound.h"
-#include "report/stats.h"
+#include "compare/envdiff.h"
+#include "compare/sound.h"
+#include "compare/stats.h"
 
 struct vms_compare_opts {
 	double threshold; /* relative change that matters, 0.02 = 2 % */
@@ -170,8 +169,6 @@ void vms_compare_release(struct vms_compare *c);
  * input needs vms_compare_sides(in) >= 2. */
 void vms_compare_build_ex(struct vms_compare *c, const struct vms_compare_opts *opts,
                           const struct vms_cmp_input *in);
-/* The VERDICT block of every other side (as the text output ends), to f. */
-void vms_compare_render_verdicts(const struct vms_compare *c, FILE *f);
 
 /* What the VERDICT block of other file k (0 = the first after BASE) says. */
 enum vms_cmp_outcome {
@@ -194,12 +191,6 @@ int vms_compare_status(const struct vms_compare *c);
 #define VMS_BISECT_SKIP 125
 int vms_compare_bisect_status(const struct vms_compare *c);
 
-/* The verdict `vmsuite run --against` stores in the result (contract: {"baseline": [paths],
- * "exit": 0|1|125, "metrics": [names; empty = the primary ones], "compare": the compare JSON
- * document}). New reference. */
-json_t *vms_compare_verdict_json(const struct vms_compare *c, const char *const *baselines,
-                                 size_t n_baselines, int exit_status);
-
 /* Every name must be a metric of some workload of some document, or a metric derived from
  * runs[] (failed_runs): a typo would leave the verdict with nothing to decide. 0, or -EINVAL
  * with the reason in err. */
@@ -213,25 +204,5 @@ unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k);
  * finite number, a time (unit s or ms) beyond 1e12 in magnitude or any other value beyond
  * 1e18 (docs/compare.md). Returns 0, or -EINVAL with "WORKLOAD: METRIC: ..." in err. */
 int vms_compare_check_doc(const json_t *doc, char *err, size_t errlen);
-
-/* A renderer writes the whole model to f. Returns 0 or -errno of a failed write (not
- * reported). */
-struct vms_compare_renderer {
-	const char *name; /* "text", "markdown", "json", "html" */
-	int (*render)(const struct vms_compare *c, FILE *f);
-};
-/* The renderer called name, or NULL. */
-const struct vms_compare_renderer *vms_compare_renderer_find(const char *name);
-
-int vms_compare_render_text(const struct vms_compare *c, FILE *f);
-int vms_compare_render_markdown(const struct vms_compare *c, FILE *f);
-int vms_compare_render_json(const struct vms_compare *c, FILE *f);
-/* The compare view (report/compare-html.c): one self-contained page with the environment diff,
- * per workload and primary metric every run's value of each file as points with the means, and
- * each file's change against BASE with its confidence interval and the threshold band; the text
- * comparison at the end. Draws the model only (its samples), reads no file. */
-int vms_compare_render_html(const struct vms_compare *c, FILE *f);
-/* The JSON document ("format": "vmsuite.compare/1") the json renderer prints. New reference. */
-json_t *vms_compare_to_json(const struct vms_compare *c);
 
 #endif

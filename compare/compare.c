@@ -1,0 +1,977 @@
+/* `vmsuite compare`: the comparison model (BASE against each other result file, per workload
+ * and metric, with Welch / Fisher statistics and verdicts). Prints nothing; the renderers are
+ * in report/compare-*.c. Reads result files only; no kernel paths of its own. */
+#include "compare/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/metric.h"
+#include "core/result.h"
+#include "core/util.h"
+#include "compare/sound.h"
+
+void vms_compare_opts_init(struct vms_compare_opts *o)
+{
+	o->threshold = 0.02;
+	o->alpha = 0.05;
+	o->detect = 0.05;
+	o->cv_limit = 0.20;
+	o->force = 0;
+}
+
+const char *vms_verdict_name(enum vms_verdict v)
+{
+	switch (v) {
+	case VMS_VERDICT_INFO: return "-";
+	case VMS_VERDICT_REGRESSION: return "regression";
+	case VMS_VERDICT_IMPROVEMENT: return "improvement";
+	case VMS_VERDICT_PROB_REGRESSION: return "probably regression";
+	case VMS_VERDICT_PROB_IMPROVEMENT: return "probably improvement";
+	case VMS_VERDICT_NO_CHANGE: return "no change";
+	case VMS_VERDICT_INCONCLUSIVE: return "inconclusive";
+	case VMS_VERDICT_UNSTABLE: return "unstable";
+	case VMS_VERDICT_NOT_COMPARABLE: return "not comparable";
+	case VMS_VERDICT_CANNOT_TELL: return "cannot tell";
+	default: return "missing";
+	}
+}
+
+const char *vms_cmp_method_name(enum vms_cmp_method m)
+{
+	switch (m) {
+	case VMS_CMP_LOG_T: return "welch_log";
+	case VMS_CMP_RAW_T: return "welch_raw";
+	case VMS_CMP_FISHER: return "fisher";
+	case VMS_CMP_PAIRED_LOG: return "paired_log";
+	case VMS_CMP_PAIRED_RAW: return "paired_raw";
+	case VMS_CMP_SUITES_LOG: return "suites_log";
+	default: return "none";
+	}
+}
+
+/* ---- building the model ---------------------------------------------------------------- */
+
+/* The catalogue's audio groups form the Sound section. */
+static int is_audio(const struct vms_metric_def *d)
+{
+	return d && (d->group == VMS_GROUP_SOUND || d->group == VMS_GROUP_LATENCY ||
+	             d->group == VMS_GROUP_PROBE);
+}
+
+/* The "better" a file gives a metric the catalogue does not know. */
+static enum vms_better better_of(const char *s)
+{
+	if (s && !strcmp(s, "lower"))
+		return VMS_BETTER_LOWER;
+	if (s && !strcmp(s, "higher"))
+		return VMS_BETTER_HIGHER;
+	return VMS_BETTER_NONE;
+}
+
+/* The columns while the model is built: each side's documents (its suites) and, when the
+ * variants of one file are compared, the variant it is. */
+struct cmp_col {
+	json_t *const *docs;
+	size_t n;
+	const char *variant;
+};
+
+struct cmp_ctx {
+	struct cmp_col *cols;
+};
+
+const char **vms_result_variant_labels(const json_t *doc, size_t *n)
+{
+	const json_t *vs = json_object_get(doc, "variants"), *v;
+	const char **out = vms_xcalloc(json_array_size(vs) + 1, sizeof(*out));
+	size_t i;
+
+	*n = 0;
+	json_array_foreach (vs, i, v) {
+		const char *l = json_string_value(json_object_get(v, "label"));
+
+		if (l)
+			out[(*n)++] = l;
+	}
+	if (!*n)
+		out[(*n)++] = "default";
+	return out;
+}
+
+static size_t variant_count(const json_t *doc)
+{
+	size_t n;
+
+	free(vms_result_variant_labels(doc, &n));
+	return n;
+}
+
+size_t vms_compare_sides(const struct vms_cmp_input *in)
+{
+	if (!in->n)
+		return 0;
+	if (in->n == 1)
+		return variant_count(in->docs[0]);
+	return in->side ? in->side[in->n - 1] + 1 : in->n;
+}
+
+/* Workload w of column k in its suite s (NULL: absent). */
+static const json_t *col_wl(const struct vms_compare *c, const struct cmp_ctx *x, size_t k,
+                            size_t s, const struct vms_cmp_workload *w)
+{
+	const char *label = c->variants ? x->cols[k].variant : w->variant;
+
+	return s < x->cols[k].n ? vms_result_workload_variant(x->cols[k].docs[s], w->name, label)
+	                        : NULL;
+}
+
+/* Adds the values of metric name in workload wl (NULL wl or absent metric: nothing) to side s
+ * as suite su: the non-null samples, or for a derived count one 0/1 per run that ended (ok or
+ * failed), in run order. */
+static void side_add(struct vms_cmp_side *s, const json_t *wl, unsigned su, const char *name,
+                     int derived)
+{
+	const json_t *arr, *v, *runs = json_object_get(wl, "runs");
+	size_t i, cap;
+
+	if (!wl)
+		return;
+	if (derived)
+		arr = runs;
+	else
+		arr = json_object_get(json_object_get(json_object_get(wl, "metrics"), name),
+		                      "samples");
+	s->present |= derived ? json_array_size(arr) > 0
+	                      : json_object_get(json_object_get(wl, "metrics"), name) != NULL;
+	s->n_suites++;
+	cap = s->s.n + json_array_size(arr) + 1;
+	s->values = vms_xrealloc(s->values, cap * sizeof(*s->values));
+	s->runs = vms_xrealloc(s->runs, cap * sizeof(*s->runs));
+	s->suite = vms_xrealloc(s->suite, cap * sizeof(*s->suite));
+	s->index = vms_xrealloc(s->index, cap * sizeof(*s->index));
+	json_array_foreach (arr, i, v) {
+		const json_t *run = json_array_get(runs, i);
+		const char *status = json_string_value(json_object_get(v, "status"));
+		const json_t *idx = json_object_get(run, "index");
+		double x;
+
+		if (!derived && !json_is_number(v))
+			continue; /* a failed run has no value */
+		if (derived && (!status || (strcmp(status, "ok") && strcmp(status, "failed"))))
+			continue; /* skipped or interrupted: no outcome */
+		if (!derived)
+			x = json_number_value(v);
+		else if (!strcmp(name, "failed_runs"))
+			x = !strcmp(status, "failed");
+		else
+			x = json_is_true(json_object_get(v, "oom_killed"));
+		s->runs[s->s.n] = i;
+		s->suite[s->s.n] = su;
+		s->index[s->s.n] =
+		    json_is_integer(idx) ? (long)json_integer_value(idx) : (long)i + 1;
+		s->values[s->s.n++] = x;
+	}
+}
+
+static void side_done(struct vms_cmp_side *s)
+{
+	size_t i;
+
+	vms_summarize(s->values, s->s.n, &s->s);
+	s->events = 0;
+	for (i = 0; i < s->s.n; i++)
+		s->events += s->values[i] > 0;
+}
+
+/* Fills side s with metric name of workload w in column k (every suite). */
+static void side_fill(const struct vms_compare *c, const struct cmp_ctx *x, struct vms_cmp_side *s,
+                      size_t k, const struct vms_cmp_workload *w, const char *name, int derived)
+{
+	size_t su;
+
+	memset(s, 0, sizeof(*s));
+	s->values = vms_xcalloc(1, sizeof(*s->values));
+	s->runs = vms_xcalloc(1, sizeof(*s->runs));
+	s->suite = vms_xcalloc(1, sizeof(*s->suite));
+	s->index = vms_xcalloc(1, sizeof(*s->index));
+	for (su = 0; su < x->cols[k].n; su++)
+		side_add(s, col_wl(c, x, k, su, w), (unsigned)su, name, derived);
+	side_done(s);
+}
+
+static void side_release(struct vms_cmp_side *s)
+{
+	free(s->values);
+	free(s->runs);
+	free(s->suite);
+	free(s->index);
+}
+
+static int soft_applies(const struct vms_envdiff *d, const char *workload, int audio)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct vms_env_item *it = &d->items[i];
+
+		if (it->cls != VMS_ENV_SOFT)
+			continue;
+		if (it->scope == VMS_ENV_GLOBAL || (it->scope == VMS_ENV_AUDIO && audio) ||
+		    (it->scope == VMS_ENV_WORKLOAD && !strcmp(it->workload, workload)))
+			return 1;
+	}
+	return 0;
+}
+
+static enum vms_verdict direction(const struct vms_cmp_metric *m, int up, int sure)
+{
+	int worse = m->better == VMS_BETTER_LOWER ? up : !up;
+
+	if (sure)
+		return worse ? VMS_VERDICT_REGRESSION : VMS_VERDICT_IMPROVEMENT;
+	return worse ? VMS_VERDICT_PROB_REGRESSION : VMS_VERDICT_PROB_IMPROVEMENT;
+}
+
+/* The verdict of a Fisher cell with p-value p (the raw or the adjusted one). */
+static void decide_fisher(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
+                          struct vms_cmp_cell *c, double p)
+{
+	const struct vms_cmp_side *b = &m->base, *x = &c->side;
+
+	if (m->better == VMS_BETTER_NONE)
+		c->verdict = VMS_VERDICT_INFO;
+	else if (!b->s.n || !x->s.n)
+		c->verdict = VMS_VERDICT_INCONCLUSIVE;
+	else if (m->derived &&
+	         ((!b->events && x->events == x->s.n) || (b->events == b->s.n && !x->events)))
+		/* Every run of one side failed (or was OOM-killed) and none of the other: a kernel
+		 * on which the workload cannot run, whatever n is. */
+		c->verdict = direction(m, x->events > 0, 1);
+	else if (p < o->alpha || c->p < o->alpha)
+		/* significant alone but not after Holm's adjustment: only "probably" */
+		c->verdict = direction(m, (double)x->events / x->s.n > (double)b->events / b->s.n,
+		                       p < o->alpha);
+	else if (!b->events && !x->events)
+		c->verdict = VMS_VERDICT_NO_CHANGE;
+	else
+		c->verdict = VMS_VERDICT_INCONCLUSIVE;
+}
+
+static void judge_fisher(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
+                         struct vms_cmp_cell *c)
+{
+	const struct vms_cmp_side *b = &m->base, *x = &c->side;
+
+	c->method = VMS_CMP_FISHER;
+	c->p = vms_fisher_exact(b->events, b->s.n, x->events, x->s.n);
+	c->change = b->s.mean > 0 ? x->s.mean / b->s.mean : NAN;
+	c->lo = c->hi = NAN;
+	decide_fisher(o, m, c, c->p);
+}
+
+/* The verdict of a t cell (change, lo, hi set; change NAN = no relative change) with p-value
+ * p; cv is the larger cv of the two sides, for the runs-needed estimate. */
+static void decide_t(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
+                     struct vms_cmp_cell *c, double p, double cv)
+{
+	double th = o->threshold, cvb = m->base.s.cv, cvx = c->side.s.cv;
+
+	c->runs_needed = 0;
+	c->unstable_side = 0;
+	if (m->better == VMS_BETTER_NONE) {
+		c->verdict = VMS_VERDICT_INFO;
+		return;
+	}
+	if (isnan(c->change)) {
+		/* Raw values with a base mean <= 0: no relative change, the test alone decides. */
+		if (p >= 1 && c->side.s.mean == m->base.s.mean)
+			c->verdict = VMS_VERDICT_NO_CHANGE;
+		else if (p < o->alpha)
+			c->verdict = direction(m, c->side.s.mean > m->base.s.mean, 0);
+		else
+			c->verdict = VMS_VERDICT_INCONCLUSIVE;
+	} else if (c->lo >= 1 - th && c->hi <= 1 + th) {
+		c->verdict = VMS_VERDICT_NO_CHANGE;
+	} else if (p < o->alpha && c->lo > 1 + th) {
+		c->verdict = direction(m, 1, 1);
+	} else if (p < o->alpha && c->hi < 1 - th) {
+		c->verdict = direction(m, 0, 1);
+	} else if (p < o->alpha || c->p < o->alpha) {
+		/* significant, but the interval reaches inside the threshold, or significant
+		 * alone but not after Holm's adjustment over the deciding metrics */
+		c->verdict = direction(m, c->change > 1, 0);
+	} else {
+		c->verdict = VMS_VERDICT_INCONCLUSIVE;
+		c->runs_needed = vms_runs_needed(cv, o->detect, o->alpha);
+	}
+	/* Runs that disagree this much break the test's assumptions (a bimodal metric, a busy
+	 * machine): no verdict, not even a clear-looking one, is trusted then. For pairs it is
+	 * the spread of the log ratios: drift that moves both sides alike is what pairing
+	 * removes, and does not make them unstable. */
+	if (c->pairs) {
+		if (c->need_cv * sqrt(2) > o->cv_limit) {
+			c->verdict = VMS_VERDICT_UNSTABLE;
+			c->unstable_side = 2;
+			c->runs_needed = 0;
+		}
+	} else if (cvb > o->cv_limit || cvx > o->cv_limit) {
+		c->verdict = VMS_VERDICT_UNSTABLE;
+		c->unstable_side = cvb > o->cv_limit ? (cvx > o->cv_limit ? 2 : 0) : 1;
+		c->runs_needed = 0;
+	}
+}
+
+/* The spread the runs-needed estimate uses: the larger cv of the sides; for a paired cell the
+ * sd of the log ratios / sqrt(2), so that vms_runs_needed()'s two-sample formula gives the
+ * one-sample n = (z + z)^2 (sd / delta)^2. */
+static double cell_cv(const struct vms_cmp_metric *m, const struct vms_cmp_cell *c)
+{
+	double cvb = m->base.s.cv, cvx = c->side.s.cv;
+
+	return isnan(cvb) ? cvx : isnan(cvx) ? cvb : fmax(cvb, cvx);
+}
+
+/* The pairs (base value, other value) of the same suite and run index; returns their count. */
+static size_t make_pairs(const struct vms_cmp_side *a, const struct vms_cmp_side *b, double *pa,
+                         double *pb)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < a->s.n; i++)
+		for (j = 0; j < b->s.n; j++)
+			if (a->suite[i] == b->suite[j] && a->index[i] == b->index[j]) {
+				pa[n] = a->values[i];
+				pb[n++] = b->values[j];
+				break;
+			}
+	return n;
+}
+
+static void judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *m,
+                    struct vms_cmp_cell *c, int paired)
+{
+	const struct vms_compare_opts *o = &cmp->opts;
+	const struct vms_cmp_side *a = &m->base, *b = &c->side;
+	size_t na = a->s.n, nb = b->s.n;
+	double cv = cell_cv(m, c);
+	struct vms_change ch;
+	int ret = -EINVAL, used = 0;
+
+	c->runs_have = (unsigned)(na < nb ? na : nb);
+	c->method = VMS_CMP_NONE;
+	if (paired) {
+		double *pa = vms_xcalloc(na + 1, sizeof(*pa)),
+		       *pb = vms_xcalloc(na + 1, sizeof(*pb));
+		size_t n = make_pairs(a, b, pa, pb), i;
+
+		ret = vms_paired_change(pa, pb, n, o->alpha, &ch);
+		if (!ret) {
+			struct vms_summary sd;
+
+			c->method =
+			    ch.method == VMS_CHANGE_LOG ? VMS_CMP_PAIRED_LOG : VMS_CMP_PAIRED_RAW;
+			c->pairs = n;
+			c->runs_have = (unsigned)n;
+			for (i = 0; i < n; i++)
+				pa[i] = ch.method == VMS_CHANGE_LOG ? log(pb[i] / pa[i])
+				                                    : (pb[i] - pa[i]) / a->s.mean;
+			vms_summarize(pa, n, &sd);
+			if (isfinite(sd.sd))
+				cv = sd.sd / sqrt(2);
+		}
+		free(pa);
+		free(pb);
+	}
+	if (ret && (a->n_suites > 1 || b->n_suites > 1)) {
+		ret = vms_suites_change(a->values, a->suite, na, b->values, b->suite, nb, o->alpha,
+		                        &ch, &used, &c->drift, &c->within);
+		if (!ret)
+			c->method = used ? VMS_CMP_SUITES_LOG : VMS_CMP_LOG_T;
+	}
+	if (ret) {
+		ret = vms_change_test(a->values, na, b->values, nb, o->alpha, &ch);
+		if (!ret)
+			c->method = ch.method == VMS_CHANGE_LOG ? VMS_CMP_LOG_T : VMS_CMP_RAW_T;
+	}
+	if (ret) {
+		c->method = VMS_CMP_NONE;
+		c->change = na && nb && a->s.mean > 0 ? b->s.mean / a->s.mean : NAN;
+		c->verdict =
+		    m->better == VMS_BETTER_NONE ? VMS_VERDICT_INFO : VMS_VERDICT_INCONCLUSIVE;
+		c->runs_needed = vms_runs_needed(cv, o->detect, o->alpha);
+		c->need_cv = cv;
+		return;
+	}
+	c->p = ch.p;
+	c->change = ch.defined ? ch.ratio : NAN;
+	c->lo = ch.defined ? ch.lo : NAN;
+	c->hi = ch.defined ? ch.hi : NAN;
+	c->need_cv = cv;
+	decide_t(o, m, c, c->p, cv);
+}
+
+/* True when every suite's workload has runs and none of them succeeded (status "ok"); false
+ * when no suite has the workload. */
+static int no_successful_run(const struct vms_compare *cmp, const struct cmp_ctx *x, size_t k,
+                             const struct vms_cmp_workload *w)
+{
+	size_t su, have = 0;
+
+	for (su = 0; su < x->cols[k].n; su++) {
+		const json_t *wl = col_wl(cmp, x, k, su, w);
+		const json_t *runs = json_object_get(wl, "runs"), *r;
+		size_t i;
+
+		if (!json_array_size(runs))
+			continue;
+		have++;
+		json_array_foreach (runs, i, r) {
+			const char *st = json_string_value(json_object_get(r, "status"));
+
+			if (st && !strcmp(st, "ok"))
+				return 0;
+		}
+	}
+	return have > 0;
+}
+
+/* True when the document was recorded without the audio probe. */
+static int without_audio(const json_t *doc)
+{
+	const json_t *p = json_object_get(doc, "protocol");
+
+	return !json_is_object(json_object_get(doc, "audio")) ||
+	       json_is_false(json_object_get(p, "with_audio"));
+}
+
+/* Not comparable and confounder marks of a judged cell. */
+static void finish_cell(const struct vms_compare *cmp, const struct vms_cmp_workload *w,
+                        const struct vms_cmp_metric *m, struct vms_cmp_cell *c, size_t k)
+{
+	const struct vms_envdiff *env = &cmp->env[k];
+
+	c->confounded = 0;
+	if (!cmp->opts.force && vms_envdiff_blocks(env, w->name, m->audio)) {
+		c->verdict = VMS_VERDICT_NOT_COMPARABLE;
+		c->runs_needed = 0;
+		return;
+	}
+	switch (c->verdict) {
+	case VMS_VERDICT_REGRESSION:
+	case VMS_VERDICT_IMPROVEMENT:
+	case VMS_VERDICT_PROB_REGRESSION:
+	case VMS_VERDICT_PROB_IMPROVEMENT:
+		c->confounded = soft_applies(env, w->name, m->audio);
+		break;
+	default: break;
+	}
+}
+
+/* Judges metric m of column k + 1 against BASE. */
+static void build_cell(const struct vms_compare *cmp, const struct cmp_ctx *x,
+                       const struct vms_cmp_workload *w, struct vms_cmp_metric *m, size_t k)
+{
+	struct vms_cmp_cell *c = &m->cells[k];
+	size_t na = m->base.s.n, nb;
+
+	memset(c, 0, sizeof(*c));
+	c->change = c->lo = c->hi = c->p = c->p_adj = c->drift = c->within = NAN;
+	side_fill(cmp, x, &c->side, k + 1, w, m->name, m->derived);
+	nb = c->side.s.n;
+	/* A side where the workload never ran to the end: its measurements, whatever a failed
+	 * run left, say nothing about the kernel; failed_runs says what happened. */
+	if (!m->derived &&
+	    (no_successful_run(cmp, x, 0, w) || no_successful_run(cmp, x, k + 1, w))) {
+		c->verdict = VMS_VERDICT_CANNOT_TELL;
+		return;
+	}
+	/* Absent, or no run has a value: nothing to test, and no number stands in for it. */
+	if (!na || !nb) {
+		c->verdict = VMS_VERDICT_MISSING;
+		c->by_design = m->audio && ((!na && without_audio(x->cols[0].docs[0])) ||
+		                            (!nb && without_audio(x->cols[k + 1].docs[0])));
+		return;
+	}
+	if (m->count && !(na >= 2 && nb >= 2 && m->base.events == na && c->side.events == nb))
+		judge_fisher(&cmp->opts, m, c);
+	else
+		judge_t(cmp, m, c, cmp->files[k + 1].paired);
+	finish_cell(cmp, w, m, c, k);
+}
+
+static struct vms_cmp_metric *metric_find(struct vms_cmp_workload *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->n_metrics; i++)
+		if (!strcmp(w->metrics[i].name, name))
+			return &w->metrics[i];
+	return NULL;
+}
+
+/* True when metric name decides the verdict: a primary one, or one given by the caller. */
+static int decides(const struct vms_compare *c, const char *name, int primary)
+{
+	size_t i;
+
+	if (!c->decisive)
+		return primary;
+	for (i = 0; i < c->n_decisive; i++)
+		if (!strcmp(c->decisive[i], name))
+			return 1;
+	return 0;
+}
+
+/* Adds metric name to w: described by its object mo in a file, or derived from runs[] when mo
+ * is NULL. The file's own unit, better and kind win; the catalogue fills what it lacks. */
+static void metric_add(struct vms_compare *c, const struct cmp_ctx *x, struct vms_cmp_workload *w,
+                       const char *name, const json_t *mo)
+{
+	const struct vms_metric_def *d = vms_metric_find(name);
+	struct vms_cmp_metric *m;
+	const char *unit = json_string_value(json_object_get(mo, "unit"));
+	const char *kind = json_string_value(json_object_get(mo, "kind"));
+	size_t k;
+
+	w->metrics = vms_xrealloc(w->metrics, (w->n_metrics + 1) * sizeof(*w->metrics));
+	m = &w->metrics[w->n_metrics++];
+	memset(m, 0, sizeof(*m));
+	m->name = vms_xstrdup(name);
+	m->def = d;
+	m->derived = !mo;
+	/* the catalogue is the one source of unit, better and kind; the file's copy serves only a
+	 * metric the catalogue does not know (an older or newer vmsuite's). primary stays the
+	 * file's: a workload clears it for some catalogue metrics, which compare cannot know */
+	if (d) {
+		m->unit = vms_xstrdup(d->unit);
+		m->better = d->better;
+		m->count = d->kind == VMS_KIND_COUNT;
+	} else {
+		m->unit = vms_xstrdup(unit ? unit : "");
+		m->better = better_of(json_string_value(json_object_get(mo, "better")));
+		m->count = kind && !strcmp(kind, "count");
+	}
+	m->primary =
+	    decides(c, name, mo ? json_is_true(json_object_get(mo, "primary")) : d && d->primary);
+	/* failed_runs always decides: a kernel on which the workload fails must not pass */
+	if (m->derived && d && d->primary)
+		m->primary = 1;
+	m->audio = is_audio(d);
+	side_fill(c, x, &m->base, 0, w, name, m->derived);
+	m->cells = vms_xcalloc(c->n_files - 1, sizeof(*m->cells));
+	for (k = 1; k < c->n_files; k++) {
+		if (w->present[k - 1]) {
+			build_cell(c, x, w, m, k - 1);
+		} else {
+			struct vms_cmp_cell *cell = &m->cells[k - 1];
+
+			/* the workload is not in that file: an empty side, reported as not compared
+			 */
+			cell->change = cell->lo = cell->hi = cell->p = cell->p_adj = NAN;
+			cell->drift = cell->within = NAN;
+			cell->verdict = VMS_VERDICT_MISSING;
+			cell->side.values = vms_xcalloc(1, sizeof(*cell->side.values));
+			cell->side.runs = vms_xcalloc(1, sizeof(*cell->side.runs));
+			cell->side.suite = vms_xcalloc(1, sizeof(*cell->side.suite));
+			cell->side.index = vms_xcalloc(1, sizeof(*cell->side.index));
+			side_done(&cell->side);
+		}
+	}
+}
+
+static void metric_release(const struct vms_compare *c, struct vms_cmp_metric *m)
+{
+	size_t k;
+
+	side_release(&m->base);
+	for (k = 0; k + 1 < c->n_files; k++)
+		side_release(&m->cells[k].side);
+	free(m->cells);
+	free(m->unit);
+	free(m->name);
+}
+
+/* True when a derived count has no event anywhere: such rows are left out. */
+static int derived_all_zero(const struct vms_compare *c, const struct vms_cmp_metric *m)
+{
+	size_t k;
+
+	if (m->base.events)
+		return 0;
+	for (k = 0; k + 1 < c->n_files; k++)
+		if (m->cells[k].side.events)
+			return 0;
+	return 1;
+}
+
+static void not_compared(struct vms_compare *c, char *line)
+{
+	c->not_compared =
+	    vms_xrealloc(c->not_compared, (c->n_not_compared + 1) * sizeof(*c->not_compared));
+	c->not_compared[c->n_not_compared++] = line;
+}
+
+/* The name of column k in "not compared" lines: its file, or its variant. */
+static char *col_name(const struct vms_compare *c, size_t k)
+{
+	if (c->variants)
+		return vms_xasprintf("variant %s", c->files[k].variant);
+	return vms_xstrdup(c->files[k].path);
+}
+
+static int row_exists(const struct vms_compare *c, const char *name, const char *variant)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_workloads; i++)
+		if (!strcmp(c->workloads[i].name, name) &&
+		    !strcmp(c->workloads[i].variant ? c->workloads[i].variant : "",
+		            variant ? variant : ""))
+			return 1;
+	return 0;
+}
+
+static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const char *name,
+                           const char *variant)
+{
+	struct vms_cmp_workload *w;
+	size_t k, i, su, any = 0;
+	const char *mname;
+	json_t *mo;
+
+	if (!name || row_exists(c, name, variant))
+		return;
+	c->workloads = vms_xrealloc(c->workloads, (c->n_workloads + 1) * sizeof(*c->workloads));
+	w = &c->workloads[c->n_workloads++];
+	memset(w, 0, sizeof(*w));
+	w->name = vms_xstrdup(name);
+	w->variant = variant ? vms_xstrdup(variant) : NULL;
+	w->display = variant ? vms_xasprintf("%s [%s]", name, variant) : vms_xstrdup(name);
+	w->present = vms_xcalloc(c->n_files - 1, sizeof(*w->present));
+	for (k = 1; k < c->n_files; k++) {
+		for (su = 0; su < x->cols[k].n; su++)
+			w->present[k - 1] |= col_wl(c, x, k, su, w) != NULL;
+		any += w->present[k - 1];
+	}
+	if (!any) {
+		char *col = col_name(c, 0);
+
+		not_compared(c, vms_xasprintf("%s: only in %s", w->display, col));
+		free(col);
+		free(w->present);
+		free(w->name);
+		free(w->variant);
+		free(w->display);
+		c->n_workloads--;
+		return;
+	}
+	for (k = 1; k < c->n_files; k++) {
+		if (!w->present[k - 1]) {
+			char *col = col_name(c, k);
+
+			not_compared(c, vms_xasprintf("%s: not in %s", w->display, col));
+			free(col);
+		}
+	}
+	/* BASE's metrics in its order, then any only the others have, then the derived counts. */
+	for (k = 0; k < c->n_files; k++)
+		for (su = 0; su < x->cols[k].n; su++)
+			json_object_foreach (json_object_get(col_wl(c, x, k, su, w), "metrics"),
+			                     mname, mo)
+				if (json_is_object(mo) && !metric_find(w, mname))
+					metric_add(c, x, w, mname, mo);
+	for (i = 0; i < vms_metric_count(); i++) {
+		const struct vms_metric_def *d = &vms_metric_defs[i];
+
+		if (d->source != VMS_SOURCE_RUNS || metric_find(w, d->name))
+			continue;
+		metric_add(c, x, w, d->name, NULL);
+		if (derived_all_zero(c, &w->metrics[w->n_metrics - 1]))
+			metric_release(c, &w->metrics[--w->n_metrics]);
+	}
+}
+
+/* The file's idle audio baseline: its Sound figures (has_baseline), and whether it skipped. */
+static void file_baseline(struct vms_cmp_file *f, const json_t *doc)
+{
+	const json_t *audio = json_object_get(doc, "audio");
+	const json_t *m = json_object_get(json_object_get(audio, "baseline"), "metrics");
+	size_t n;
+	double *u = vms_metric_values(m, "underruns", &n);
+
+	f->baseline_skipped = u && n && u[0] > 0;
+	free(u);
+	vms_report_sound_of_baseline(audio, &f->baseline);
+	f->has_baseline = f->baseline.present;
+}
+
+static char *file_label(const json_t *doc, const char *path)
+{
+	const char *label = json_string_value(json_object_get(doc, "label"));
+	const char *slash = strrchr(path, '/');
+
+	return vms_xstrdup(label && *label ? label : slash ? slash + 1 : path);
+}
+
+/* The settings of variant v of doc ("variants"[v].settings), or NULL. */
+static const json_t *variant_settings(const json_t *doc, size_t v)
+{
+	return json_object_get(json_array_get(json_object_get(doc, "variants"), v), "settings");
+}
+
+static void env_add(struct vms_envdiff *d, const char *key, const char *base, const char *other)
+{
+	struct vms_env_item *it;
+
+	d->items = vms_xrealloc(d->items, (d->n + 1) * sizeof(*d->items));
+	it = &d->items[d->n++];
+	memset(it, 0, sizeof(*it));
+	it->cls = VMS_ENV_EXPECTED;
+	it->scope = VMS_ENV_GLOBAL;
+	it->key = vms_xasprintf("variant: %s", key);
+	it->base = vms_xstrdup(base ? base : "(absent)");
+	it->other = vms_xstrdup(other ? other : "(absent)");
+}
+
+/* The settings in which variant b of doc differs from variant a, as expected differences:
+ * what the tester chose to vary. */
+static void variant_settings_diff(const json_t *doc, size_t a, size_t b, struct vms_envdiff *d)
+{
+	const json_t *sa = variant_settings(doc, a), *sb = variant_settings(doc, b), *v;
+	const char *key;
+
+	json_object_foreach ((json_t *)sa, key, v) {
+		const char *x = json_string_value(v),
+		           *y = json_string_value(json_object_get(sb, key));
+
+		if (!x || !y || strcmp(x, y))
+			env_add(d, key, x, y);
+	}
+	json_object_foreach ((json_t *)sb, key, v)
+		if (!json_object_get(sa, key))
+			env_add(d, key, NULL, json_string_value(v));
+}
+
+/* Holm's adjustment over the deciding (workload, metric) pairs of column k + 1 that were
+ * tested, and their verdicts again with the adjusted p. */
+static void holm_column(struct vms_compare *c, size_t k)
+{
+	size_t i, j, n = 0, cap = 0;
+	struct vms_cmp_cell **cells = NULL;
+	const struct vms_cmp_metric **ms = NULL;
+	const struct vms_cmp_workload **ws = NULL;
+	double *p, *adj;
+
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			struct vms_cmp_cell *cell = &m->cells[k];
+
+			/* Tests that cannot reach significance do not count (Tarone): Fisher
+			 * with no event on either side, and exact comparisons of constant
+			 * samples (no sampling noise to control) */
+			if ((cell->method == VMS_CMP_FISHER && !m->base.events &&
+			     !cell->side.events) ||
+			    (cell->method != VMS_CMP_FISHER && m->base.s.sd == 0 &&
+			     cell->side.s.sd == 0))
+				continue;
+			if (!m->primary || !c->workloads[i].present[k] || cell->by_design ||
+			    isnan(cell->p) || cell->method == VMS_CMP_NONE ||
+			    cell->verdict == VMS_VERDICT_NOT_COMPARABLE ||
+			    cell->verdict == VMS_VERDICT_INFO)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 16;
+				cells = vms_xrealloc(cells, cap * sizeof(*cells));
+				ms = vms_xrealloc(ms, cap * sizeof(*ms));
+				ws = vms_xrealloc(ws, cap * sizeof(*ws));
+			}
+			cells[n] = cell;
+			ms[n] = m;
+			ws[n++] = &c->workloads[i];
+		}
+	p = vms_xcalloc(n + 1, sizeof(*p));
+	adj = vms_xcalloc(n + 1, sizeof(*adj));
+	for (i = 0; i < n; i++)
+		p[i] = cells[i]->p;
+	c->family[k] = vms_holm(p, n, adj);
+	for (i = 0; i < n; i++) {
+		cells[i]->p_adj = adj[i];
+		if (cells[i]->method == VMS_CMP_FISHER) {
+			decide_fisher(&c->opts, ms[i], cells[i], adj[i]);
+		} else {
+			decide_t(&c->opts, ms[i], cells[i], adj[i], cells[i]->need_cv);
+		}
+		finish_cell(c, ws[i], ms[i], cells[i], k);
+	}
+	free(p);
+	free(adj);
+	free(cells);
+	free(ms);
+	free(ws);
+}
+
+void vms_compare_build_ex(struct vms_compare *c, const struct vms_compare_opts *opts,
+                          const struct vms_cmp_input *in)
+{
+	size_t n_sides = vms_compare_sides(in), i, k;
+	struct cmp_ctx x;
+	const json_t *wl;
+	const char **labels = NULL;
+	size_t n_labels = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->opts = *opts;
+	c->decisive = in->decisive;
+	c->n_decisive = in->n_decisive;
+	c->n_files = n_sides;
+	c->files = vms_xcalloc(n_sides, sizeof(*c->files));
+	x.cols = vms_xcalloc(n_sides, sizeof(*x.cols));
+	c->variants = in->n == 1;
+	if (c->variants) {
+		/* the variants of one file: its runs were interleaved, run i of each variant
+		 * made together, so they pair */
+		labels = vms_result_variant_labels(in->docs[0], &n_labels);
+		for (k = 0; k < n_sides; k++) {
+			x.cols[k].docs = in->docs;
+			x.cols[k].n = 1;
+			x.cols[k].variant = labels[k];
+			c->files[k].path = vms_xstrdup(in->paths[0]);
+			c->files[k].label = vms_xstrdup(labels[k]);
+			c->files[k].variant = vms_xstrdup(labels[k]);
+			c->files[k].n_suites = 1;
+			c->files[k].paired = k > 0;
+			file_baseline(&c->files[k], in->docs[0]);
+		}
+	} else {
+		/* a side's documents are contiguous (side[] does not decrease) */
+		for (i = 0; i < in->n; i++) {
+			k = in->side ? in->side[i] : i;
+			if (!x.cols[k].n++) {
+				x.cols[k].docs = in->docs + i;
+				c->files[k].path = vms_xstrdup(in->paths[i]);
+				c->files[k].suite_paths = vms_xcalloc(in->n + 1, sizeof(char *));
+				c->files[k].label = file_label(in->docs[i], in->paths[i]);
+				file_baseline(&c->files[k], in->docs[i]);
+			}
+			c->files[k].suite_paths[c->files[k].n_suites++] = vms_xstrdup(in->paths[i]);
+			if (c->files[k].n_suites > 1) {
+				/* the side's name lists its suites */
+				char *joined =
+				    vms_xasprintf("%s + %s", c->files[k].path, in->paths[i]);
+
+				free(c->files[k].path);
+				c->files[k].path = joined;
+			}
+		}
+	}
+	c->env = vms_xcalloc(n_sides - 1, sizeof(*c->env));
+	for (k = 1; k < n_sides; k++) {
+		vms_envdiff_build(x.cols[0].docs[0], x.cols[k].docs[0], &c->env[k - 1]);
+		if (c->variants)
+			variant_settings_diff(in->docs[0], 0, k, &c->env[k - 1]);
+	}
+	if (c->variants) {
+		for (k = 0; k < n_sides; k++)
+			json_array_foreach (json_object_get(in->docs[0], "workloads"), i, wl) {
+				const char *name = json_string_value(json_object_get(wl, "name"));
+
+				if (!k && vms_result_workload_variant(in->docs[0], name, labels[0]))
+					build_workload(c, &x, name, NULL);
+				else if (k &&
+				         !vms_result_workload_variant(in->docs[0], name,
+				                                      labels[0]) &&
+				         vms_result_workload_variant(in->docs[0], name,
+				                                     labels[k]) &&
+				         name) {
+					char *line = vms_xasprintf("%s: only in variant %s", name,
+					                           labels[k]);
+					size_t j, dup = 0;
+
+					for (j = 0; j < c->n_not_compared; j++)
+						dup |= !strcmp(c->not_compared[j], line);
+					if (dup)
+						free(line);
+					else
+						not_compared(c, line);
+				}
+			}
+	} else {
+		int several = variant_count(x.cols[0].docs[0]) > 1;
+
+		json_array_foreach (json_object_get(x.cols[0].docs[0], "workloads"), i, wl) {
+			const char *v = json_string_value(json_object_get(wl, "variant"));
+
+			build_workload(c, &x, json_string_value(json_object_get(wl, "name")),
+			               several ? (v ? v : "default") : NULL);
+		}
+		for (k = 1; k < n_sides; k++) {
+			json_array_foreach (json_object_get(x.cols[k].docs[0], "workloads"), i,
+			                    wl) {
+				const char *name = json_string_value(json_object_get(wl, "name"));
+				const char *v = json_string_value(json_object_get(wl, "variant"));
+
+				if (name && !vms_result_workload_variant(
+				                x.cols[0].docs[0], name,
+				                several ? (v ? v : "default") : NULL))
+					not_compared(
+					    c, vms_xasprintf("%s%s%s%s: only in %s", name,
+					                     several ? " [" : "",
+					                     several ? (v ? v : "default") : "",
+					                     several ? "]" : "", c->files[k].path));
+			}
+		}
+	}
+	c->holm = 1;
+	c->family = vms_xcalloc(n_sides, sizeof(*c->family));
+	for (k = 0; k + 1 < n_sides; k++)
+		holm_column(c, k);
+	free(labels);
+	free(x.cols);
+}
+
+void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opts,
+                       json_t *const *docs, const char *const *paths, size_t n)
+{
+	struct vms_cmp_input in = {.docs = docs, .paths = paths, .n = n};
+
+	vms_compare_build_ex(c, opts, &in);
+}
+
+void vms_compare_release(struct vms_compare *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->n_workloads; i++) {
+		struct vms_cmp_workload *w = &c->workloads[i];
+
+		for (j = 0; j < w->n_metrics; j++)
+			metric_release(c, &w->metrics[j]);
+		free(w->metrics);
+		free(w->present);
+		free(w->name);
+		free(w->variant);
+		free(w->display);
+	}
+	free(c->workloads);
+	for (i = 0; i < c->n_not_compared; i++)
+		free(c->not_compared[i]);
+	free(c->not_compared);
+	for (i = 0; i + 1 < c->n_files; i++)
+		vms_envdiff_release(&c->env[i]);
+	free(c->env);
+	for (i = 0; i < c->n_files; i++) {
+		free(c->files[i].path);
+		free(c->files[i].label);
+		free(c->files[i].variant);
+		for (j = 0; j < c->files[i].n_suites && c->files[i].suite_paths; j++)
+			free(c->files[i].suite_paths[j]);
+		free(c->files[i].suite_paths);
+	}
+	free(c->files);
+	free(c->family);
+	memset(c, 0, sizeof(*c));
+}

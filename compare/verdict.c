@@ -1,0 +1,94 @@
+/* What the compare model concludes: each side's outcome, the exit status of `vmsuite compare`
+ * and of `git bisect run`, and the runs an inconclusive deciding metric asks for. Reads the
+ * model only; no kernel paths. */
+#include <stddef.h>
+
+#include "compare/compare.h"
+
+enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
+{
+	size_t i, j, primary = 0, blocked = 0, untold = 0, common = 0;
+
+	for (i = 0; i < c->n_workloads; i++) {
+		common += c->workloads[i].present[k];
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_cmp_cell *cell = &m->cells[k];
+
+			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
+				continue;
+			if (cell->verdict == VMS_VERDICT_REGRESSION)
+				return VMS_OUTCOME_REGRESSION;
+			primary++;
+			blocked += cell->verdict == VMS_VERDICT_NOT_COMPARABLE;
+			untold += cell->verdict == VMS_VERDICT_CANNOT_TELL ||
+			          cell->verdict == VMS_VERDICT_MISSING;
+		}
+	}
+	if (!common || (primary && blocked == primary))
+		return VMS_OUTCOME_NOT_COMPARABLE;
+	if (untold || (c->decisive && !primary))
+		return VMS_OUTCOME_CANNOT_TELL;
+	return VMS_OUTCOME_NO_REGRESSION;
+}
+
+int vms_compare_status(const struct vms_compare *c)
+{
+	int untold = 0;
+	size_t k;
+
+	for (k = 0; k + 1 < c->n_files; k++) {
+		enum vms_cmp_outcome o = vms_compare_outcome(c, k);
+
+		if (o == VMS_OUTCOME_REGRESSION)
+			return 1;
+		untold |= o != VMS_OUTCOME_NO_REGRESSION;
+	}
+	return untold ? 2 : 0;
+}
+/* True when a deciding metric of side k + 1 is unstable: its runs disagree too much for the
+ * test, so "no regression" there is no judgement. */
+static int unstable_decider(const struct vms_compare *c, size_t k)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+
+			if (m->primary && c->workloads[i].present[k] &&
+			    m->cells[k].verdict == VMS_VERDICT_UNSTABLE)
+				return 1;
+		}
+	return 0;
+}
+
+int vms_compare_bisect_status(const struct vms_compare *c)
+{
+	int status = vms_compare_status(c);
+	size_t k;
+
+	if (status == 0)
+		for (k = 0; k + 1 < c->n_files; k++)
+			if (unstable_decider(c, k))
+				return VMS_BISECT_SKIP;
+	return status == 2 ? VMS_BISECT_SKIP : status;
+}
+
+unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k)
+{
+	unsigned most = 0;
+	size_t i, j;
+
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_cmp_cell *cell = &m->cells[k];
+
+			if (m->primary && c->workloads[i].present[k] &&
+			    cell->verdict == VMS_VERDICT_INCONCLUSIVE && cell->runs_needed > most &&
+			    cell->runs_needed > cell->runs_have)
+				most = cell->runs_needed;
+		}
+	return most;
+}
