@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "core/options.h"
+
 /* The player's geometry: the ranges the options accept (docs/audio-probe.md). The default is
  * the latency preset VMS_PROBE_LATENCY_DEFAULT; VMS_PROBE_PERIOD_MS and VMS_PROBE_BUFFER_MS are
  * the 2001 preset's, the examples of the help texts. */
@@ -90,6 +92,19 @@ void vms_probe_geometry(const struct vms_probe_opts *o, double *period_ms, doubl
 #define VMS_PROBE_HELP_RT    "run the probe SCHED_FIFO (needs root or CAP_SYS_NICE)"
 #define VMS_PROBE_HELP_MLOCK "lock the probe's memory (mlockall) to take paging out of the picture"
 #define VMS_PROBE_HELP_CPU   "pin the probe to these CPUs (\"0\", \"0-1\", \"0,2\")"
+
+/* The rows of the audio probe's playback options (--device, --latency, --period, --buffer, --rt,
+ * --mlock) as `run` and `probe` both take them, with the help above; each row
+ * gets key. The values go to vms_probe_opt_set(). */
+#define VMS_CLI_PROBE_OPTIONS(key)                                                                 \
+	{"device", 0, VMS_CLI_REQUIRED, "DEV", VMS_PROBE_HELP_DEVICE, (key), 0},                   \
+	    {"latency", 0, VMS_CLI_REQUIRED, "NAME", VMS_PROBE_HELP_LATENCY, (key), 0},            \
+	    {"period", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_PERIOD, (key), 0},                \
+	    {"buffer", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_BUFFER, (key), 0},                \
+	    {"rt", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_RT, (key), 0},                            \
+	{                                                                                          \
+		"mlock", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_MLOCK, (key), 0                     \
+	}
 
 /* 1 when `name` (a long option name without dashes) is one of the probe's options, and then
  * *takes_value says whether it takes a value (NULL allowed). */

@@ -115,7 +115,7 @@ int cmd_probe(int argc, char **argv)
 	int ret = VMS_EXIT_OK, died, i;
 	char why[512];
 
-	if ((ret = vms_cli_parse(cmd, argc, argv, probe_option, &a)))
+	if ((ret = vms_cli_parse(cmd->name, cmd->usage, argc, argv, probe_option, &a)))
 		return ret;
 	if (vms_probe_opts_check(&a.o, why, sizeof(why)))
 		return vms_usage_error(cmd, "%s", why);

@@ -13,7 +13,6 @@
 
 #include "cli/builtin.h"
 #include "audio-probe/probe.h"
-#include "cli/options.h"
 #include "core/machine.h"
 #include "core/procfs.h"
 #include "core/result.h"
@@ -378,7 +377,7 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 	char why[512];
 	int ret, i;
 
-	if ((ret = vms_cli_parse(self, argc, argv, run_option, a)))
+	if ((ret = vms_cli_parse(self->name, self->usage, argc, argv, run_option, a)))
 		return ret;
 	/* JSON holds UTF-8 only: jansson would drop such a label, path or argument silently */
 	for (i = 1; i < argc; i++)

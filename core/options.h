@@ -1,9 +1,11 @@
 /* One option table per command and one parser for all of them: each command lists its options
  * (names, argument, help) next to its code; the parser and `vmsuite help CMD` read the same
- * table, so what the help shows is what the command accepts. */
-#ifndef VMS_OPTIONS_H
-#define VMS_OPTIONS_H
+ * table, so what the help shows is what the command accepts. The parser knows commands only by
+ * name and table (the command table is cli's). No kernel paths. */
+#ifndef VMS_CORE_OPTIONS_H
+#define VMS_CORE_OPTIONS_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -37,39 +39,31 @@ struct vms_cli_usage {
 	const char *more;                     /* examples, exit status; may be NULL */
 };
 
-struct vms_command;
-
 /* Called once per option (opt set, value NULL for a flag or an absent optional value) and once
  * per operand (opt NULL, value the argument), in command-line order. Returns 0, or non-zero
  * with a one-line message in err (no prefix; the parser reports it as a usage error). */
 typedef int (*vms_cli_handler)(void *ctx, const struct vms_cli_option *opt, const char *value,
                                char *err, size_t errlen);
 
-/* Parses argv[1..argc-1] of command c against its option table, calling fn for each option
- * and operand; "--" ends the options. Long options match exactly (no abbreviations). argv is
- * not reordered. Returns 0, or VMS_EXIT_USAGE after reporting the one usage error
- * ("vmsuite: CMD: ..." and a hint) on stderr. */
-int vms_cli_parse(const struct vms_command *c, int argc, char **argv, vms_cli_handler fn,
-                  void *ctx);
+/* Parses argv[1..argc-1] of command cmd against its option table u->options, calling fn for
+ * each option and operand; "--" ends the options. Long options match exactly (no
+ * abbreviations). argv is not reordered. Returns 0, or VMS_EXIT_USAGE after reporting the one
+ * usage error (vms_cli_usage_error) on stderr. */
+int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char **argv,
+                  vms_cli_handler fn, void *ctx);
 
-/* The rows of the audio probe's playback options (--device, --latency, --period, --buffer, --rt,
- * --mlock) as `run` and `probe` both take them, with their help from audio-probe/probe.h; each row
- * gets key. The values go to vms_probe_opt_set(). */
-#define VMS_CLI_PROBE_OPTIONS(key)                                                                 \
-	{"device", 0, VMS_CLI_REQUIRED, "DEV", VMS_PROBE_HELP_DEVICE, (key), 0},                   \
-	    {"latency", 0, VMS_CLI_REQUIRED, "NAME", VMS_PROBE_HELP_LATENCY, (key), 0},            \
-	    {"period", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_PERIOD, (key), 0},                \
-	    {"buffer", 0, VMS_CLI_REQUIRED, "MS", VMS_PROBE_HELP_BUFFER, (key), 0},                \
-	    {"rt", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_RT, (key), 0},                            \
-	{                                                                                          \
-		"mlock", 0, VMS_CLI_FLAG, NULL, VMS_PROBE_HELP_MLOCK, (key), 0                     \
-	}
+/* Reports a usage error of command cmd on stderr ("vmsuite: CMD: MSG" and the hint
+ * "Try 'vmsuite CMD --help'."); returns VMS_EXIT_USAGE. */
+int vms_cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int vms_cli_usage_verror(const char *cmd, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 
 /* Writes text to f word-wrapped at the help's width (100 columns), ending with a newline; '\n'
  * in text ends a line. */
 void vms_cli_print_wrapped(FILE *f, const char *text);
 
-/* Writes command c's help (see struct vms_cli_usage) to f. */
-void vms_cli_print_help(FILE *f, const struct vms_command *c);
+/* Writes the help of command cmd (see struct vms_cli_usage) to f. */
+void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u);
 
 #endif
