@@ -10,6 +10,31 @@
 
 #define HELP_WIDTH 100 /* columns of the generated help */
 #define HELP_COL   26  /* where option help starts (longer option names push it right) */
+#define MAX_ROWS   64  /* options of one command, its group's included */
+
+/* u's option rows into rows[MAX_ROWS], a VMS_CLI_GROUP row replaced by the rows of u->group()
+ * with that row's key; NULL-name terminated. */
+static void flatten(const struct vms_cli_usage *u, struct vms_cli_option *rows)
+{
+	const struct vms_cli_option *o, *g;
+	size_t n = 0;
+
+	for (o = u->options; o && o->name; o++) {
+		if (o->arg != VMS_CLI_GROUP) {
+			if (n + 1 >= MAX_ROWS)
+				abort(); /* a command with more options than MAX_ROWS */
+			rows[n++] = *o;
+			continue;
+		}
+		for (g = u->group ? u->group() : NULL; g && g->name; g++) {
+			if (n + 1 >= MAX_ROWS)
+				abort();
+			rows[n] = *g;
+			rows[n++].key = o->key;
+		}
+	}
+	memset(&rows[n], 0, sizeof(rows[n]));
+}
 
 /* The option argv[i] names, and its attached value ("--x=V", "-xV") in *val. NULL if none. */
 static const struct vms_cli_option *find(const struct vms_cli_option *opts, const char *arg,
@@ -65,10 +90,11 @@ int vms_cli_usage_error(const char *cmd, const char *fmt, ...)
 int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char **argv,
                   vms_cli_handler fn, void *ctx)
 {
-	const struct vms_cli_option *opts = u->options;
+	struct vms_cli_option opts[MAX_ROWS];
 	int i, operands_only = 0;
 	char err[1024];
 
+	flatten(u, opts);
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val;
 		const struct vms_cli_option *o;
@@ -110,6 +136,7 @@ int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char
 			if (!val && i + 1 < argc && argv[i + 1][0] != '-')
 				val = argv[++i];
 			break;
+		case VMS_CLI_GROUP: break; /* flatten() left none */
 		}
 		if (fn(ctx, o, val, err, sizeof(err)))
 			return vms_cli_usage_error(cmd, "%s", err);
@@ -131,7 +158,8 @@ static size_t option_label(const struct vms_cli_option *o, char *buf, size_t len
 }
 
 /* The usage line: "usage: vmsuite CMD OPERANDS [-w SPEC]... [--rt]", wrapped under itself. */
-static void print_synopsis(FILE *f, const char *cmd, const struct vms_cli_usage *u)
+static void print_synopsis(FILE *f, const char *cmd, const struct vms_cli_usage *u,
+                           const struct vms_cli_option *rows)
 {
 	const struct vms_cli_option *o;
 	size_t indent, col;
@@ -141,7 +169,7 @@ static void print_synopsis(FILE *f, const char *cmd, const struct vms_cli_usage 
 	indent = col + 1;
 	if (u->operands)
 		col += (size_t)fprintf(f, " %s", u->operands);
-	for (o = u->options; o && o->name; o++) {
+	for (o = rows; o->name; o++) {
 		int n;
 
 		if (o->short_name)
@@ -192,11 +220,13 @@ void vms_cli_print_wrapped(FILE *f, const char *text)
 
 void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 {
+	struct vms_cli_option rows[MAX_ROWS];
 	const struct vms_cli_option *o;
 	size_t width = 0;
 	char label[128];
 
-	print_synopsis(f, cmd, u);
+	flatten(u, rows);
+	print_synopsis(f, cmd, u, rows);
 	if (u->about)
 		fprintf(f, "\n%s", u->about);
 	if (u->generated) {
@@ -206,15 +236,15 @@ void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 			vms_cli_print_wrapped(f, text);
 		free(text);
 	}
-	for (o = u->options; o && o->name; o++) {
+	for (o = rows; o->name; o++) {
 		size_t l = option_label(o, label, sizeof(label)) + 2;
 
 		if (l > width && l <= HELP_COL)
 			width = l;
 	}
-	if (u->options && u->options->name)
+	if (rows[0].name)
 		fputc('\n', f);
-	for (o = u->options; o && o->name; o++) {
+	for (o = rows; o->name; o++) {
 		const char *line = o->help, *nl;
 		size_t l = option_label(o, label, sizeof(label));
 
@@ -226,6 +256,15 @@ void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 		}
 		fprintf(f, "%s\n", line);
 	}
+	if (u->generated_more || u->more)
+		fputc('\n', f);
+	if (u->generated_more) {
+		char *text = u->generated_more();
+
+		if (text)
+			vms_cli_print_wrapped(f, text);
+		free(text);
+	}
 	if (u->more)
-		fprintf(f, "\n%s", u->more);
+		fputs(u->more, f);
 }

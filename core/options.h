@@ -14,6 +14,8 @@ enum vms_cli_arg {
 	VMS_CLI_REQUIRED, /* --output FILE, --output=FILE, -o FILE, -oFILE */
 	VMS_CLI_OPTIONAL, /* --with-audio [FILE]: =FILE, or the next argument unless it starts with
 	                   * '-' */
+	VMS_CLI_GROUP,    /* not an option: the rows of the usage's group() go here, each given
+	                   * this row's key (a library's own options, e.g. the audio probe's) */
 };
 
 struct vms_cli_option {
@@ -36,11 +38,18 @@ struct vms_cli_usage {
 	 * NULL */
 	char *(*generated)(void);
 	const struct vms_cli_option *options; /* NULL-name terminated */
-	const char *more;                     /* examples, exit status; may be NULL */
+	/* the rows a VMS_CLI_GROUP row of options stands for (NULL-name terminated, no group
+	 * row in them); NULL = none */
+	const struct vms_cli_option *(*group)(void);
+	/* a paragraph before more, made at run time (a new string, newlines kept, word-wrapped
+	 * by the help writer); may be NULL */
+	char *(*generated_more)(void);
+	const char *more; /* examples, exit status; may be NULL */
 };
 
-/* Called once per option (opt set, value NULL for a flag or an absent optional value) and once
- * per operand (opt NULL, value the argument), in command-line order. Returns 0, or non-zero
+/* Called once per option (opt set, value NULL for a flag or an absent optional value; opt is
+ * valid during the call only) and once per operand (opt NULL, value the argument), in
+ * command-line order. Returns 0, or non-zero
  * with a one-line message in err (no prefix; the parser reports it as a usage error). */
 typedef int (*vms_cli_handler)(void *ctx, const struct vms_cli_option *opt, const char *value,
                                char *err, size_t errlen);
