@@ -1,23 +1,131 @@
-/* The audio probe's command-line options (device, period, buffer, rt, mlock, cpu): one parser
- * and one set of messages for `vmsuite probe` and `vmsuite run --with-audio`. No kernel paths
- * of its own; the values end up in ALSA's hw_params and sched_setaffinity. */
+/* The audio probe's command-line options (device, latency, period, buffer, rt, mlock, cpu),
+ * one table row each: one parser and one set of messages for `vmsuite probe` and `vmsuite run
+ * --with-audio`. No kernel paths of its own; the values end up in ALSA's hw_params and
+ * sched_setaffinity. */
 #include <errno.h>
+#include <stddef.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "audio-probe/probe.h"
-#include "core/machine.h"
+#include "core/cpulist.h"
 #include "core/util.h"
 
-static const struct {
-	const char *name;
-	int takes_value;
-} known[] = {
-    {"device", 1}, {"latency", 1}, {"period", 1}, {"buffer", 1},
-    {"rt", 0},     {"mlock", 0},   {"cpu", 1},
+/* What a probe option sets, and how its value is checked. */
+enum kind { FLAG, MS, LATENCY, DEVICE, CPU };
+
+#define STR_(x) #x
+#define STR(x)  STR_(x)
+
+/* The probe's options, one row each: name, argument, help (as `vmsuite probe` shows it; lines
+ * after the first start after a newline), the help of `vmsuite run` when it says more, what the
+ * value sets in struct vms_probe_opts, and for milliseconds the range and the example. */
+static const struct row {
+	const char *name, *arg_name, *help, *run_help;
+	enum kind kind;
+	size_t offset;
+	double min, example, max;
+} rows[] = {
+    {"device", "DEV",
+     "ALSA device; 'virtual' is vmsuite's virtual clock device. Default: the\n"
+     "ALSA default device when there is a sound card, else the virtual device\n"
+     "(it measures timing only; nothing is heard)",
+     NULL, DEVICE, offsetof(struct vms_probe_opts, device), 0, 0, 0},
+    {"latency", "NAME",
+     "latency preset: 2001 (period/buffer 25/100 ms), desktop (21.3/42.7 ms),\n"
+     "pro (5.3/10.7 ms); default " VMS_PROBE_LATENCY_DEFAULT
+     "; --period/--buffer override its halves",
+     NULL, LATENCY, offsetof(struct vms_probe_opts, latency), 0, 0, 0},
+    {"period", "MS",
+     "period in milliseconds, " STR(VMS_PROBE_PERIOD_MIN_MS) " to " STR(
+         VMS_PROBE_PERIOD_MAX_MS) " (default: the preset's);\n\"25\", \"25ms\" and "
+                                  "\"0.025s\" are the same",
+     NULL, MS, offsetof(struct vms_probe_opts, period_ms), VMS_PROBE_PERIOD_MIN_MS,
+     VMS_PROBE_PERIOD_MS, VMS_PROBE_PERIOD_MAX_MS},
+    {"buffer", "MS",
+     "buffer in milliseconds, " STR(VMS_PROBE_BUFFER_MIN_MS) " to " STR(
+         VMS_PROBE_BUFFER_MAX_MS) " (default: the preset's);\nat least two periods",
+     NULL, MS, offsetof(struct vms_probe_opts, buffer_ms), VMS_PROBE_BUFFER_MIN_MS,
+     VMS_PROBE_BUFFER_MS, VMS_PROBE_BUFFER_MAX_MS},
+    {"rt", NULL, "run the probe SCHED_FIFO (needs root or CAP_SYS_NICE)", NULL, FLAG,
+     offsetof(struct vms_probe_opts, rt), 0, 0, 0},
+    {"mlock", NULL, "lock the probe's memory (mlockall) to take paging out of the picture", NULL,
+     FLAG, offsetof(struct vms_probe_opts, mlock), 0, 0, 0},
+    {"cpu", "LIST", "pin the probe to these CPUs (\"0\", \"0-1\", \"0,2\")",
+     "pin the audio probe to these CPUs (0, 0-1, 0,2), within the emulated\n"
+     "machine's (--cpus); default: the emulated machine's",
+     CPU, offsetof(struct vms_probe_opts, cpu_list), 0, 0, 0},
 };
+
+/* The rows as a command's option table (for_run: with run's help), built once. */
+static const struct vms_cli_option *cli_rows(int for_run)
+{
+	static struct vms_cli_option cli[2][VMS_ARRAY_SIZE(rows) + 1];
+	struct vms_cli_option *c = cli[for_run];
+	size_t i;
+
+	if (c[0].name)
+		return c;
+	for (i = 0; i < VMS_ARRAY_SIZE(rows); i++) {
+		const struct row *r = &rows[i];
+
+		c[i].name = r->name;
+		c[i].arg = r->arg_name ? VMS_CLI_REQUIRED : VMS_CLI_FLAG;
+		c[i].arg_name = r->arg_name;
+		c[i].help = for_run && r->run_help ? r->run_help : r->help;
+	}
+	return c;
+}
+
+const struct vms_cli_option *vms_probe_cli_options(void)
+{
+	return cli_rows(0);
+}
+
+const struct vms_cli_option *vms_probe_run_cli_options(void)
+{
+	return cli_rows(1);
+}
+
+const char *vms_probe_opt_names(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < VMS_ARRAY_SIZE(rows) && used < len; i++) {
+		int n = snprintf(buf + used, len - used, "%s--%s",
+		                 i == 0                          ? ""
+		                 : i + 1 == VMS_ARRAY_SIZE(rows) ? " and "
+		                                                 : ", ",
+		                 rows[i].name);
+
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return buf;
+}
+
+static const struct row *find_row(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < VMS_ARRAY_SIZE(rows); i++)
+		if (!strcmp(rows[i].name, name))
+			return &rows[i];
+	return NULL;
+}
+
+int vms_probe_opt_known(const char *name, int *takes_value)
+{
+	const struct row *r = find_row(name);
+
+	if (r && takes_value)
+		*takes_value = r->arg_name != NULL;
+	return r != NULL;
+}
 
 /* docs/audio-probe.md, Latency presets */
 const struct vms_probe_latency vms_probe_latencies[] = {
@@ -49,20 +157,6 @@ void vms_probe_geometry(const struct vms_probe_opts *o, double *period_ms, doubl
 		l = vms_probe_latency_find(NULL);
 	*period_ms = o->period_ms ? o->period_ms : l->period_ms;
 	*buffer_ms = o->buffer_ms ? o->buffer_ms : l->buffer_ms;
-}
-
-int vms_probe_opt_known(const char *name, int *takes_value)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
-		if (!strcmp(known[i].name, name)) {
-			if (takes_value)
-				*takes_value = known[i].takes_value;
-			return 1;
-		}
-	}
-	return 0;
 }
 
 /* Milliseconds as "25", "25ms" or "0.025s": a plain decimal (vms_parse_decimal: no exponent,
@@ -100,52 +194,49 @@ static int set_ms(const char *name, const char *value, double min, double def, d
 int vms_probe_opt_set(struct vms_probe_opts *o, const char *name, const char *value, char *err,
                       size_t errlen)
 {
+	const struct row *r = find_row(name);
+	void *field;
 	cpu_set_t set;
-	int takes_value;
 
-	if (!vms_probe_opt_known(name, &takes_value))
+	if (!r)
 		return -ENOENT;
-	if (takes_value != !!value) {
-		snprintf(err, errlen, takes_value ? "--%s needs a value" : "--%s takes no value",
+	if (!r->arg_name != !value) {
+		snprintf(err, errlen, r->arg_name ? "--%s needs a value" : "--%s takes no value",
 		         name);
 		return -EINVAL;
 	}
+	field = (char *)o + r->offset;
 	if (!value) { /* the flags */
-		if (!strcmp(name, "rt"))
-			o->rt = 1;
-		else
-			o->mlock = 1;
+		*(int *)field = 1;
 		return 0;
 	}
-	if (!strcmp(name, "period"))
-		return set_ms(name, value, VMS_PROBE_PERIOD_MIN_MS, VMS_PROBE_PERIOD_MS,
-		              VMS_PROBE_PERIOD_MAX_MS, &o->period_ms, err, errlen);
-	if (!strcmp(name, "buffer"))
-		return set_ms(name, value, VMS_PROBE_BUFFER_MIN_MS, VMS_PROBE_BUFFER_MS,
-		              VMS_PROBE_BUFFER_MAX_MS, &o->buffer_ms, err, errlen);
-	if (!strcmp(name, "latency")) {
+	switch (r->kind) {
+	case FLAG: return -EINVAL; /* a flag has no value: refused above */
+	case MS: return set_ms(name, value, r->min, r->example, r->max, field, err, errlen);
+	case LATENCY:
 		if (!vms_probe_latency_find(value)) {
 			snprintf(err, errlen, "--latency wants 2001, desktop or pro, not '%s'",
 			         value);
 			return -EINVAL;
 		}
-		o->latency = value;
-	} else if (!strcmp(name, "device")) {
+		break;
+	case DEVICE:
 		if (!*value) {
 			snprintf(err, errlen,
 			         "--device wants an ALSA device name ('virtual', 'default', "
 			         "'hw:0'), not ''");
 			return -EINVAL;
 		}
-		o->device = value;
-	} else if (!strcmp(name, "cpu")) {
+		break;
+	case CPU:
 		if (vms_cpu_list_parse(value, &set) || !CPU_COUNT(&set)) {
 			snprintf(err, errlen, "--cpu wants a CPU list (0, 0-1, 0,2), not '%s'",
 			         value);
 			return -EINVAL;
 		}
-		o->cpu_list = value;
+		break;
 	}
+	*(const char **)field = value;
 	return 0;
 }
 

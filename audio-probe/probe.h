@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "core/options.h"
+
 /* The player's geometry: the ranges the options accept (docs/audio-probe.md). The default is
  * the latency preset VMS_PROBE_LATENCY_DEFAULT; VMS_PROBE_PERIOD_MS and VMS_PROBE_BUFFER_MS are
  * the 2001 preset's, the examples of the help texts. */
@@ -63,34 +65,18 @@ void vms_probe_geometry(const struct vms_probe_opts *o, double *period_ms, doubl
 
 /* The probe's command-line options, shared by `vmsuite probe` and `vmsuite run --with-audio`
  * so that both accept and refuse the same spellings with the same messages: --device DEV,
- * --period MS, --buffer MS, --rt, --mlock, --cpu LIST. Their help texts, for the commands'
- * option tables (lines after the first start after a newline): */
-#define VMS_PROBE_STR_(x) #x
-#define VMS_PROBE_STR(x)  VMS_PROBE_STR_(x)
-/* "1 to 1000 (default 25)" for W = PERIOD */
-#define VMS_PROBE_RANGE(W)                                                                         \
-	VMS_PROBE_STR(VMS_PROBE_##W##_MIN_MS)                                                      \
-	" to " VMS_PROBE_STR(VMS_PROBE_##W##_MAX_MS) " (default " VMS_PROBE_STR(                   \
-	    VMS_PROBE_##W##_MS) ")"
-#define VMS_PROBE_HELP_DEVICE                                                                      \
-	"ALSA device; 'virtual' is vmsuite's virtual clock device. Default: the\n"                 \
-	"ALSA default device when there is a sound card, else the virtual device\n"                \
-	"(it measures timing only; nothing is heard)"
-#define VMS_PROBE_HELP_LATENCY                                                                     \
-	"latency preset: 2001 (period/buffer 25/100 ms), desktop (21.3/42.7 ms),\n"                \
-	"pro (5.3/10.7 ms); default " VMS_PROBE_LATENCY_DEFAULT                                    \
-	"; --period/--buffer override its halves"
-#define VMS_PROBE_HELP_PERIOD                                                                      \
-	"period in milliseconds, " VMS_PROBE_STR(VMS_PROBE_PERIOD_MIN_MS) " to " VMS_PROBE_STR(    \
-	    VMS_PROBE_PERIOD_MAX_MS) " (default: the preset's);\n\"25\", \"25ms\" and "            \
-	                             "\"0.025s\" are the same"
-#define VMS_PROBE_HELP_BUFFER                                                                      \
-	"buffer in milliseconds, " VMS_PROBE_STR(VMS_PROBE_BUFFER_MIN_MS) " to " VMS_PROBE_STR(    \
-	    VMS_PROBE_BUFFER_MAX_MS) " (default: the preset's);\nat least two periods"
-#define VMS_PROBE_HELP_RT    "run the probe SCHED_FIFO (needs root or CAP_SYS_NICE)"
-#define VMS_PROBE_HELP_MLOCK "lock the probe's memory (mlockall) to take paging out of the picture"
-#define VMS_PROBE_HELP_CPU   "pin the probe to these CPUs (\"0\", \"0-1\", \"0,2\")"
+ * --latency NAME, --period MS, --buffer MS, --rt, --mlock, --cpu LIST. Each is one row of the
+ * table in probe-opts.c (name, argument, help, range); the commands' help and parsing come from
+ * it through these. */
 
+/* The options as rows of a command's option table (core/options.h), with the help `vmsuite
+ * probe` shows; for a VMS_CLI_GROUP row (struct vms_cli_usage's group). Static, never fails. */
+const struct vms_cli_option *vms_probe_cli_options(void);
+/* The same rows with the help `vmsuite run` shows (--cpu says more there). */
+const struct vms_cli_option *vms_probe_run_cli_options(void);
+/* The options' names as a list into buf ("--device, --latency, ... and --cpu"); returns buf,
+ * truncated to len. */
+const char *vms_probe_opt_names(char *buf, size_t len);
 /* 1 when `name` (a long option name without dashes) is one of the probe's options, and then
  * *takes_value says whether it takes a value (NULL allowed). */
 int vms_probe_opt_known(const char *name, int *takes_value);

@@ -1,12 +1,12 @@
 /* The subcommands of vmsuite. Adding a command: write cli/cmd-NAME.c with
  * `int cmd_NAME(int argc, char **argv)` (argv[0] is the command name) and its usage (an option
- * table and help text, cli/options.h), declare both here, add one line to the table in
+ * table and help text, core/options.h), declare both here, add one line to the table in
  * cli/vmsuite.c (name, summary, usage), and document it in docs/vmsuite.1 and the README.
  * Commands return an exit code from core/util.h. */
 #ifndef VMS_BUILTIN_H
 #define VMS_BUILTIN_H
 
-#include "cli/options.h"
+#include "core/options.h"
 
 struct vms_command {
 	const char *name;

@@ -124,7 +124,7 @@ int cmd_cleanup(int argc, char **argv)
 	struct stat st;
 	int ret;
 
-	if ((ret = vms_cli_parse(self, argc, argv, cleanup_option, NULL)))
+	if ((ret = vms_cli_parse(self->name, self->usage, argc, argv, cleanup_option, NULL)))
 		return ret;
 	if (vms_hoststate_init(&hs, NULL))
 		return vms_error_ret(VMS_EXIT_FATAL, "state directory '%s' too long",

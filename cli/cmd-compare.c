@@ -308,7 +308,7 @@ int cmd_compare(int argc, char **argv)
 	for (j = 0; j < argc; j++)
 		args[j] = j && !strcmp(argv[j], "--") ? side_separator : argv[j];
 	vms_compare_opts_init(&a.opts);
-	j = vms_cli_parse(vms_command_find("compare"), argc, args, compare_option, &a);
+	j = vms_cli_parse("compare", &vms_compare_usage, argc, args, compare_option, &a);
 	free(args);
 	if (j)
 		return status;

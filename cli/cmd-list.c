@@ -60,7 +60,7 @@ int cmd_list(int argc, char **argv)
 	size_t i, k;
 	int ret;
 
-	if ((ret = vms_cli_parse(vms_command_find("list"), argc, argv, list_option, NULL)))
+	if ((ret = vms_cli_parse("list", &vms_list_usage, argc, argv, list_option, NULL)))
 		return ret;
 	/* "can run here" is for the machine `vmsuite run` would use by default */
 	m = vms_xcalloc(1, sizeof(*m));

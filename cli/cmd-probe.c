@@ -42,8 +42,7 @@ enum probe_key { PROBE_SECONDS, PROBE_OPT, PROBE_OUTPUT, PROBE_FORCE };
 static const struct vms_cli_option probe_options[] = {
     {"seconds", 0, VMS_CLI_REQUIRED, "N",
      "how long to play (default 10; \"300ms\", \"2m\" accepted)", PROBE_SECONDS, 0},
-    VMS_CLI_PROBE_OPTIONS(PROBE_OPT),
-    {"cpu", 0, VMS_CLI_REQUIRED, "LIST", VMS_PROBE_HELP_CPU, PROBE_OPT, 0},
+    {"", 0, VMS_CLI_GROUP, NULL, NULL, PROBE_OPT, 0}, /* the probe's: --device ... --cpu */
     {"output", 'o', VMS_CLI_REQUIRED, "FILE",
      "write a vmsuite.result/2 file with the audio facts and the baseline\n"
      "(a new file unless --force)",
@@ -61,6 +60,7 @@ const struct vms_cli_usage vms_probe_usage = {
              "played N of M seconds, skips, underruns, the longest gap and the p99 wake-up "
              "lateness.\n",
     .options = probe_options,
+    .group = vms_probe_cli_options,
     .more = "Exit status: 0 played; 1 the probe process died; 128 bad file or device (one "
             "message\n"
             "before anything plays); 129 usage error; 130 interrupted.\n",
@@ -115,7 +115,7 @@ int cmd_probe(int argc, char **argv)
 	int ret = VMS_EXIT_OK, died, i;
 	char why[512];
 
-	if ((ret = vms_cli_parse(cmd, argc, argv, probe_option, &a)))
+	if ((ret = vms_cli_parse(cmd->name, cmd->usage, argc, argv, probe_option, &a)))
 		return ret;
 	if (vms_probe_opts_check(&a.o, why, sizeof(why)))
 		return vms_usage_error(cmd, "%s", why);

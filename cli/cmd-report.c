@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "cli/builtin.h"
-#include "cli/options.h"
 #include "core/result.h"
 #include "core/util.h"
 #include "report/export.h"
@@ -236,7 +235,7 @@ int cmd_report(int argc, char **argv)
 	FILE *out = stdout;
 	int ret = 0;
 
-	if ((ret = vms_cli_parse(self, argc, argv, report_option, &a)))
+	if ((ret = vms_cli_parse(self->name, self->usage, argc, argv, report_option, &a)))
 		return ret;
 	file = a.file, format = a.format, outpath = a.outpath;
 	if (!file)

@@ -13,7 +13,6 @@
 
 #include "cli/builtin.h"
 #include "audio-probe/probe.h"
-#include "cli/options.h"
 #include "core/machine.h"
 #include "core/procfs.h"
 #include "core/result.h"
@@ -139,11 +138,7 @@ static const struct vms_cli_option run_options[] = {
      "prctl(PR_SET_THP_DISABLE), 4 KiB pages as in 2001; kernel = the\n"
      "kernel's own policy (default); both = a variant axis",
      RUN_THP, 0},
-    VMS_CLI_PROBE_OPTIONS(RUN_PROBE),
-    {"cpu", 0, VMS_CLI_REQUIRED, "LIST",
-     "pin the audio probe to these CPUs (0, 0-1, 0,2), within the emulated\n"
-     "machine's (--cpus); default: the emulated machine's",
-     RUN_PROBE, 0},
+    {"", 0, VMS_CLI_GROUP, NULL, NULL, RUN_PROBE, 0}, /* the probe's: --device ... --cpu */
     {"quiet", 'q', VMS_CLI_FLAG, NULL, "no progress and no report on stdout", RUN_QUIET, 0},
     {"against", 0, VMS_CLI_REQUIRED, "BASELINE.json",
      "compare the result with this baseline and exit as `git bisect\n"
@@ -158,6 +153,27 @@ static const struct vms_cli_option run_options[] = {
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
+/* The rule for the probe's options in run: "--device, ... and --cpu go with --with-audio",
+ * with sep before --with-audio. Returns buf. */
+static const char *probe_rule(char *buf, size_t len, const char *sep)
+{
+	char names[256];
+
+	snprintf(buf, len, "%s go with%s--with-audio", vms_probe_opt_names(names, sizeof(names)),
+	         sep);
+	return buf;
+}
+
+/* The rule in the help, after the options. */
+static char *probe_rule_help(void)
+{
+	char rule[512];
+
+	return vms_xasprintf("%s; they are the options of `vmsuite probe` and take the same "
+	                     "values.\n",
+	                     probe_rule(rule, sizeof(rule), "\n"));
+}
+
 const struct vms_cli_usage vms_run_usage = {
     .operands = NULL,
     .about = "Runs each workload RUNS times in a forked child inside the emulated machine, "
@@ -170,11 +186,10 @@ const struct vms_cli_usage vms_run_usage = {
              "of\n"
              "every variant, then run 2, ...; the knobs are restored afterwards.\n",
     .options = run_options,
+    .group = vms_probe_run_cli_options,
+    .generated_more = probe_rule_help,
     .more =
-        "--device, --latency, --period, --buffer, --rt, --mlock and --cpu go with\n"
-        "--with-audio; they are the options of `vmsuite probe` and take the same values.\n"
-        "\n"
-        "Examples:\n"
+        "\nExamples:\n"
         "  vmsuite run                                       # the 2001 plan on the 2001 "
         "machine\n"
         "  vmsuite run -w mmap001:bytes=256M -w mtest01:percent=80:write=1 -n 3\n"
@@ -378,7 +393,7 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 	char why[512];
 	int ret, i;
 
-	if ((ret = vms_cli_parse(self, argc, argv, run_option, a)))
+	if ((ret = vms_cli_parse(self->name, self->usage, argc, argv, run_option, a)))
 		return ret;
 	/* JSON holds UTF-8 only: jansson would drop such a label, path or argument silently */
 	for (i = 1; i < argc; i++)
@@ -390,9 +405,7 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 			    "text",
 			    i);
 	if (!a->with_audio && a->probe_opts)
-		return vms_usage_error(self,
-		                       "--device, --latency, --period, --buffer, --rt, --mlock and "
-		                       "--cpu go with --with-audio");
+		return vms_usage_error(self, "%s", probe_rule(why, sizeof(why), " "));
 	if (a->with_audio && vms_probe_opts_check(&a->probe, why, sizeof(why)))
 		return vms_usage_error(self, "%s", why);
 	if (a->n_metrics && !a->n_against)

@@ -67,7 +67,7 @@ int cmd_sysinfo(int argc, char **argv)
 	json_t *info;
 	int ret;
 
-	if ((ret = vms_cli_parse(cmd, argc, argv, sysinfo_option, &a)))
+	if ((ret = vms_cli_parse(cmd->name, cmd->usage, argc, argv, sysinfo_option, &a)))
 		return ret;
 	format = a.format, workdir = a.workdir;
 	if (strcmp(format, "text") && strcmp(format, "json"))

@@ -43,21 +43,19 @@ int vms_command_usage(const struct vms_command *c)
 		fflush(stdout);
 		return vms_lab_help();
 	}
-	vms_cli_print_help(stdout, c);
+	vms_cli_print_help(stdout, c->name, c->usage);
 	return 0;
 }
 
 int vms_usage_error(const struct vms_command *c, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ret = vms_cli_usage_verror(c->name, fmt, ap);
 	va_end(ap);
-	vms_error("%s: %s", c->name, msg);
-	fprintf(stderr, "Try 'vmsuite %s --help'.\n", c->name);
-	return VMS_EXIT_USAGE;
+	return ret;
 }
 
 int vms_wants_help(int argc, char **argv)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/cgroup.h"
+#include "core/cpulist.h"
 
 /* One row of the profile table (also the source for `vmsuite list` and help text). */
 struct vms_machine_profile {
@@ -116,26 +117,6 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
  * the same text. Truncates silently; never fails. */
 void vms_machine_add_note(struct vms_machine *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-
-/* Parses a CPU list ("0", "0-3,8", as in /sys/devices/system/cpu/online; a trailing newline is
- * allowed) into set. 0, -EINVAL (malformed) or -ERANGE (a CPU beyond CPU_SETSIZE). */
-int vms_cpu_list_parse(const char *list, cpu_set_t *set);
-/* The number of CPUs in a list of that syntax, with no CPU_SETSIZE limit (for describing
- * machines of any size). The count (0 for ""), or -EINVAL when malformed. */
-long vms_cpu_list_count(const char *list);
-
-/* Formats set as a CPU list ("0-1,4"; "" for an empty set) into list: the inverse of
- * vms_cpu_list_parse(). 0, or -ENOBUFS when len is too small (list is then ""). */
-int vms_cpu_list_format(const cpu_set_t *set, char *list, size_t len);
-
-/* The n lowest-numbered CPUs of from into out. 0, -EINVAL (n < 1) or -ERANGE (from has fewer
- * than n CPUs). */
-int vms_cpu_set_first(const cpu_set_t *from, long n, cpu_set_t *out);
-
-/* The n highest-numbered CPUs of from into out (CPU 0 takes most of the housekeeping
- * interrupts and timers on many machines, so the emulated machine keeps away from it). Same
- * returns as vms_cpu_set_first(). */
-int vms_cpu_set_last(const cpu_set_t *from, long n, cpu_set_t *out);
 
 /* The emulated machine's n CPUs: the n highest-numbered ones this process may run on
  * (sched_getaffinity, vms_cpu_set_last()) into set; same returns as vms_cpu_set_first(), or

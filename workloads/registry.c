@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/sysinfo.h"
+#include "core/fsinfo.h"
 #include "core/util.h"
 
 #define VMS_WORKLOAD(n) &vms_workload_##n,

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "core/cpulist.h"
 #include "core/machine.h"
 #include "core/swapfile.h"
 #include "core/util.h"

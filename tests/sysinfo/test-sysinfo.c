@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "core/fsinfo.h"
 #include "core/procfs.h"
 #include "core/sysinfo.h"
 #include "core/util.h"

@@ -1,16 +1,40 @@
 /* The command layer's option parser and help writer, both driven by the command's option table
- * (cli/options.h). No getopt: `run --with-audio [FILE]` takes an optional value that may stand
- * in the next argument, and every command reports its errors the same way. */
-#include "cli/options.h"
+ * (core/options.h). No getopt: `run --with-audio [FILE]` takes an optional value that may stand
+ * in the next argument, and every command reports its errors the same way. No kernel paths. */
+#include "core/options.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/builtin.h"
 #include "core/util.h"
 
 #define HELP_WIDTH 100 /* columns of the generated help */
 #define HELP_COL   26  /* where option help starts (longer option names push it right) */
+#define MAX_ROWS   64  /* options of one command, its group's included */
+
+/* u's option rows into rows[MAX_ROWS], a VMS_CLI_GROUP row replaced by the rows of u->group()
+ * with that row's key; NULL-name terminated. */
+static void flatten(const struct vms_cli_usage *u, struct vms_cli_option *rows)
+{
+	const struct vms_cli_option *o, *g;
+	size_t n = 0;
+
+	for (o = u->options; o && o->name; o++) {
+		if (o->arg != VMS_CLI_GROUP) {
+			if (n + 1 >= MAX_ROWS)
+				abort(); /* a command with more options than MAX_ROWS */
+			rows[n++] = *o;
+			continue;
+		}
+		for (g = u->group ? u->group() : NULL; g && g->name; g++) {
+			if (n + 1 >= MAX_ROWS)
+				abort();
+			rows[n] = *g;
+			rows[n++].key = o->key;
+		}
+	}
+	memset(&rows[n], 0, sizeof(rows[n]));
+}
 
 /* The option argv[i] names, and its attached value ("--x=V", "-xV") in *val. NULL if none. */
 static const struct vms_cli_option *find(const struct vms_cli_option *opts, const char *arg,
@@ -42,12 +66,35 @@ static const struct vms_cli_option *find(const struct vms_cli_option *opts, cons
 	return NULL;
 }
 
-int vms_cli_parse(const struct vms_command *c, int argc, char **argv, vms_cli_handler fn, void *ctx)
+int vms_cli_usage_verror(const char *cmd, const char *fmt, va_list ap)
 {
-	const struct vms_cli_option *opts = c->usage->options;
+	char msg[1024];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vms_error("%s: %s", cmd, msg);
+	fprintf(stderr, "Try 'vmsuite %s --help'.\n", cmd);
+	return VMS_EXIT_USAGE;
+}
+
+int vms_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vms_cli_usage_verror(cmd, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char **argv,
+                  vms_cli_handler fn, void *ctx)
+{
+	struct vms_cli_option opts[MAX_ROWS];
 	int i, operands_only = 0;
 	char err[1024];
 
+	flatten(u, opts);
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val;
 		const struct vms_cli_option *o;
@@ -56,7 +103,7 @@ int vms_cli_parse(const struct vms_command *c, int argc, char **argv, vms_cli_ha
 		err[0] = '\0';
 		if (operands_only || arg[0] != '-' || !arg[1]) {
 			if (fn(ctx, NULL, arg, err, sizeof(err)))
-				return vms_usage_error(c, "%s", err);
+				return vms_cli_usage_error(cmd, "%s", err);
 			continue;
 		}
 		if (!strcmp(arg, "--")) {
@@ -65,7 +112,7 @@ int vms_cli_parse(const struct vms_command *c, int argc, char **argv, vms_cli_ha
 		}
 		o = find(opts, arg, &val);
 		if (!o)
-			return vms_usage_error(c, "unknown option '%s'", arg);
+			return vms_cli_usage_error(cmd, "unknown option '%s'", arg);
 		if (arg[1] == '-')
 			snprintf(typed, sizeof(typed), "--%s", o->name);
 		else
@@ -73,13 +120,15 @@ int vms_cli_parse(const struct vms_command *c, int argc, char **argv, vms_cli_ha
 		switch (o->arg) {
 		case VMS_CLI_FLAG:
 			if (val)
-				return vms_usage_error(c, "option '%s' takes no value", typed);
+				return vms_cli_usage_error(cmd, "option '%s' takes no value",
+				                           typed);
 			break;
 		case VMS_CLI_REQUIRED:
 			if (!val) {
 				if (i + 1 >= argc)
-					return vms_usage_error(c, "option '%s' needs a value (%s)",
-					                       typed, o->arg_name);
+					return vms_cli_usage_error(cmd,
+					                           "option '%s' needs a value (%s)",
+					                           typed, o->arg_name);
 				val = argv[++i];
 			}
 			break;
@@ -87,9 +136,10 @@ int vms_cli_parse(const struct vms_command *c, int argc, char **argv, vms_cli_ha
 			if (!val && i + 1 < argc && argv[i + 1][0] != '-')
 				val = argv[++i];
 			break;
+		case VMS_CLI_GROUP: break; /* flatten() left none */
 		}
 		if (fn(ctx, o, val, err, sizeof(err)))
-			return vms_usage_error(c, "%s", err);
+			return vms_cli_usage_error(cmd, "%s", err);
 	}
 	return 0;
 }
@@ -108,17 +158,18 @@ static size_t option_label(const struct vms_cli_option *o, char *buf, size_t len
 }
 
 /* The usage line: "usage: vmsuite CMD OPERANDS [-w SPEC]... [--rt]", wrapped under itself. */
-static void print_synopsis(FILE *f, const struct vms_command *c)
+static void print_synopsis(FILE *f, const char *cmd, const struct vms_cli_usage *u,
+                           const struct vms_cli_option *rows)
 {
 	const struct vms_cli_option *o;
 	size_t indent, col;
 	char item[128];
 
-	col = (size_t)fprintf(f, "usage: vmsuite %s", c->name);
+	col = (size_t)fprintf(f, "usage: vmsuite %s", cmd);
 	indent = col + 1;
-	if (c->usage->operands)
-		col += (size_t)fprintf(f, " %s", c->usage->operands);
-	for (o = c->usage->options; o && o->name; o++) {
+	if (u->operands)
+		col += (size_t)fprintf(f, " %s", u->operands);
+	for (o = rows; o->name; o++) {
 		int n;
 
 		if (o->short_name)
@@ -167,14 +218,15 @@ void vms_cli_print_wrapped(FILE *f, const char *text)
 		fputc('\n', f);
 }
 
-void vms_cli_print_help(FILE *f, const struct vms_command *c)
+void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 {
-	const struct vms_cli_usage *u = c->usage;
+	struct vms_cli_option rows[MAX_ROWS];
 	const struct vms_cli_option *o;
 	size_t width = 0;
 	char label[128];
 
-	print_synopsis(f, c);
+	flatten(u, rows);
+	print_synopsis(f, cmd, u, rows);
 	if (u->about)
 		fprintf(f, "\n%s", u->about);
 	if (u->generated) {
@@ -184,15 +236,15 @@ void vms_cli_print_help(FILE *f, const struct vms_command *c)
 			vms_cli_print_wrapped(f, text);
 		free(text);
 	}
-	for (o = u->options; o && o->name; o++) {
+	for (o = rows; o->name; o++) {
 		size_t l = option_label(o, label, sizeof(label)) + 2;
 
 		if (l > width && l <= HELP_COL)
 			width = l;
 	}
-	if (u->options && u->options->name)
+	if (rows[0].name)
 		fputc('\n', f);
-	for (o = u->options; o && o->name; o++) {
+	for (o = rows; o->name; o++) {
 		const char *line = o->help, *nl;
 		size_t l = option_label(o, label, sizeof(label));
 
@@ -204,6 +256,15 @@ void vms_cli_print_help(FILE *f, const struct vms_command *c)
 		}
 		fprintf(f, "%s\n", line);
 	}
+	if (u->generated_more || u->more)
+		fputc('\n', f);
+	if (u->generated_more) {
+		char *text = u->generated_more();
+
+		if (text)
+			vms_cli_print_wrapped(f, text);
+		free(text);
+	}
 	if (u->more)
-		fprintf(f, "\n%s", u->more);
+		fputs(u->more, f);
 }
