@@ -48,7 +48,15 @@ char *vms_host_entry_undone(const struct vms_host_entry *e)
 {
 	char *path = vms_text_escape(e->path), *orig = vms_text_escape(e->original), *s;
 
-	if (e->kind == VMS_HOST_SYSCTL)
+	if (e->kind == VMS_HOST_SYSCTL && e->partner[0]) {
+		char *ppath = vms_text_escape(e->partner);
+		char *porig = vms_text_escape(e->partner_original);
+
+		s = vms_xasprintf("restored the %s '%s' to '%s' and its linked knob '%s' to '%s'",
+		                  vms_host_kind_what(e->kind), path, orig, ppath, porig);
+		free(ppath);
+		free(porig);
+	} else if (e->kind == VMS_HOST_SYSCTL)
 		s = vms_xasprintf("restored the %s '%s' to '%s'", vms_host_kind_what(e->kind), path,
 		                  orig);
 	else
@@ -345,6 +353,10 @@ int vms_hoststate_record(struct vms_hoststate *hs, struct vms_host_entry *e)
 	              kinds[e->kind].name, "path", e->path, "cgroup_version", e->cgroup_version,
 	              "original", e->original, "seq", (json_int_t)e->seq, "owner",
 	              owner_json(&e->owner), "what", kinds[e->kind].what);
+	if (e->partner[0]) {
+		json_object_set_new(j, "partner", json_string(e->partner));
+		json_object_set_new(j, "partner_original", json_string(e->partner_original));
+	}
 	text = json_dumps(j, JSON_INDENT(2));
 	json_decref(j);
 	ret = text ? vms_write_atomic(e->record, text, strlen(text)) : -ENOMEM;
@@ -547,6 +559,7 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 {
 	json_t *j = json_load_file(file, 0, NULL);
 	const char *format = "", *kind = "", *path = "", *original = "";
+	const char *partner = "", *partner_original = "";
 	json_t *owner = NULL;
 	json_int_t seq = 0;
 	int version = 0, ret = -EINVAL;
@@ -555,10 +568,12 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 	memset(e, 0, sizeof(*e));
 	if (!j)
 		return -EINVAL;
-	if (json_unpack(j, "{s:s, s:s, s:s, s?i, s?s, s?I, s:o}", "format", &format, "kind", &kind,
-	                "path", &path, "cgroup_version", &version, "original", &original, "seq",
-	                &seq, "owner", &owner) ||
-	    strcmp(format, RECORD_FORMAT) || !*path || path[0] != '/')
+	if (json_unpack(j, "{s:s, s:s, s:s, s?i, s?s, s?I, s:o, s?s, s?s}", "format", &format,
+	                "kind", &kind, "path", &path, "cgroup_version", &version, "original",
+	                &original, "seq", &seq, "owner", &owner, "partner", &partner,
+	                "partner_original", &partner_original) ||
+	    strcmp(format, RECORD_FORMAT) || !*path || path[0] != '/' ||
+	    (*partner && partner[0] != '/'))
 		goto out;
 	for (k = 0; k < VMS_HOST_KIND_NR && strcmp(kinds[k].name, kind); k++)
 		;
@@ -569,6 +584,8 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 	e->seq = seq > 0 ? (unsigned long)seq : 0;
 	snprintf(e->path, sizeof(e->path), "%s", path);
 	snprintf(e->original, sizeof(e->original), "%s", original);
+	snprintf(e->partner, sizeof(e->partner), "%s", partner);
+	snprintf(e->partner_original, sizeof(e->partner_original), "%s", partner_original);
 	snprintf(e->record, sizeof(e->record), "%s", file);
 	ret = 0;
 out:

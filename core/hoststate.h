@@ -38,8 +38,10 @@ enum vms_host_kind {
 	                    * regular file: refused, nothing touched); also recorded on disk for
 	                    * after a reboot (vms_hoststate_persist) */
 	VMS_HOST_SYSCTL,   /* a kernel knob vmsuite wrote (core/sysctl.h): path = its /proc/sys or
-	                    * /sys/kernel/mm/transparent_hugepage file, original = the value before;
-	                    * undo: write original back (a path outside the allow-list: refused) */
+	                    * /sys/kernel/mm/transparent_hugepage file, original = the value before,
+	                    * partner/partner_original = the knob the kernel links to it; undo:
+	                    * write both back (a path outside the allow-list, or a partner that is
+	                    * not the knob's: refused) */
 	VMS_HOST_KIND_NR
 };
 
@@ -59,7 +61,11 @@ struct vms_host_entry {
 	char path[PATH_MAX]; /* what was changed: the cgroup directory, sysctl file, swap file */
 	int cgroup_version;  /* VMS_HOST_CGROUP: 1 or 2 */
 	char original[256];  /* for kinds that write a value back (sysctl, file): the old value */
-	unsigned long seq;   /* order of changes within one owner: undone newest first */
+	/* VMS_HOST_SYSCTL of a knob the kernel links to another (core/sysctl.h): that knob's
+	 * file and its value before, written back with the first; "" for other knobs */
+	char partner[PATH_MAX];
+	char partner_original[256];
+	unsigned long seq; /* order of changes within one owner: undone newest first */
 	struct vms_host_owner owner;
 	char record[PATH_MAX]; /* the journal file that holds this entry (set by record/list) */
 	/* VMS_HOST_SWAPFILE: the uuid written in the file's swap header (vms_hoststate_persist) */

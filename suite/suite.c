@@ -352,9 +352,16 @@ static void knob_restore(struct vms_suite *s, size_t k, int quiet)
 		return;
 	if (!vms_sysctl_restore(&s->hs, &kn->e) && !quiet) {
 		char *orig = vms_text_escape(kn->e.original);
+		char *porig = vms_text_escape(kn->e.partner_original);
 
-		vms_note("restored %s to '%s'", s->cfg.knobs[k], orig);
+		if (kn->e.partner[0])
+			vms_note(
+			    "restored %s to '%s' and %s, which the kernel links to it, to '%s'",
+			    s->cfg.knobs[k], orig, vms_sysctl_partner(s->cfg.knobs[k]), porig);
+		else
+			vms_note("restored %s to '%s'", s->cfg.knobs[k], orig);
 		free(orig);
+		free(porig);
 	} /* else reported; the record stays for `vmsuite cleanup` */
 	kn->set = 0;
 }
