@@ -300,9 +300,15 @@ static int write_checked(const char *name, const char *path, const char *value, 
 	return 0;
 }
 
-/* Writes original to path. 0, or -errno (reason in err). */
+/* Writes original to path unless the file already holds it: a knob that holds its original
+ * needs nothing, and the kernel may refuse to be given it again (vm.dirty_bytes refuses 0).
+ * 0, or -errno (reason in err). */
 static int put_back(const char *path, const char *original, char *err, size_t errlen)
 {
+	char cur[VMS_SYSCTL_VALUE_MAX];
+
+	if (!vms_sysctl_read(path, cur, sizeof(cur)) && !strcmp(cur, original))
+		return 0;
 	return write_checked(path, path, original, err, errlen);
 }
 
@@ -384,7 +390,7 @@ int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value
 
 		snprintf(err + l, errlen - l, "; and %s (the journal record '%s' is kept)", why,
 		         e->record);
-		return ret;
+		return -ENOTRECOVERABLE;
 	}
 	vms_hoststate_forget(hs, e);
 	return ret;

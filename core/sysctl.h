@@ -69,7 +69,9 @@ int vms_sysctl_check(const char *name, const char *value, char *err, size_t errl
  * it back. *e receives the entry (pass it to vms_sysctl_restore()). When the kernel refuses the
  * value or stores another one, the original is written back, the record removed, and -errno
  * returned (-EINVAL for a different read-back) with the reason in err; nothing is left changed.
- * 0 on success. Reports nothing itself (the journal reports its own failures). */
+ * When the original cannot be written back either: -ENOTRECOVERABLE, both reasons in err, the
+ * record kept (the knob is left changed). 0 on success. Reports nothing itself (the journal reports
+ * its own failures). */
 int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value,
                    struct vms_host_entry *e, char *err, size_t errlen);
 
@@ -80,12 +82,13 @@ int vms_sysctl_change(const struct vms_host_entry *e, const char *name, const ch
 
 /* Writes e->original back (and e->partner_original to a linked knob), checks it by reading
  * back, and removes e's record (the record stays when that fails, so that `vmsuite cleanup`
- * retries). 0, or -errno (reported). */
+ * retries). A knob that already holds its original is not written. 0, or -errno (reported). */
 int vms_sysctl_restore(struct vms_hoststate *hs, struct vms_host_entry *e);
 
 /* The undo of a VMS_HOST_SYSCTL journal entry (called by vms_host_entry_undo()): 2 refused when
  * e->path is not a file of the allow-list or e->partner not the knob linked to it, 1 when a
- * file is gone, 0 when the original values are back, or -errno. Reports nothing. */
+ * file is gone, 0 when the original values are back (also when they already were: nothing is
+ * written then), or -errno. Reports nothing. */
 int vms_sysctl_undo(const struct vms_host_entry *e);
 
 /* Tests only: resolve below root instead of "/" ("/tmp/x" -> /tmp/x/proc/sys/vm/...). NULL or

@@ -343,14 +343,17 @@ static int knob_put(struct vms_suite *s, size_t k, const char *value)
 	return 0;
 }
 
-/* Writes knob k back to its original value and forgets its record; says so unless quiet. */
-static void knob_restore(struct vms_suite *s, size_t k, int quiet)
+/* Writes knob k back to its original value and forgets its record; says so unless quiet.
+ * 0, or -errno when it could not be written back (reported; the record stays). */
+static int knob_restore(struct vms_suite *s, size_t k, int quiet)
 {
 	struct vms_suite_knob *kn = &s->knobs[k];
+	int ret;
 
 	if (!kn->set)
-		return;
-	if (!vms_sysctl_restore(&s->hs, &kn->e) && !quiet) {
+		return 0;
+	ret = vms_sysctl_restore(&s->hs, &kn->e);
+	if (!ret && !quiet) {
 		char *orig = vms_text_escape(kn->e.original);
 		char *porig = vms_text_escape(kn->e.partner_original);
 
@@ -364,6 +367,7 @@ static void knob_restore(struct vms_suite *s, size_t k, int quiet)
 		free(porig);
 	} /* else reported; the record stays for `vmsuite cleanup` */
 	kn->set = 0;
+	return ret;
 }
 
 static void knobs_restore(struct vms_suite *s)
@@ -392,7 +396,16 @@ static int knobs_trial(struct vms_suite *s)
 				return VMS_EXIT_FATAL;
 			}
 			ret = knob_put(s, k, val);
-			knob_restore(s, k, 1);
+			/* a knob that cannot be put back must not be measured with: its record
+			 * keeps the true original, a later write would journal the trial's value */
+			if (knob_restore(s, k, 1) || ret == -ENOTRECOVERABLE) {
+				vms_error(
+				    "nothing ran: %s cannot be put back to its value before the "
+				    "trial write of '%s' (its journal record is kept for 'vmsuite "
+				    "cleanup')",
+				    s->cfg.knobs[k], val);
+				return VMS_EXIT_FATAL;
+			}
 			if (ret == -EINVAL || ret == -ERANGE) {
 				vms_note("nothing ran; every knob is as it was");
 				return VMS_EXIT_USAGE;

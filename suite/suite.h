@@ -81,7 +81,8 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
  * it in the journal and creates it (after the temporary swap file, when the machine has one:
  * recorded, created, switched on); keeps its own process off the emulated machine's CPUs when
  * there are others; with knobs, writes every value of every knob once and restores it (a value
- * the kernel refuses ends here: 129, nothing ran, every knob as it was); with audio, as root,
+ * the kernel refuses ends here: 129, nothing ran, every knob as it was; one whose original
+ * cannot be written back: 128, nothing ran, its record kept); with audio, as root,
  * turns kernel.task_delayacct on for the probe's causes (journalled, restored at the end;
  * docs/audio-probe.md, Causes); starts the probe; runs the plan, putting the host into each
  * variant's settings before its runs (journalled, core/sysctl.h), checkpointing the result to

@@ -2,7 +2,9 @@
 # vm.overcommit_kbytes, vm.dirty_bytes or vm.dirty_background_bytes zeroes its *_ratio partner
 # (and back). After a normal end and after SIGKILL + `vmsuite cleanup`, all six knobs hold
 # what they held before; the journal record holds the partner's original; both knobs of a pair
-# in one run are refused. A trap puts all six back whatever happens to the test.
+# in one run are refused. A stale record of a knob that holds its original is cleaned up (exit
+# 0); a trial write the kernel will not undo stops the run (128) before anything is measured.
+# A trap puts all six back whatever happens to the test.
 . "$VMS_SOURCE_DIR/tests/cli/lib.sh"
 
 export VMSUITE_STATE_DIR=$VMS_TEST_TMP/state
@@ -90,6 +92,42 @@ expect_in "$out" "restored the kernel knob '$vm/dirty_bytes' to '${before[dirty_
   "cleanup says it restored both"
 as_before "SIGKILL + cleanup"
 no_records && ok || fail "journal records left after cleanup"
+
+# ---- a stale record whose knob already holds its original: done, not an error ----
+# (as an older vmsuite wrote it, without the partner: writing '0' back would be refused)
+sleep 0 &
+dead=$!
+wait "$dead"
+mkdir -p "$state/journal"
+cat >"$state/journal/$dead-1-1.json" <<JSON
+{"format": "vmsuite.hoststate/1", "kind": "sysctl", "path": "$vm/dirty_bytes",
+ "original": "${before[dirty_bytes]}", "seq": 1, "what": "kernel knob",
+ "owner": {"pid": $dead, "start_time": 1, "boot_id": "$(cat /proc/sys/kernel/random/boot_id)",
+           "command": "vmsuite run --sysctl vm.dirty_bytes=67108864"}}
+JSON
+expect_exit 0 "cleanup of a stale record" -- "$VMSUITE" cleanup
+expect_in "$out" "restored the kernel knob '$vm/dirty_bytes' to '${before[dirty_bytes]}' left by pid $dead"   "cleanup counts a knob holding its original as restored"
+no_records && ok || fail "the stale record was kept"
+expect_exit 0 "cleanup once more" -- "$VMSUITE" cleanup
+expect_in "$out" "nothing to clean up" "the second cleanup finds nothing"
+as_before "cleanup of a stale record"
+
+# ---- a trial write the kernel will not undo: the run stops before anything is measured ----
+# With both dirty_ratio and dirty_bytes 0 (reached by writing 0 to dirty_ratio), a write of
+# dirty_bytes cannot be undone: the kernel refuses 0 for it, and writing dirty_ratio's 0 again
+# changes nothing. That state lasts from here to the run's trial write.
+if [ "${before[dirty_bytes]}" = 0 ]; then
+  echo 0 >"$vm/dirty_ratio"
+  expect_exit 128 "a trial that cannot be undone" -- "$VMSUITE" run --machine host \
+    -w mtest01:bytes=8M -n 1 --sysctl vm.dirty_bytes=67108864 -o trial.json
+  put_pair dirty_bytes dirty_ratio
+  expect_in "$err" "nothing ran: vm.dirty_bytes cannot be put back" "the stop names the knob"
+  [ ! -e trial.json ] && ok || fail "a result was written although the knob was left changed"
+  case $err in *"restored vm.dirty_bytes"*) fail "it claims to have restored the knob: $err" ;; *) ok ;; esac
+  compgen -G "$state/journal/*.json" >/dev/null && ok || fail "no journal record kept for the knob"
+  rm -f "$state/journal/"*.json # its originals (both 0) are not the test's to restore
+  as_before "a trial that cannot be undone"
+fi
 
 # ---- both knobs of a pair in one run: refused, nothing changed ----
 expect_exit 129 "a pair in one run" -- "$VMSUITE" run --machine host -w mtest01:bytes=8M -n 1 \
