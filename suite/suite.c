@@ -31,15 +31,20 @@ int vms_suite_stop_signal(void)
 	return (int)suite_stop;
 }
 
-/* No SA_RESTART: a blocking call returns EINTR and the loops around it look at the flag. */
+/* No SA_RESTART: a blocking call returns EINTR and the loops around it look at the flag.
+ * SIGPIPE is ignored until the host is restored: a reader of stdout or stderr that went away
+ * (`| head -1`, a `| tee` that Ctrl-C ended too) turns a message into EPIPE, never into death
+ * halfway through the undo. */
 static void install_signals(struct vms_suite *s)
 {
 	struct sigaction sa;
 	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
+	sa.sa_handler = SIG_IGN;
 	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, &s->old_pipe);
+	sa.sa_handler = on_stop;
 	for (i = 0; i < VMS_ARRAY_SIZE(stop_signals); i++)
 		sigaction(stop_signals[i], &sa, &s->old_sa[i]);
 	s->signals_installed = 1;
@@ -53,6 +58,7 @@ static void restore_signals(struct vms_suite *s)
 		return;
 	for (i = 0; i < VMS_ARRAY_SIZE(stop_signals); i++)
 		sigaction(stop_signals[i], &s->old_sa[i], NULL);
+	sigaction(SIGPIPE, &s->old_pipe, NULL);
 	s->signals_installed = 0;
 }
 
