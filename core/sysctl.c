@@ -8,10 +8,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/escape.h"
 #include "core/util.h"
 
 #define PROC_SYS       "/proc/sys/"
@@ -447,3 +449,33 @@ int vms_sysctl_undo(const struct vms_host_entry *e)
 		return 2;
 	return put_back_entry(e, why, sizeof(why));
 }
+
+/* What undoing e did: "restored the kernel knob '/proc/sys/vm/page-cluster' to '3'" (and its
+ * linked knob), escaped. */
+static char *sysctl_undone(const struct vms_host_entry *e)
+{
+	char *path = vms_text_escape(e->path), *orig = vms_text_escape(e->original), *s;
+
+	if (e->partner[0]) {
+		char *ppath = vms_text_escape(e->partner);
+		char *porig = vms_text_escape(e->partner_original);
+
+		s = vms_xasprintf("restored the kernel knob '%s' to '%s' and its linked knob '%s' "
+		                  "to '%s'",
+		                  path, orig, ppath, porig);
+		free(ppath);
+		free(porig);
+	} else {
+		s = vms_xasprintf("restored the kernel knob '%s' to '%s'", path, orig);
+	}
+	free(path);
+	free(orig);
+	return s;
+}
+
+const struct vms_host_kind_row vms_host_row_sysctl = {
+    .name = "sysctl",
+    .what = "kernel knob",
+    .undo = vms_sysctl_undo,
+    .undone = sysctl_undone,
+};
