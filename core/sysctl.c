@@ -253,6 +253,7 @@ int vms_sysctl_read(const char *path, char *value, size_t len)
 int vms_sysctl_check(const char *name, const char *value, char *err, size_t errlen)
 {
 	char path[PATH_MAX], cur[VMS_SYSCTL_VALUE_MAX], norm[VMS_SYSCTL_VALUE_MAX];
+	struct stat st;
 	int ret;
 
 	if ((ret = vms_sysctl_resolve(name, path, sizeof(path), err, errlen)))
@@ -267,6 +268,12 @@ int vms_sysctl_check(const char *name, const char *value, char *err, size_t errl
 		         "cannot read the knob %s ('%s'), so it could not be restored: %s", name,
 		         path,
 		         ret == -E2BIG ? "its value is longer than vmsuite keeps" : strerror(-ret));
+		return -EINVAL; /* not a knob vmsuite can change, whoever asks */
+	}
+	/* root may open a read-only file for writing; the kernel then refuses every write */
+	if (!stat(path, &st) && !(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH))) {
+		snprintf(err, errlen, "the knob %s ('%s') is read-only: the kernel sets it", name,
+		         path);
 		return -EINVAL; /* not a knob vmsuite can change, whoever asks */
 	}
 	if (access(path, W_OK)) {

@@ -58,9 +58,10 @@ int vms_sysctl_normalize(const char *value, char *out, size_t len);
 const char *vms_sysctl_partner(const char *name);
 
 /* Checks before anything changes that name resolves, its file can be read (else -EINVAL: a
- * write-only knob such as vm.drop_caches could not be restored) and opened for writing (else
- * -EACCES or another -errno), and value is not empty and fits (else -EINVAL). 0, or -errno
- * with the reason in err. */
+ * write-only knob such as vm.drop_caches could not be restored), is not read-only (no write
+ * permission bit, such as transparent_hugepage/hpage_pmd_size: -EINVAL, also for root) and can
+ * be opened for writing (else -EACCES or another -errno), and value is not empty and fits (else
+ * -EINVAL). 0, or -errno with the reason in err. */
 int vms_sysctl_check(const char *name, const char *value, char *err, size_t errlen);
 
 /* Sets name to value, journalled: resolves the name, reads the original value (and that of

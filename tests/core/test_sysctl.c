@@ -200,7 +200,7 @@ static void test_set_restore(void **st)
 {
 	struct vms_hoststate hs;
 	struct vms_host_entry e, *es;
-	char err[512] = "";
+	char err[512] = "", path[PATH_MAX];
 	size_t n;
 
 	(void)st;
@@ -232,6 +232,14 @@ static void test_set_restore(void **st)
 	assert_int_equal(vms_sysctl_set(&hs, "vm.page-cluster", " ", &e, err, sizeof(err)),
 	                 -EINVAL);
 	assert_non_null(strstr(err, "needs a value"));
+	/* a read-only file (root could open it, the kernel would refuse every write) */
+	put("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "2097152\n");
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", fake);
+	assert_int_equal(chmod(path, 0444), 0);
+	assert_int_equal(vms_sysctl_set(&hs, "transparent_hugepage.hpage_pmd_size", "4096", &e, err,
+	                                sizeof(err)),
+	                 -EINVAL);
+	assert_non_null(strstr(err, "is read-only"));
 	assert_int_equal(journal_size(&hs), 0);
 	assert_string_equal(get("/proc/sys/vm/page-cluster"), "3");
 }
