@@ -3,6 +3,7 @@
  * killing what is left in them, and their private work directories; writes the kernel knobs
  * they changed back to their original values), says what it did, and leaves live runs alone. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,8 @@ int cmd_cleanup(int argc, char **argv)
 
 	if ((ret = vms_cli_parse(self->name, self->usage, argc, argv, cleanup_option, NULL)))
 		return ret;
+	/* a reader that went away (`| head -1`) must not stop the undo halfway: EPIPE instead */
+	signal(SIGPIPE, SIG_IGN);
 	if (vms_hoststate_init(&hs, NULL))
 		return vms_error_ret(VMS_EXIT_FATAL, "state directory '%s' too long",
 		                     vms_hoststate_default_dir());

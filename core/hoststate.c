@@ -1,6 +1,7 @@
 /* The host-state journal (one JSON record per change under <state dir>/journal, written before
- * the change and removed after its undo) and the exclusive lock (flock on <state dir>/lock).
- * Kernel paths: /proc/PID/stat and cmdline, flock(2), cgroupfs rmdir via core/cgroup.c. */
+ * the change and removed after its undo, by the kinds' rows of core/hostkind.h), the exclusive
+ * lock (flock on <state dir>/lock) and the work directory's kind.
+ * Kernel paths: /proc/PID/stat and cmdline, flock(2), rmdir/unlinkat of a work directory. */
 #include "core/hoststate.h"
 
 #include <dirent.h>
@@ -14,49 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/cgroup.h"
 #include "core/swapfile.h"
 #include "core/escape.h"
-#include "core/sysctl.h"
 #include "core/util.h"
 
 #define RECORD_FORMAT  "vmsuite.hoststate/1"
 #define PERSIST_FORMAT "vmsuite.swapfile/1"
 #define BOOT_ID_PATH   "/proc/sys/kernel/random/boot_id"
-
-static int undo_cgroup(const struct vms_host_entry *e);
-static int undo_workdir(const struct vms_host_entry *e);
-static int undo_swapfile(const struct vms_host_entry *e);
-
-/* The kinds: the name in a record, what messages call it, the undo. */
-static const struct {
-	const char *name, *what;
-	int (*undo)(const struct vms_host_entry *e);
-} kinds[VMS_HOST_KIND_NR] = {
-    [VMS_HOST_CGROUP] = {"cgroup", "memory cgroup", undo_cgroup},
-    [VMS_HOST_WORKDIR] = {"workdir", "work directory", undo_workdir},
-    [VMS_HOST_SWAPFILE] = {"swapfile", "swap file", undo_swapfile},
-    [VMS_HOST_SYSCTL] = {"sysctl", "kernel knob", vms_sysctl_undo},
-};
-
-const char *vms_host_kind_what(enum vms_host_kind kind)
-{
-	return (unsigned)kind < VMS_HOST_KIND_NR ? kinds[kind].what : "unknown change";
-}
-
-char *vms_host_entry_undone(const struct vms_host_entry *e)
-{
-	char *path = vms_text_escape(e->path), *orig = vms_text_escape(e->original), *s;
-
-	if (e->kind == VMS_HOST_SYSCTL)
-		s = vms_xasprintf("restored the %s '%s' to '%s'", vms_host_kind_what(e->kind), path,
-		                  orig);
-	else
-		s = vms_xasprintf("removed the %s '%s'", vms_host_kind_what(e->kind), path);
-	free(path);
-	free(orig);
-	return s;
-}
 
 char *vms_host_entry_not_ours(const struct vms_host_entry *e)
 {
@@ -342,16 +307,20 @@ int vms_hoststate_record(struct vms_hoststate *hs, struct vms_host_entry *e)
 	snprintf(e->record, sizeof(e->record), "%s/%ld-%llu-%lu.json", dir, hs->self.pid,
 	         hs->self.start_time, e->seq);
 	j = json_pack("{s:s, s:s, s:s, s:i, s:s, s:I, s:o, s:s}", "format", RECORD_FORMAT, "kind",
-	              kinds[e->kind].name, "path", e->path, "cgroup_version", e->cgroup_version,
-	              "original", e->original, "seq", (json_int_t)e->seq, "owner",
-	              owner_json(&e->owner), "what", kinds[e->kind].what);
+	              vms_host_rows[e->kind]->name, "path", e->path, "cgroup_version",
+	              e->cgroup_version, "original", e->original, "seq", (json_int_t)e->seq,
+	              "owner", owner_json(&e->owner), "what", vms_host_rows[e->kind]->what);
+	if (e->partner[0]) {
+		json_object_set_new(j, "partner", json_string(e->partner));
+		json_object_set_new(j, "partner_original", json_string(e->partner_original));
+	}
 	text = json_dumps(j, JSON_INDENT(2));
 	json_decref(j);
 	ret = text ? vms_write_atomic(e->record, text, strlen(text)) : -ENOMEM;
 	free(text);
 	if (ret)
-		vms_error("cannot record the %s '%s' in '%s': %s", kinds[e->kind].what, e->path,
-		          e->record, strerror(-ret));
+		vms_error("cannot record the %s '%s' in '%s': %s", vms_host_rows[e->kind]->what,
+		          e->path, e->record, strerror(-ret));
 	return ret;
 }
 
@@ -547,6 +516,7 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 {
 	json_t *j = json_load_file(file, 0, NULL);
 	const char *format = "", *kind = "", *path = "", *original = "";
+	const char *partner = "", *partner_original = "";
 	json_t *owner = NULL;
 	json_int_t seq = 0;
 	int version = 0, ret = -EINVAL;
@@ -555,12 +525,14 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 	memset(e, 0, sizeof(*e));
 	if (!j)
 		return -EINVAL;
-	if (json_unpack(j, "{s:s, s:s, s:s, s?i, s?s, s?I, s:o}", "format", &format, "kind", &kind,
-	                "path", &path, "cgroup_version", &version, "original", &original, "seq",
-	                &seq, "owner", &owner) ||
-	    strcmp(format, RECORD_FORMAT) || !*path || path[0] != '/')
+	if (json_unpack(j, "{s:s, s:s, s:s, s?i, s?s, s?I, s:o, s?s, s?s}", "format", &format,
+	                "kind", &kind, "path", &path, "cgroup_version", &version, "original",
+	                &original, "seq", &seq, "owner", &owner, "partner", &partner,
+	                "partner_original", &partner_original) ||
+	    strcmp(format, RECORD_FORMAT) || !*path || path[0] != '/' ||
+	    (*partner && partner[0] != '/'))
 		goto out;
-	for (k = 0; k < VMS_HOST_KIND_NR && strcmp(kinds[k].name, kind); k++)
+	for (k = 0; k < VMS_HOST_KIND_NR && strcmp(vms_host_rows[k]->name, kind); k++)
 		;
 	if (k == VMS_HOST_KIND_NR || owner_parse(owner, &e->owner))
 		goto out;
@@ -569,6 +541,8 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 	e->seq = seq > 0 ? (unsigned long)seq : 0;
 	snprintf(e->path, sizeof(e->path), "%s", path);
 	snprintf(e->original, sizeof(e->original), "%s", original);
+	snprintf(e->partner, sizeof(e->partner), "%s", partner);
+	snprintf(e->partner_original, sizeof(e->partner_original), "%s", partner_original);
 	snprintf(e->record, sizeof(e->record), "%s", file);
 	ret = 0;
 out:
@@ -632,29 +606,6 @@ int vms_hoststate_list(const struct vms_hoststate *hs, struct vms_host_entry **o
 
 /* ---- undo ---- */
 
-static int undo_cgroup(const struct vms_host_entry *e)
-{
-	struct vms_cgroup cg = VMS_CGROUP_INIT;
-	const char *base = strrchr(e->path, '/');
-	struct stat st;
-	char *slash;
-
-	if (!base || strncmp(base + 1, "vmsuite-", 8))
-		return 2; /* vmsuite names every cgroup it makes vmsuite-* */
-	if (lstat(e->path, &st))
-		return errno == ENOENT ? 1 : -errno;
-	if (!S_ISDIR(st.st_mode))
-		return 2;
-	cg.version = e->cgroup_version == 2 ? VMS_CGROUP_V2 : VMS_CGROUP_V1;
-	cg.created = 1;
-	snprintf(cg.dir, sizeof(cg.dir), "%s", e->path);
-	snprintf(cg.parent, sizeof(cg.parent), "%s", e->path);
-	slash = strrchr(cg.parent, '/');
-	*(slash == cg.parent ? slash + 1 : slash) = '\0';
-	/* its tasks are vmsuite's own orphans (a workload child, the probe): killed */
-	return vms_cgroup_destroy(&cg, 1);
-}
-
 /* The names vmsuite gives what it makes in a private work directory: .vmsuite-*.tmp */
 static int own_work_file(const char *name)
 {
@@ -708,19 +659,11 @@ static int undo_workdir(const struct vms_host_entry *e)
 	return 0;
 }
 
-/* swapoff (only when /proc/swaps lists this very path) and unlink; names vmsuite does not
- * give are refused (core/swapfile.c). */
-static int undo_swapfile(const struct vms_host_entry *e)
-{
-	return vms_swapfile_remove(e->path);
-}
-
-int vms_host_entry_undo(const struct vms_host_entry *e)
-{
-	if ((unsigned)e->kind >= VMS_HOST_KIND_NR)
-		return -EINVAL;
-	return kinds[e->kind].undo(e);
-}
+const struct vms_host_kind_row vms_host_row_workdir = {
+    .name = "workdir",
+    .what = "work directory",
+    .undo = undo_workdir,
+};
 
 int vms_hoststate_repair(struct vms_hoststate *hs, vms_host_report_fn report, void *arg)
 {

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "core/swapfile.h"
+#include "core/hostkind.h"
 
 /* The default state directory; the environment variable VMSUITE_STATE_DIR overrides it (tests
  * use a temporary directory so that they need not touch /run). */
@@ -22,54 +22,6 @@
  * a tmpfs that a reboot empties): <it>/swapfiles. VMSUITE_STATE_DIR (or a directory given to
  * vms_hoststate_init()) replaces it too, so that tests stay private. */
 #define VMS_HOSTSTATE_PERSIST_DIR "/var/lib/vmsuite"
-
-/* What a journal entry changed. Adding a kind: a value here, a row in the kind table of
- * core/hoststate.c (its name in the record, what to call it in messages, how to undo it, and
- * the check that the path is one vmsuite makes), a line in docs/host-state.md. Planned: a
- * generic file written back. */
-enum vms_host_kind {
-	VMS_HOST_CGROUP,   /* a memory cgroup directory vmsuite created; undo: kill its tasks, rmdir
-	                    */
-	VMS_HOST_WORKDIR,  /* a private directory .vmsuite-* (mode 0700) for a run's work file when
-	                    * the filesystem has no O_TMPFILE; undo: unlink the .vmsuite-*.tmp files
-	                    * in it, rmdir (anything else in it: refused, nothing touched) */
-	VMS_HOST_SWAPFILE, /* the emulated machine's temporary swap file .vmsuite-swap-*; undo:
-	                    * swapoff when /proc/swaps lists it, unlink (another name, or not a
-	                    * regular file: refused, nothing touched); also recorded on disk for
-	                    * after a reboot (vms_hoststate_persist) */
-	VMS_HOST_SYSCTL,   /* a kernel knob vmsuite wrote (core/sysctl.h): path = its /proc/sys or
-	                    * /sys/kernel/mm/transparent_hugepage file, original = the value before;
-	                    * undo: write original back (a path outside the allow-list: refused) */
-	VMS_HOST_KIND_NR
-};
-
-/* Who made a change: a process is the same one only if its pid, its start time (field 22 of
- * /proc/PID/stat, clock ticks since boot) and the boot id all match, so a reused pid is never
- * taken for the run that made the change. */
-struct vms_host_owner {
-	long pid;
-	unsigned long long start_time;
-	char boot_id[40];  /* /proc/sys/kernel/random/boot_id, "" when unreadable */
-	char command[256]; /* the command line, for messages */
-};
-
-/* One journal entry. Plain data. */
-struct vms_host_entry {
-	enum vms_host_kind kind;
-	char path[PATH_MAX]; /* what was changed: the cgroup directory, sysctl file, swap file */
-	int cgroup_version;  /* VMS_HOST_CGROUP: 1 or 2 */
-	char original[256];  /* for kinds that write a value back (sysctl, file): the old value */
-	unsigned long seq;   /* order of changes within one owner: undone newest first */
-	struct vms_host_owner owner;
-	char record[PATH_MAX]; /* the journal file that holds this entry (set by record/list) */
-	/* VMS_HOST_SWAPFILE: the uuid written in the file's swap header (vms_hoststate_persist) */
-	unsigned char swap_uuid[VMS_SWAPFILE_UUID_LEN];
-	/* set by vms_hoststate_repair() for a persistent swap-file record made before this boot
-	 * (then record is that record's file) */
-	int earlier_boot;
-	/* VMS_HOST_REFUSED of such a record: why the file is not taken for vmsuite's, "" else */
-	char why[256];
-};
 
 /* The journal and lock of one process. Zero it or use VMS_HOSTSTATE_INIT. */
 struct vms_hoststate {
@@ -146,23 +98,6 @@ int vms_hoststate_unpersist(struct vms_hoststate *hs, const struct vms_host_entr
  * warning and never touched. 0 (also when the directory does not exist), or -errno
  * (reported). */
 int vms_hoststate_list(const struct vms_hoststate *hs, struct vms_host_entry **out, size_t *n);
-
-/* Undoes the change e describes (whoever made it; the caller checks the owner). Returns 0
- * undone, 1 nothing to undo (already gone), 2 refused, nothing touched (the path is not one
- * vmsuite makes: a cgroup not named vmsuite-*, a work directory not named .vmsuite-*, not a
- * directory, or holding a file vmsuite does not make, a swap file not named .vmsuite-swap-* or
- * not a regular file, a knob file outside core/sysctl.h's allow-list), or -errno (a cgroup that
- * cannot be
- * removed is also warned about, by vms_cgroup_destroy()). */
-int vms_host_entry_undo(const struct vms_host_entry *e);
-
-/* "memory cgroup", ...: what an entry of this kind is called in messages. */
-const char *vms_host_kind_what(enum vms_host_kind kind);
-
-/* What undoing an entry did, for messages: "removed the memory cgroup '/sys/...'" or "restored
- * the kernel knob '/proc/sys/vm/page-cluster' to '3'" (the path and value shown escaped,
- * core/escape.h). A new string; caller frees. */
-char *vms_host_entry_undone(const struct vms_host_entry *e);
 
 /* Why a swap file record of an earlier boot was left alone (e->earlier_boot, refused): the
  * file it names is not the one vmsuite made. A new string; caller frees. */

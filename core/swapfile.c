@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/hostkind.h"
 #include "core/procfs.h"
 #include "core/util.h"
 
@@ -505,3 +506,20 @@ out:
 	close(fd);
 	return ret;
 }
+
+/* ---- the host-state kind (core/hostkind.h) ---- */
+
+_Static_assert(VMS_SWAPFILE_UUID_LEN == VMS_HOST_UUID_LEN, "a journal entry keeps the uuid");
+
+/* swapoff (only when /proc/swaps lists this very path) and unlink; names vmsuite does not
+ * give are refused. */
+static int undo_swapfile(const struct vms_host_entry *e)
+{
+	return vms_swapfile_remove(e->path);
+}
+
+const struct vms_host_kind_row vms_host_row_swapfile = {
+    .name = "swapfile",
+    .what = "swap file",
+    .undo = undo_swapfile,
+};

@@ -8,10 +8,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/escape.h"
 #include "core/util.h"
 
 #define PROC_SYS       "/proc/sys/"
@@ -22,7 +24,28 @@
 	"vm.*, kernel.sched_*, kernel.task_delayacct, transparent_hugepage.*, "                    \
 	"transparent_hugepage.khugepaged.*"
 
+/* Knobs the kernel links: a write to one zeroes the other (mm/util.c, overcommit_*_handler;
+ * mm/page-writeback.c, dirty_*_handler), and the *_bytes ones refuse 0. */
+static const char *const linked[][2] = {
+    {"vm.overcommit_kbytes", "vm.overcommit_ratio"},
+    {"vm.dirty_bytes", "vm.dirty_ratio"},
+    {"vm.dirty_background_bytes", "vm.dirty_background_ratio"},
+};
+
 static const char *root = "";
+
+const char *vms_sysctl_partner(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < VMS_ARRAY_SIZE(linked); i++) {
+		if (!strcmp(name, linked[i][0]))
+			return linked[i][1];
+		if (!strcmp(name, linked[i][1]))
+			return linked[i][0];
+	}
+	return NULL;
+}
 
 void vms_sysctl_set_root(const char *r)
 {
@@ -133,32 +156,53 @@ int vms_sysctl_resolve(const char *name, char *path, size_t len, char *err, size
 	return 0;
 }
 
-int vms_sysctl_path_allowed(const char *path)
+/* The dotted name of a file of the allow-list (under root) into name (len bytes): 0, or
+ * -EINVAL when path is no such file. */
+static int path_to_name(const char *path, char *name, size_t len)
 {
-	char name[PATH_MAX], again[PATH_MAX], err[256];
+	char again[PATH_MAX], err[256];
 	size_t rl = strlen(root), i;
 	const char *rest;
 	int n;
 
 	if (strncmp(path, root, rl))
-		return 0;
+		return -EINVAL;
 	rest = path + rl;
 	if (!strncmp(rest, PROC_SYS, strlen(PROC_SYS)))
-		n = snprintf(name, sizeof(name), "%s", rest + strlen(PROC_SYS));
+		n = snprintf(name, len, "%s", rest + strlen(PROC_SYS));
 	else if (!strncmp(rest, THP_DIR, strlen(THP_DIR)))
-		n = snprintf(name, sizeof(name), THP_NAME "/%s", rest + strlen(THP_DIR));
+		n = snprintf(name, len, THP_NAME "/%s", rest + strlen(THP_DIR));
 	else
-		return 0;
-	if (n < 0 || (size_t)n >= sizeof(name))
-		return 0;
+		return -EINVAL;
+	if (n < 0 || (size_t)n >= len)
+		return -EINVAL;
 	/* a '.' in the path would make two paths one name: never a file of the list */
 	for (i = 0; name[i]; i++) {
 		if (name[i] == '.')
-			return 0;
+			return -EINVAL;
 		if (name[i] == '/')
 			name[i] = '.';
 	}
-	return !name_to_path(name, again, sizeof(again), err, sizeof(err)) && !strcmp(again, path);
+	if (name_to_path(name, again, sizeof(again), err, sizeof(err)) || strcmp(again, path))
+		return -EINVAL;
+	return 0;
+}
+
+int vms_sysctl_path_allowed(const char *path)
+{
+	char name[PATH_MAX];
+
+	return !path_to_name(path, name, sizeof(name));
+}
+
+/* 1 when partner is the file of the knob the kernel links to the knob of path. */
+static int partner_path_ok(const char *path, const char *partner)
+{
+	char name[PATH_MAX], want[PATH_MAX], err[256];
+	const char *pname;
+
+	return !path_to_name(path, name, sizeof(name)) && (pname = vms_sysctl_partner(name)) &&
+	       !name_to_path(pname, want, sizeof(want), err, sizeof(err)) && !strcmp(want, partner);
 }
 
 int vms_sysctl_normalize(const char *value, char *out, size_t len)
@@ -209,6 +253,7 @@ int vms_sysctl_read(const char *path, char *value, size_t len)
 int vms_sysctl_check(const char *name, const char *value, char *err, size_t errlen)
 {
 	char path[PATH_MAX], cur[VMS_SYSCTL_VALUE_MAX], norm[VMS_SYSCTL_VALUE_MAX];
+	struct stat st;
 	int ret;
 
 	if ((ret = vms_sysctl_resolve(name, path, sizeof(path), err, errlen)))
@@ -223,6 +268,12 @@ int vms_sysctl_check(const char *name, const char *value, char *err, size_t errl
 		         "cannot read the knob %s ('%s'), so it could not be restored: %s", name,
 		         path,
 		         ret == -E2BIG ? "its value is longer than vmsuite keeps" : strerror(-ret));
+		return -EINVAL; /* not a knob vmsuite can change, whoever asks */
+	}
+	/* root may open a read-only file for writing; the kernel then refuses every write */
+	if (!stat(path, &st) && !(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH))) {
+		snprintf(err, errlen, "the knob %s ('%s') is read-only: the kernel sets it", name,
+		         path);
 		return -EINVAL; /* not a knob vmsuite can change, whoever asks */
 	}
 	if (access(path, W_OK)) {
@@ -258,10 +309,57 @@ static int write_checked(const char *name, const char *path, const char *value, 
 	return 0;
 }
 
+/* Writes original to path unless the file already holds it: a knob that holds its original
+ * needs nothing, and the kernel may refuse to be given it again (vm.dirty_bytes refuses 0).
+ * 0, or -errno (reason in err). */
+static int put_back(const char *path, const char *original, char *err, size_t errlen)
+{
+	char cur[VMS_SYSCTL_VALUE_MAX];
+
+	if (!vms_sysctl_read(path, cur, sizeof(cur)) && !strcmp(cur, original))
+		return 0;
+	return write_checked(path, path, original, err, errlen);
+}
+
+/* e's knob, and its linked knob when it has one, back to their originals. Of a pair, the one
+ * whose original is 0 goes first: writing the other then zeroes it anyway, which is the only
+ * way back to 0 for a *_bytes knob (the kernel refuses 0 written to it). Both are read back.
+ * 0, or -errno with the reason in err. */
+static int put_back_entry(const struct vms_host_entry *e, char *err, size_t errlen)
+{
+	const char *path[2] = {e->path, e->partner}, *orig[2] = {e->original, e->partner_original};
+	char cur[VMS_SYSCTL_VALUE_MAX], why[2][512] = {"", ""};
+	int first, i, ret[2] = {0, 0}, r;
+
+	if (!e->partner[0])
+		return put_back(e->path, e->original, err, errlen);
+	first = strcmp(e->original, "0") && !strcmp(e->partner_original, "0");
+	for (i = 0; i < 2; i++)
+		ret[first ^ i] =
+		    put_back(path[first ^ i], orig[first ^ i], why[first ^ i], sizeof(why[0]));
+	for (i = 0; i < 2; i++) {
+		if ((r = vms_sysctl_read(path[i], cur, sizeof(cur)))) {
+			snprintf(err, errlen, "cannot read '%s' back: %s", path[i], strerror(-r));
+			return r;
+		}
+		if (strcmp(cur, orig[i])) {
+			if (ret[i])
+				snprintf(err, errlen, "%s; '%s' holds '%s'", why[i], path[i], cur);
+			else
+				snprintf(err, errlen,
+				         "'%s' holds '%s' after both were written back", path[i],
+				         cur);
+			return ret[i] ? ret[i] : -EIO;
+		}
+	}
+	return 0;
+}
+
 int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value,
                    struct vms_host_entry *e, char *err, size_t errlen)
 {
 	char norm[VMS_SYSCTL_VALUE_MAX], why[512];
+	const char *partner;
 	int ret;
 
 	memset(e, 0, sizeof(*e));
@@ -275,6 +373,18 @@ int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value
 		snprintf(err, errlen, "cannot read %s: %s", name, strerror(-ret));
 		return ret;
 	}
+	/* the kernel changes a linked knob with this one: its original goes in the same record */
+	if ((partner = vms_sysctl_partner(name))) {
+		if ((ret =
+		         vms_sysctl_resolve(partner, e->partner, sizeof(e->partner), err, errlen)))
+			return ret;
+		if ((ret = vms_sysctl_read(e->partner, e->partner_original,
+		                           sizeof(e->partner_original)))) {
+			snprintf(err, errlen, "cannot read %s, which the kernel links to %s: %s",
+			         partner, name, strerror(-ret));
+			return ret;
+		}
+	}
 	/* in the journal before the write: a SIGKILL from here on leaves a record */
 	if ((ret = vms_hoststate_record(hs, e))) {
 		snprintf(err, errlen, "cannot journal %s, so it was not changed", name);
@@ -284,12 +394,12 @@ int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value
 	if (!ret)
 		return 0;
 	/* refused or stored otherwise: the original back, the record gone */
-	if (write_checked(name, e->path, e->original, why, sizeof(why))) {
+	if (put_back_entry(e, why, sizeof(why))) {
 		size_t l = strlen(err);
 
 		snprintf(err + l, errlen - l, "; and %s (the journal record '%s' is kept)", why,
 		         e->record);
-		return ret;
+		return -ENOTRECOVERABLE;
 	}
 	vms_hoststate_forget(hs, e);
 	return ret;
@@ -310,9 +420,15 @@ int vms_sysctl_change(const struct vms_host_entry *e, const char *name, const ch
 
 int vms_sysctl_restore(struct vms_hoststate *hs, struct vms_host_entry *e)
 {
-	char why[512];
-	int ret = write_checked(e->path, e->path, e->original, why, sizeof(why));
+	char why[1024];
+	int ret = put_back_entry(e, why, sizeof(why));
 
+	if (ret && e->partner[0])
+		return vms_error_ret(
+		    ret,
+		    "cannot restore '%s' to '%s' and its linked knob '%s' to '%s': "
+		    "%s (the journal record '%s' is kept: see vmsuite cleanup)",
+		    e->path, e->original, e->partner, e->partner_original, why, e->record);
 	if (ret)
 		return vms_error_ret(ret,
 		                     "cannot restore '%s' to '%s': %s (the journal record '%s' "
@@ -323,15 +439,50 @@ int vms_sysctl_restore(struct vms_hoststate *hs, struct vms_host_entry *e)
 
 int vms_sysctl_undo(const struct vms_host_entry *e)
 {
+	char why[1024];
 	struct stat st;
-	int ret;
 
 	if (!vms_sysctl_path_allowed(e->path) || !e->original[0])
 		return 2;
+	if (e->partner[0] && (!partner_path_ok(e->path, e->partner) || !e->partner_original[0]))
+		return 2; /* only the knob the kernel links to this one is written */
 	if (lstat(e->path, &st))
 		return errno == ENOENT ? 1 : -errno;
 	if (!S_ISREG(st.st_mode))
 		return 2;
-	ret = vms_write_text(e->path, e->original);
-	return ret;
+	if (e->partner[0] && lstat(e->partner, &st))
+		return errno == ENOENT ? 1 : -errno;
+	if (e->partner[0] && !S_ISREG(st.st_mode))
+		return 2;
+	return put_back_entry(e, why, sizeof(why));
 }
+
+/* What undoing e did: "restored the kernel knob '/proc/sys/vm/page-cluster' to '3'" (and its
+ * linked knob), escaped. */
+static char *sysctl_undone(const struct vms_host_entry *e)
+{
+	char *path = vms_text_escape(e->path), *orig = vms_text_escape(e->original), *s;
+
+	if (e->partner[0]) {
+		char *ppath = vms_text_escape(e->partner);
+		char *porig = vms_text_escape(e->partner_original);
+
+		s = vms_xasprintf("restored the kernel knob '%s' to '%s' and its linked knob '%s' "
+		                  "to '%s'",
+		                  path, orig, ppath, porig);
+		free(ppath);
+		free(porig);
+	} else {
+		s = vms_xasprintf("restored the kernel knob '%s' to '%s'", path, orig);
+	}
+	free(path);
+	free(orig);
+	return s;
+}
+
+const struct vms_host_kind_row vms_host_row_sysctl = {
+    .name = "sysctl",
+    .what = "kernel knob",
+    .undo = vms_sysctl_undo,
+    .undone = sysctl_undone,
+};

@@ -51,18 +51,28 @@ int vms_sysctl_read(const char *path, char *value, size_t len);
 /* Normalises a value as vms_sysctl_read() does, into out (len bytes). 0 or -E2BIG. */
 int vms_sysctl_normalize(const char *value, char *out, size_t len);
 
+/* The knob the kernel links to name, or NULL: writing one of vm.overcommit_kbytes/_ratio,
+ * vm.dirty_bytes/_ratio or vm.dirty_background_bytes/_ratio zeroes the other, and the
+ * *_bytes ones refuse 0. vms_sysctl_set() journals the partner's original with the knob's, and
+ * the restore and the undo write both back. A static string. */
+const char *vms_sysctl_partner(const char *name);
+
 /* Checks before anything changes that name resolves, its file can be read (else -EINVAL: a
- * write-only knob such as vm.drop_caches could not be restored) and opened for writing (else
- * -EACCES or another -errno), and value is not empty and fits (else -EINVAL). 0, or -errno
- * with the reason in err. */
+ * write-only knob such as vm.drop_caches could not be restored), is not read-only (no write
+ * permission bit, such as transparent_hugepage/hpage_pmd_size: -EINVAL, also for root) and can
+ * be opened for writing (else -EACCES or another -errno), and value is not empty and fits (else
+ * -EINVAL). 0, or -errno with the reason in err. */
 int vms_sysctl_check(const char *name, const char *value, char *err, size_t errlen);
 
-/* Sets name to value, journalled: resolves the name, reads the original value, records an
+/* Sets name to value, journalled: resolves the name, reads the original value (and that of
+ * its linked knob, vms_sysctl_partner(), into partner and partner_original), records an
  * entry VMS_HOST_SYSCTL (path, original) in hs's journal BEFORE writing, writes value and reads
  * it back. *e receives the entry (pass it to vms_sysctl_restore()). When the kernel refuses the
  * value or stores another one, the original is written back, the record removed, and -errno
  * returned (-EINVAL for a different read-back) with the reason in err; nothing is left changed.
- * 0 on success. Reports nothing itself (the journal reports its own failures). */
+ * When the original cannot be written back either: -ENOTRECOVERABLE, both reasons in err, the
+ * record kept (the knob is left changed). 0 on success. Reports nothing itself (the journal reports
+ * its own failures). */
 int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value,
                    struct vms_host_entry *e, char *err, size_t errlen);
 
@@ -71,13 +81,15 @@ int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value
 int vms_sysctl_change(const struct vms_host_entry *e, const char *name, const char *value,
                       char *err, size_t errlen);
 
-/* Writes e->original back, checks it by reading back, and removes e's record (the record stays
- * when the write fails, so that `vmsuite cleanup` retries). 0, or -errno (reported). */
+/* Writes e->original back (and e->partner_original to a linked knob), checks it by reading
+ * back, and removes e's record (the record stays when that fails, so that `vmsuite cleanup`
+ * retries). A knob that already holds its original is not written. 0, or -errno (reported). */
 int vms_sysctl_restore(struct vms_hoststate *hs, struct vms_host_entry *e);
 
 /* The undo of a VMS_HOST_SYSCTL journal entry (called by vms_host_entry_undo()): 2 refused when
- * e->path is not a file of the allow-list, 1 when the file is gone, 0 when the original value
- * is back, or -errno. Reports nothing. */
+ * e->path is not a file of the allow-list or e->partner not the knob linked to it, 1 when a
+ * file is gone, 0 when the original values are back (also when they already were: nothing is
+ * written then), or -errno. Reports nothing. */
 int vms_sysctl_undo(const struct vms_host_entry *e);
 
 /* Tests only: resolve below root instead of "/" ("/tmp/x" -> /tmp/x/proc/sys/vm/...). NULL or

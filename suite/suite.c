@@ -31,15 +31,20 @@ int vms_suite_stop_signal(void)
 	return (int)suite_stop;
 }
 
-/* No SA_RESTART: a blocking call returns EINTR and the loops around it look at the flag. */
+/* No SA_RESTART: a blocking call returns EINTR and the loops around it look at the flag.
+ * SIGPIPE is ignored until the host is restored: a reader of stdout or stderr that went away
+ * (`| head -1`, a `| tee` that Ctrl-C ended too) turns a message into EPIPE, never into death
+ * halfway through the undo. */
 static void install_signals(struct vms_suite *s)
 {
 	struct sigaction sa;
 	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
+	sa.sa_handler = SIG_IGN;
 	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, &s->old_pipe);
+	sa.sa_handler = on_stop;
 	for (i = 0; i < VMS_ARRAY_SIZE(stop_signals); i++)
 		sigaction(stop_signals[i], &sa, &s->old_sa[i]);
 	s->signals_installed = 1;
@@ -53,6 +58,7 @@ static void restore_signals(struct vms_suite *s)
 		return;
 	for (i = 0; i < VMS_ARRAY_SIZE(stop_signals); i++)
 		sigaction(stop_signals[i], &s->old_sa[i], NULL);
+	sigaction(SIGPIPE, &s->old_pipe, NULL);
 	s->signals_installed = 0;
 }
 
@@ -343,20 +349,31 @@ static int knob_put(struct vms_suite *s, size_t k, const char *value)
 	return 0;
 }
 
-/* Writes knob k back to its original value and forgets its record; says so unless quiet. */
-static void knob_restore(struct vms_suite *s, size_t k, int quiet)
+/* Writes knob k back to its original value and forgets its record; says so unless quiet.
+ * 0, or -errno when it could not be written back (reported; the record stays). */
+static int knob_restore(struct vms_suite *s, size_t k, int quiet)
 {
 	struct vms_suite_knob *kn = &s->knobs[k];
+	int ret;
 
 	if (!kn->set)
-		return;
-	if (!vms_sysctl_restore(&s->hs, &kn->e) && !quiet) {
+		return 0;
+	ret = vms_sysctl_restore(&s->hs, &kn->e);
+	if (!ret && !quiet) {
 		char *orig = vms_text_escape(kn->e.original);
+		char *porig = vms_text_escape(kn->e.partner_original);
 
-		vms_note("restored %s to '%s'", s->cfg.knobs[k], orig);
+		if (kn->e.partner[0])
+			vms_note(
+			    "restored %s to '%s' and %s, which the kernel links to it, to '%s'",
+			    s->cfg.knobs[k], orig, vms_sysctl_partner(s->cfg.knobs[k]), porig);
+		else
+			vms_note("restored %s to '%s'", s->cfg.knobs[k], orig);
 		free(orig);
+		free(porig);
 	} /* else reported; the record stays for `vmsuite cleanup` */
 	kn->set = 0;
+	return ret;
 }
 
 static void knobs_restore(struct vms_suite *s)
@@ -385,7 +402,16 @@ static int knobs_trial(struct vms_suite *s)
 				return VMS_EXIT_FATAL;
 			}
 			ret = knob_put(s, k, val);
-			knob_restore(s, k, 1);
+			/* a knob that cannot be put back must not be measured with: its record
+			 * keeps the true original, a later write would journal the trial's value */
+			if (knob_restore(s, k, 1) || ret == -ENOTRECOVERABLE) {
+				vms_error(
+				    "nothing ran: %s cannot be put back to its value before the "
+				    "trial write of '%s' (its journal record is kept for 'vmsuite "
+				    "cleanup')",
+				    s->cfg.knobs[k], val);
+				return VMS_EXIT_FATAL;
+			}
 			if (ret == -EINVAL || ret == -ERANGE) {
 				vms_note("nothing ran; every knob is as it was");
 				return VMS_EXIT_USAGE;

@@ -63,6 +63,7 @@ struct vms_suite {
 	struct vms_audio_source audio; /* the probe as the runner sees it */
 	json_t *machine_json;
 	struct sigaction old_sa[3]; /* the handlers before vms_suite_run() */
+	struct sigaction old_pipe;  /* SIGPIPE's, ignored while the host is changed */
 	int signals_installed;
 	int saves;       /* checkpoints written to cfg.output */
 	int save_failed; /* a checkpoint failed: the file holds the last one saved, if any */
@@ -74,14 +75,16 @@ struct vms_suite {
 /* Prepares s for cfg (copied; what it points to is not). Allocates nothing; never fails. */
 void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
 
-/* Runs the suite: installs the signal handlers, prepares every workload (a failure ends here
- * with nothing changed), takes the host lock (waiting, with a message naming the holder, while
+/* Runs the suite: installs the signal handlers (SIGPIPE ignored until vms_suite_release(), so
+ * that a closed stdout or stderr never stops the undo), prepares every workload (a failure ends
+ * here with nothing changed), takes the host lock (waiting, with a message naming the holder, while
  * another run holds it; a run without a cgroup by a user who cannot keep a state directory goes
  * without it), repairs what dead runs left, and when the machine needs a memory cgroup records
  * it in the journal and creates it (after the temporary swap file, when the machine has one:
  * recorded, created, switched on); keeps its own process off the emulated machine's CPUs when
  * there are others; with knobs, writes every value of every knob once and restores it (a value
- * the kernel refuses ends here: 129, nothing ran, every knob as it was); with audio, as root,
+ * the kernel refuses ends here: 129, nothing ran, every knob as it was; one whose original
+ * cannot be written back: 128, nothing ran, its record kept); with audio, as root,
  * turns kernel.task_delayacct on for the probe's causes (journalled, restored at the end;
  * docs/audio-probe.md, Causes); starts the probe; runs the plan, putting the host into each
  * variant's settings before its runs (journalled, core/sysctl.h), checkpointing the result to

@@ -122,6 +122,17 @@ int vms_variants_build(struct vms_variants *vs, const char *const *sysctls, size
 				ret = -EINVAL;
 				goto fail;
 			}
+		/* a write to one zeroes the other: a variant could not hold both */
+		for (k = 0; k + 1 < na; k++)
+			if (vms_sysctl_partner(ax[k].name) &&
+			    !strcmp(vms_sysctl_partner(ax[k].name), ax[na - 1].name)) {
+				snprintf(err, errlen,
+				         "--sysctl %s and %s: the kernel links them (writing one "
+				         "zeroes the other), so give only one of them",
+				         ax[k].name, ax[na - 1].name);
+				ret = -EINVAL;
+				goto fail;
+			}
 	}
 	/* --thp: the last axis */
 	memset(&ax[na], 0, sizeof(ax[na]));

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/hoststate.h"
+#include "core/swapfile.h"
 #include "core/util.h"
 
 static char tmp[64];

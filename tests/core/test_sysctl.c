@@ -68,6 +68,10 @@ static int setup(void **st)
 	put("/proc/sys/kernel/sched_autogroup_enabled", "1\n");
 	put("/proc/sys/kernel/task_delayacct", "0\n");
 	put("/proc/sys/kernel/hostname", "box\n");
+	put("/proc/sys/vm/dirty_bytes", "0\n");
+	put("/proc/sys/vm/dirty_ratio", "20\n");
+	put("/proc/sys/vm/overcommit_kbytes", "0\n");
+	put("/proc/sys/vm/overcommit_ratio", "50\n");
 	put("/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
 	put("/sys/kernel/mm/transparent_hugepage/khugepaged/defrag", "1\n");
 	put("/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled",
@@ -196,7 +200,7 @@ static void test_set_restore(void **st)
 {
 	struct vms_hoststate hs;
 	struct vms_host_entry e, *es;
-	char err[512] = "";
+	char err[512] = "", path[PATH_MAX];
 	size_t n;
 
 	(void)st;
@@ -228,6 +232,14 @@ static void test_set_restore(void **st)
 	assert_int_equal(vms_sysctl_set(&hs, "vm.page-cluster", " ", &e, err, sizeof(err)),
 	                 -EINVAL);
 	assert_non_null(strstr(err, "needs a value"));
+	/* a read-only file (root could open it, the kernel would refuse every write) */
+	put("/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", "2097152\n");
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", fake);
+	assert_int_equal(chmod(path, 0444), 0);
+	assert_int_equal(vms_sysctl_set(&hs, "transparent_hugepage.hpage_pmd_size", "4096", &e, err,
+	                                sizeof(err)),
+	                 -EINVAL);
+	assert_non_null(strstr(err, "is read-only"));
 	assert_int_equal(journal_size(&hs), 0);
 	assert_string_equal(get("/proc/sys/vm/page-cluster"), "3");
 }
@@ -274,6 +286,81 @@ static void test_repair_dead(void **st)
 	free(es);
 }
 
+/* Linked knobs: the partner's original is journalled with the knob's before the write, and
+ * both come back, from the run itself and from the repair of a dead run. The fake tree does
+ * not zero the partner as the kernel does: the test does it. */
+static void test_linked(void **st)
+{
+	struct vms_hoststate hs, mine, dead;
+	struct vms_host_entry e, forged = {0}, *es;
+	char err[512] = "", *said;
+	size_t n;
+	pid_t pid;
+
+	(void)st;
+	assert_string_equal(vms_sysctl_partner("vm.dirty_bytes"), "vm.dirty_ratio");
+	assert_string_equal(vms_sysctl_partner("vm.dirty_ratio"), "vm.dirty_bytes");
+	assert_string_equal(vms_sysctl_partner("vm.overcommit_kbytes"), "vm.overcommit_ratio");
+	assert_string_equal(vms_sysctl_partner("vm.dirty_background_ratio"),
+	                    "vm.dirty_background_bytes");
+	assert_null(vms_sysctl_partner("vm.page-cluster"));
+
+	assert_int_equal(vms_hoststate_init(&hs, state), 0);
+	assert_int_equal(vms_sysctl_set(&hs, "vm.dirty_bytes", "67108864", &e, err, sizeof(err)),
+	                 0);
+	put("/proc/sys/vm/dirty_ratio", "0\n"); /* what the kernel does */
+	assert_int_equal(vms_hoststate_list(&hs, &es, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(es[0].original, "0");
+	assert_non_null(strstr(es[0].partner, "/proc/sys/vm/dirty_ratio"));
+	assert_string_equal(es[0].partner_original, "20");
+	free(es);
+	assert_int_equal(vms_sysctl_restore(&hs, &e), 0);
+	assert_string_equal(get("/proc/sys/vm/dirty_bytes"), "0");
+	assert_string_equal(get("/proc/sys/vm/dirty_ratio"), "20");
+	assert_int_equal(journal_size(&hs), 0);
+
+	/* a dead run's pair: the repair writes both back and says so */
+	pid = fork();
+	if (pid == 0) {
+		struct vms_hoststate child;
+
+		vms_hoststate_init(&child, state);
+		_exit(
+		    vms_sysctl_set(&child, "vm.overcommit_kbytes", "1000000", &e, err, sizeof(err))
+		        ? 1
+		        : 0);
+	}
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	put("/proc/sys/vm/overcommit_ratio", "0\n");
+	assert_int_equal(vms_hoststate_init(&mine, state), 0);
+	assert_int_equal(vms_hoststate_list(&mine, &es, &n), 0);
+	assert_int_equal(n, 1);
+	said = vms_host_entry_undone(&es[0]);
+	assert_non_null(strstr(said, "overcommit_kbytes' to '0' and its linked knob '"));
+	assert_non_null(strstr(said, "overcommit_ratio' to '50'"));
+	free(said);
+	free(es);
+	assert_int_equal(vms_hoststate_repair(&mine, NULL, NULL), 1);
+	assert_string_equal(get("/proc/sys/vm/overcommit_kbytes"), "0");
+	assert_string_equal(get("/proc/sys/vm/overcommit_ratio"), "50");
+	assert_int_equal(journal_size(&mine), 0);
+
+	/* a record whose partner is not the knob's is refused, neither file touched */
+	assert_int_equal(vms_hoststate_init(&dead, state), 0);
+	dead.self.pid = pid;
+	forged.kind = VMS_HOST_SYSCTL;
+	snprintf(forged.path, sizeof(forged.path), "%s/proc/sys/vm/dirty_bytes", fake);
+	snprintf(forged.original, sizeof(forged.original), "1");
+	snprintf(forged.partner, sizeof(forged.partner), "%s/proc/sys/kernel/hostname", fake);
+	snprintf(forged.partner_original, sizeof(forged.partner_original), "evil");
+	assert_int_equal(vms_hoststate_record(&dead, &forged), 0);
+	assert_int_equal(vms_hoststate_repair(&mine, NULL, NULL), 0);
+	assert_string_equal(get("/proc/sys/vm/dirty_bytes"), "0");
+	assert_string_equal(get("/proc/sys/kernel/hostname"), "box\n");
+	assert_int_equal(journal_size(&mine), 1);
+}
+
 /* The real kernel: vm.page-cluster refuses a word, and a value is set and restored. */
 static void test_host(void **st)
 {
@@ -312,6 +399,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test_setup_teardown(test_normalize, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_set_restore, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repair_dead, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_linked, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_host, setup, teardown),
 	};
 

@@ -101,6 +101,15 @@ for arg in vm.nonexistent=1 ../../etc/passwd=1 kernel.hostname=x vm/page-cluster
   [ ! -e bad.json ] && ok || fail "--sysctl $arg wrote a result"
   [ "$(cat "$knob")" = "$orig" ] && ok || fail "--sysctl $arg changed the knob"
 done
+# a read-only knob (root may open it for writing, the kernel refuses every write): a usage
+# error before anything changes, and no journal record left
+thp_ro=/sys/kernel/mm/transparent_hugepage/hpage_pmd_size
+if [ -f "$thp_ro" ]; then
+  expect_exit 129 "read-only knob" -- "$VMSUITE" run --machine host -w mtest01:bytes=8M -n 1 \
+    --sysctl transparent_hugepage.hpage_pmd_size=4096 -o bad.json
+  expect_in "$err" "is read-only" "the refusal says why"
+  no_records && ok || fail "the read-only knob left a journal record: $(ls "$state/journal")"
+fi
 expect_exit 129 "same knob twice" -- "$VMSUITE" run --machine host -w mtest01:bytes=8M -n 1 \
   --sysctl vm.page-cluster=1 --sysctl vm.page-cluster=2 -o bad.json
 expect_in "$err" "given twice" "the repeated knob is named"
