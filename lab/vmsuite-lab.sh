@@ -33,9 +33,10 @@ Kernels (in the order given; at least one):
                          or a build tree's arch/x86/boot/bzImage (give --modules)
   --modules DIR          modules of the --kernel before it: a `make modules_install
                          INSTALL_MOD_PATH=DIR` tree, or the lib/modules/RELEASE directory
-  --kernel-package NAME  a Debian linux-image-* package, fetched with `apt-get download` and
-                         cached under ${XDG_CACHE_HOME:-~/.cache}/vmsuite/lab (not -cloud:
-                         it has no sound modules)
+  --kernel-package NAME  a Debian linux-image-* package by its exact name (no globs), fetched
+                         with `apt-get download` and cached under
+                         ${XDG_CACHE_HOME:-~/.cache}/vmsuite/lab (not -cloud: it has no sound
+                         modules)
 
 Machine:
   --mem MB               guest memory (default 1024: the hron2001 machine's 512 MiB cgroup,
@@ -145,6 +146,10 @@ while [ $# -gt 0 ]; do
       ;;
     --kernel-package)
       need "$@"
+      # one package by its exact name: apt-get download expands globs and regular
+      # expressions to every package they match (linux-image-6.1.0-*-amd64: 33 of them)
+      [[ $2 =~ ^[a-z0-9][a-z0-9+.-]*$ ]] ||
+        usage_error "--kernel-package takes one package's exact name, without glob or regex characters (got '$2')"
       kernels+=("package|$2|")
       shift 2
       ;;
@@ -290,6 +295,7 @@ if [ -z "$script" ]; then
 fi
 [ "$(bytes_of "$swap")" -eq 0 ] || [ "$(bytes_of "$swap")" -ge $((40 << 10)) ] ||
   usage_error "--swap: too small for a swap area (give 0 for none)"
+
 
 # ---- what the guest runs ----
 vmsuite_bin=${VMSUITE_LAB_VMSUITE:-$(command -v vmsuite || true)}

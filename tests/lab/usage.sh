@@ -52,6 +52,22 @@ expect_exit 129 "bad --swap" -- "$VMSUITE" lab "${k[@]}" --swap lots -o d -- run
 expect_exit 129 "unknown option" -- "$VMSUITE" lab "${k[@]}" --frobnicate -o d -- run
 expect_exit 129 "not a bzImage" -- "$VMSUITE" lab --kernel "$VMS_SOURCE_DIR/README.md" -o d -- run
 expect_in "$err" "is not an x86 bzImage" "not a bzImage: says so"
+
+# Package names are exact: apt-get download would expand a glob or a regular expression to
+# every package it matches (gigabytes). A stand-in apt-get records a call and fails, so that
+# nothing is downloaded whatever the lab does; the cache goes to the test's directory.
+mkdir -p fakebin
+printf '#!/bin/sh\necho "$@" >>"%s/apt-get.called"\nexit 100\n' "$VMS_TEST_TMP" >fakebin/apt-get
+chmod +x fakebin/apt-get
+lab_env=(env PATH="$VMS_TEST_TMP/fakebin:$PATH" XDG_CACHE_HOME="$VMS_TEST_TMP/cache")
+for name in 'linux-image-6.1.0-*-amd64' 'linux-image-6.1.0-?-amd64' 'linux-image-[56]*' \
+  'linux-image-6.1.0-(1|2)-amd64' '^linux-image-6.1.0-1-amd64$' 'Linux-Image-Amd64'; do
+  expect_exit 129 "--kernel-package '$name'" -- "${lab_env[@]}" "$VMSUITE" lab --kernel-package "$name" -o d -- run
+  expect_in "$err" "without glob or regex characters (got '$name')" "--kernel-package '$name': says why"
+done
+[ ! -e apt-get.called ] && ok || fail "apt-get was called: $(cat apt-get.called)"
+[ ! -e cache ] && ok || fail "a refused package name made the cache directory"
+
 [ ! -e d ] && ok || fail "a usage error created the output directory"
 [ "$(labdirs)" = "$before" ] && ok || fail "a lab temporary directory was left: $(labdirs)"
 finish
