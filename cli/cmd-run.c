@@ -86,7 +86,9 @@ static const struct vms_cli_option run_options[] = {
      RUN_OUTPUT, 0},
     {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing result file", RUN_FORCE, 0},
     {"label", 0, VMS_CLI_REQUIRED, "NAME",
-     "name of this kernel/setup in reports (default: uname -r)", RUN_LABEL, 0},
+     "name of this kernel/setup in reports (default: uname -r); no '/',\n"
+     "no control characters",
+     RUN_LABEL, 0},
     {"workdir", 0, VMS_CLI_REQUIRED, "DIR",
      "where file-backed workloads create their files (default: .);\n"
      "must be a disk filesystem, not tmpfs",
@@ -205,6 +207,17 @@ static const char *profile_names(void)
 }
 
 /* One option or operand of `run` (a vms_cli_handler). */
+/* True when s holds a C0 control character, DEL, or a C1 control in UTF-8 (U+0080-U+009F). */
+static int has_control(const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return 1;
+	return 0;
+}
+
 static int run_option(void *ctx, const struct vms_cli_option *opt, const char *val, char *err,
                       size_t errlen)
 {
@@ -240,6 +253,13 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 	case RUN_LABEL:
 		if (!*val || strchr(val, '/')) {
 			snprintf(err, errlen, "--label needs a name without '/'");
+			return -EINVAL;
+		}
+		/* it names the default result file and heads every report: no newline, ESC... */
+		if (has_control(val)) {
+			snprintf(err, errlen,
+			         "--label needs a name without control characters (newline, tab, "
+			         "escape)");
 			return -EINVAL;
 		}
 		a->label = val;
