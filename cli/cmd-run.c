@@ -558,7 +558,7 @@ int cmd_run(int argc, char **argv)
 	struct utsname uts;
 	json_t *doc = NULL, *base[VMS_ARRAY_SIZE(a.against)] = {NULL};
 	size_t i, n = 0;
-	int ret;
+	int ret, e;
 
 	if ((ret = parse_args(self, argc, argv, &a)))
 		return ret;
@@ -592,9 +592,10 @@ int cmd_run(int argc, char **argv)
 			                            "--swap-file no");
 			goto out;
 		}
-		if (!realpath(a.swap_dir, swap_dir)) {
-			vms_error("cannot use swap directory '%s': %s", a.swap_dir,
-			          strerror(errno));
+		/* a file or a read-only directory would fail only once the suite has set up */
+		e = realpath(a.swap_dir, swap_dir) ? -vms_dir_writable(swap_dir) : errno;
+		if (e) {
+			vms_error("cannot use swap directory '%s': %s", a.swap_dir, strerror(e));
 			ret = VMS_EXIT_FATAL;
 			goto out;
 		}
