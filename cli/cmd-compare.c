@@ -375,10 +375,6 @@ int cmd_compare(int argc, char **argv)
 				vms_error("cannot compare '%s': %s", path, err);
 			goto out;
 		}
-		if (vms_compare_check_doc(docs[i], err, sizeof(err))) {
-			vms_error("cannot compare '%s': %s", path, err);
-			goto out;
-		}
 	}
 	warn_same_files(files, n, a.grouped ? a.side : NULL);
 	in = (struct vms_cmp_input){.docs = docs,

@@ -431,7 +431,7 @@ static int load_baselines(const struct vms_command *self, const struct run_args 
 		enum vms_load_error e;
 
 		docs[i] = vms_result_load(a->against[i], &e, err, sizeof(err));
-		if (!docs[i] || vms_compare_check_doc(docs[i], err, sizeof(err)))
+		if (!docs[i])
 			return vms_usage_error(self, "--against '%s': %s", a->against[i], err);
 	}
 	if (a->n_metrics && vms_compare_check_metrics(docs, a->n_against, a->metrics, a->n_metrics,
@@ -471,7 +471,7 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	unsigned more;
 	int status, ret;
 
-	if (vms_compare_check_doc(doc, err, sizeof(err))) {
+	if (vms_result_check_values(doc, err, sizeof(err))) {
 		vms_error("--against: this run's result cannot be compared: %s", err);
 		return VMS_EXIT_SKIP;
 	}
