@@ -955,7 +955,8 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 				json_object_set_new(es[v].wl, "reason", json_string(why));
 			}
 			vms_warn("%s skipped: %s", ctx.w->name, why);
-			skipped = failed = 1;
+			skipped = 1;
+			failed |= 1;
 			if (checkpoint(cfg, doc)) {
 				free(es);
 				return VMS_EXIT_FATAL;
