@@ -3,7 +3,8 @@
  * reports an underrun (-EPIPE) when everything written has been played. Kernel paths:
  * timerfd (hrtimer), poll, clock_gettime. Optional `log "/path"` records each underrun (and
  * suspend); optional `suspend_at_ms N` suspends the stream once, N ms after it first started,
- * as a system suspend would (the next write fails with -ESTRPIPE; resume or prepare recovers). */
+ * as a system suspend would (the next write fails with -ESTRPIPE; resume or prepare recovers).
+ * Pause stops the clock and its timer; release plays on from the frame where it stopped. */
 #include <alsa/asoundlib.h>
 #include <alsa/pcm_external.h>
 #include <errno.h>
@@ -195,6 +196,28 @@ static int vclock_resume(snd_pcm_ioplug_t *io)
 	return 0;
 }
 
+/* Pause stops the clock where it stands: the pointer keeps the frames played so far and the
+ * period timer stops. Release starts the clock again from that frame, so the paused time does
+ * not count as played (which would drain the ring and read as an underrun). Returns 0, or
+ * -EPIPE / -ESTRPIPE when the ring ran dry or the device suspended before the pause. */
+static int vclock_pause(snd_pcm_ioplug_t *io, int enable)
+{
+	struct vclock *vc = io->private_data;
+	snd_pcm_sframes_t pos;
+
+	if (enable) {
+		pos = vclock_pointer(io); /* brings consumed up to now */
+		if (pos < 0)
+			return (int)pos;
+		if (io->state == SND_PCM_STATE_SUSPENDED)
+			return -ESTRPIPE;
+		vc->base = vc->consumed;
+		return arm(vc, NULL, 0);
+	}
+	vc->base = vc->consumed;
+	return vclock_start(io);
+}
+
 static int vclock_hw_params(snd_pcm_ioplug_t *io, snd_pcm_hw_params_t *params)
 {
 	struct vclock *vc = io->private_data;
@@ -256,6 +279,7 @@ static const snd_pcm_ioplug_callback_t vclock_callback = {
     .transfer = vclock_transfer,
     .prepare = vclock_prepare,
     .resume = vclock_resume,
+    .pause = vclock_pause,
     .hw_params = vclock_hw_params,
     .poll_revents = vclock_poll_revents,
     .close = vclock_close,

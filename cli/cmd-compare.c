@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/builtin.h"
 #include "core/metric.h"
@@ -290,6 +291,37 @@ static int error_status(char **argv, int argc)
 	return COMPARE_EXIT_ERROR;
 }
 
+/* Warns about a file given twice (the same inode, whatever the names): on two sides the
+ * comparison can only find them equal; within one side its runs count twice. side NULL: each
+ * file is its own side. */
+static void warn_same_files(const char **files, size_t n, const size_t *side)
+{
+	struct stat *st = vms_xcalloc(n, sizeof(*st));
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if (stat(files[i], &st[i])) {
+			st[i].st_ino = 0;
+			continue;
+		}
+		for (j = 0; j < i; j++) {
+			if (!st[j].st_ino || st[j].st_dev != st[i].st_dev ||
+			    st[j].st_ino != st[i].st_ino)
+				continue;
+			if (!side || side[i] != side[j])
+				vms_warn("'%s' and '%s' are the same file, on two sides: the "
+				         "comparison can only find them equal",
+				         files[j], files[i]);
+			else
+				vms_warn("'%s' and '%s' are the same file, in one side: its runs "
+				         "count twice",
+				         files[j], files[i]);
+			break;
+		}
+	}
+	free(st);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_args a = {.r = vms_compare_renderer_find("text"), .n_sides = 1};
@@ -343,11 +375,8 @@ int cmd_compare(int argc, char **argv)
 				vms_error("cannot compare '%s': %s", path, err);
 			goto out;
 		}
-		if (vms_compare_check_doc(docs[i], err, sizeof(err))) {
-			vms_error("cannot compare '%s': %s", path, err);
-			goto out;
-		}
 	}
+	warn_same_files(files, n, a.grouped ? a.side : NULL);
 	in = (struct vms_cmp_input){.docs = docs,
 	                            .paths = files,
 	                            .side = a.grouped ? a.side : NULL,

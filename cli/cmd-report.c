@@ -38,16 +38,16 @@ static const struct vms_cli_option report_options[] = {
     {"origin", 0, VMS_CLI_REQUIRED, "NAME",
      "kcidb: the submitting CI system, [a-z0-9_]+ (default vmsuite)", REPORT_ORIGIN, 0},
     {"checkout-id", 0, VMS_CLI_REQUIRED, "ID",
-     "kcidb: the checkout's id, ORIGIN:LOCAL or a local id\n"
-     "(default: ORIGIN: and a hash of the result)",
+     "kcidb: the checkout's id, ORIGIN:LOCAL or a local id, at most\n"
+     "255 characters in all (default: ORIGIN: and a hash of the result)",
      REPORT_CHECKOUT_ID, 0},
     {"build-id", 0, VMS_CLI_REQUIRED, "ID", "kcidb: the build's id, the same way", REPORT_BUILD_ID,
      0},
     {"git-commit", 0, VMS_CLI_REQUIRED, "HASH",
      "kcidb: the kernel's full commit hash (40 lowercase hex digits)", REPORT_GIT_COMMIT, 0},
     {"output-url", 0, VMS_CLI_REQUIRED, "URL",
-     "kcidb: where the result file is published; listed in each\n"
-     "test's output_files",
+     "kcidb: where the result file is published (https://); listed\n"
+     "in each test's output_files",
      REPORT_OUTPUT_URL, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
@@ -246,6 +246,8 @@ int cmd_report(int argc, char **argv)
 	if (a.lab_opt && strcmp(format, "kcidb") && strcmp(format, "lava"))
 		return vms_usage_error(self, "--%s goes with --format lava or kcidb",
 		                       option_name(a.lab_opt));
+	if (!strcmp(format, "kcidb") && vms_kcidb_opts_check(&a.opts, why, sizeof(why)))
+		return vms_usage_error(self, "%s", why);
 	slash = strrchr(file, '/');
 	a.opts.result_name = slash && slash[1] ? slash + 1 : file;
 	if (outpath && vms_output_check(NULL, outpath, a.force, "--force"))

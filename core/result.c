@@ -3,9 +3,11 @@
 #include "core/result.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/metric.h"
 #include "core/util.h"
 #include "core/version.h"
 
@@ -222,6 +224,50 @@ int vms_json_write_file_ex(const json_t *doc, const char *path, int flags)
 	return ret;
 }
 
+/* Largest magnitude a sample in unit may have: a time beyond 1e12 s or ms (more than 31 years)
+ * or any other value beyond 1e18 (an exabyte, 10^18 events) is no measurement, and such values
+ * overflow the statistics' squares. */
+static double sample_limit(const char *unit)
+{
+	return unit && (!strcmp(unit, "s") || !strcmp(unit, "ms")) ? 1e12 : 1e18;
+}
+
+int vms_result_check_values(const json_t *doc, char *err, size_t errlen)
+{
+	const json_t *wl, *mo, *v;
+	const char *name;
+	size_t i, j;
+
+	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
+		const char *wname = json_string_value(json_object_get(wl, "name"));
+
+		json_object_foreach ((json_t *)json_object_get(wl, "metrics"), name, mo) {
+			const struct vms_metric_def *d = vms_metric_find(name);
+			const char *unit = json_string_value(json_object_get(mo, "unit"));
+			double lim = sample_limit(unit ? unit : d ? d->unit : NULL);
+
+			json_array_foreach (json_object_get(mo, "samples"), j, v) {
+				double x = json_number_value(v);
+				char why[32];
+
+				if (!json_is_number(v))
+					continue;
+				if (!isfinite(x) || fabs(x) > lim)
+					snprintf(why, sizeof(why), "beyond %g", lim);
+				else if (d && x < 0) /* every catalogue metric counts or measures */
+					snprintf(why, sizeof(why), "negative");
+				else
+					continue;
+				snprintf(err, errlen,
+				         "%s: %s: sample %zu is %g, not a measurement (%s)",
+				         wname ? wname : "?", name, j + 1, x, why);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
 json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err, size_t errlen)
 {
 	json_error_t jerr;
@@ -278,6 +324,10 @@ json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err,
 	if (version == 1)
 		variants_v1(doc);
 	else if (variants_check(doc, err, errlen)) {
+		*error = VMS_LOAD_MALFORMED;
+		goto fail;
+	}
+	if (vms_result_check_values(doc, err, errlen)) {
 		*error = VMS_LOAD_MALFORMED;
 		goto fail;
 	}

@@ -613,10 +613,25 @@ int vms_output_check(const char *what, const char *path, int force, const char *
 		ret = vms_error_ret(-errno, "cannot write %s%s'%s': %s", w, to, path,
 		                    strerror(errno));
 	}
-	if (!ret && access(slash ? dir : ".", W_OK))
-		ret = vms_error_ret(-errno, "cannot write %s%s'%s': %s", w, to, path,
-		                    strerror(errno));
+	/* access(W_OK) says yes to root in /proc or an immutable directory: try a file */
+	if (!ret && (ret = vms_dir_writable(slash ? dir : ".")))
+		vms_error("cannot write %s%s'%s': %s", w, to, path, strerror(-ret));
 	free(dir);
+	return ret;
+}
+
+int vms_dir_writable(const char *dir)
+{
+	char *name = vms_xasprintf("%s/.vmsuite-try-XXXXXX", dir);
+	int fd = mkstemp(name), ret = 0;
+
+	if (fd < 0) {
+		ret = -errno;
+	} else {
+		close(fd);
+		unlink(name);
+	}
+	free(name);
 	return ret;
 }
 

@@ -115,9 +115,15 @@ int vms_write_atomic_ex(const char *path, const void *data, size_t len, int flag
 /* Checks an output file named by -o before anything runs: it must not be a directory or another
  * file that is not a regular file (device node, FIFO: vmsuite would replace it), must not
  * exist unless force (reported with a hint naming force_option, e.g. "--force"), and its
- * directory must be writable. Returns 0, or -errno after reporting the reason once
- * ("cannot write 'x': ...", or "cannot write <what> to 'x': ..." when what is not NULL). */
+ * directory must take a new file (vms_dir_writable()). Returns 0, or -errno after reporting
+ * the reason once ("cannot write 'x': ...", or "cannot write <what> to 'x': ..." when what is
+ * not NULL). */
 int vms_output_check(const char *what, const char *path, int force, const char *force_option);
+
+/* Whether this process can create files in dir, found by creating one (a hidden, randomly
+ * named file, removed at once): 0, or the -errno of the attempt (-ENOTDIR, -EROFS, -EPERM for
+ * an immutable directory, ...). Reports nothing. */
+int vms_dir_writable(const char *dir);
 
 /* True when s is valid UTF-8 (what JSON strings hold; no overlong forms, no surrogates, nothing
  * above U+10FFFF). */

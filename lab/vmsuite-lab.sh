@@ -33,9 +33,10 @@ Kernels (in the order given; at least one):
                          or a build tree's arch/x86/boot/bzImage (give --modules)
   --modules DIR          modules of the --kernel before it: a `make modules_install
                          INSTALL_MOD_PATH=DIR` tree, or the lib/modules/RELEASE directory
-  --kernel-package NAME  a Debian linux-image-* package, fetched with `apt-get download` and
-                         cached under ${XDG_CACHE_HOME:-~/.cache}/vmsuite/lab (not -cloud:
-                         it has no sound modules)
+  --kernel-package NAME  a Debian linux-image-* package by its exact name (no globs), fetched
+                         with `apt-get download` and cached under
+                         ${XDG_CACHE_HOME:-~/.cache}/vmsuite/lab (not -cloud: it has no sound
+                         modules)
 
 Machine:
   --mem MB               guest memory (default 1024: the hron2001 machine's 512 MiB cgroup,
@@ -94,6 +95,9 @@ usage_error() {
   echo "Try 'vmsuite lab --help'." >&2
   exit "$EXIT_USAGE"
 }
+# A command that fails unhandled (set -e) outside a function is a tool or environment error
+# (a full disk, a missing directory): 128 with the command, not 1, which reads as a regression.
+trap 'rc=$?; say "failed (exit $rc, line $LINENO): $BASH_COMMAND"; exit "$EXIT_FATAL"' ERR
 # A size with an optional K/M/G suffix in MiB-based units, printed in bytes.
 bytes_of() {
   local s=$1 n unit
@@ -145,6 +149,10 @@ while [ $# -gt 0 ]; do
       ;;
     --kernel-package)
       need "$@"
+      # one package by its exact name: apt-get download expands globs and regular
+      # expressions to every package they match (linux-image-6.1.0-*-amd64: 33 of them)
+      [[ $2 =~ ^[a-z0-9][a-z0-9+.-]*$ ]] ||
+        usage_error "--kernel-package takes one package's exact name, without glob or regex characters (got '$2')"
       kernels+=("package|$2|")
       shift 2
       ;;
@@ -291,6 +299,17 @@ fi
 [ "$(bytes_of "$swap")" -eq 0 ] || [ "$(bytes_of "$swap")" -ge $((40 << 10)) ] ||
   usage_error "--swap: too small for a swap area (give 0 for none)"
 
+# ---- the environment: HOME (for the download cache) and TMPDIR ----
+if [ -z "${HOME:-}" ]; then
+  HOME=$(getent passwd "$(id -u)" | cut -d: -f6 || true)
+  [ -n "$HOME" ] || die "HOME is not set and user $(id -u) has no home directory in the password database: set HOME or XDG_CACHE_HOME"
+  export HOME
+fi
+if [ -n "${TMPDIR:-}" ]; then
+  [ -d "$TMPDIR" ] || die "TMPDIR names '$TMPDIR', which is not a directory: create it or unset TMPDIR"
+  [ -w "$TMPDIR" ] && [ -x "$TMPDIR" ] || die "TMPDIR names '$TMPDIR', where this user cannot create files"
+fi
+
 # ---- what the guest runs ----
 vmsuite_bin=${VMSUITE_LAB_VMSUITE:-$(command -v vmsuite || true)}
 [ -n "$vmsuite_bin" ] && [ -x "$vmsuite_bin" ] || die "cannot find the vmsuite binary (run me as 'vmsuite lab')"
@@ -330,7 +349,7 @@ for stale in "$tmp_base"/vmsuite-lab.*; do
     rm -rf -- "$stale"
   fi
 done
-tmp=$(mktemp -d "$tmp_base/vmsuite-lab.$$.XXXXXX")
+tmp=$(mktemp -d "$tmp_base/vmsuite-lab.$$.XXXXXX") || die "cannot create a temporary directory in '$tmp_base'"
 qemu_pid=""
 cleanup() {
   local rc=$?
@@ -371,7 +390,7 @@ fetch_package() {
   case $name in
     *-cloud-*) usage_error "--kernel-package: '$name' is the cloud flavour, built without sound modules; take the plain one" ;;
   esac
-  mkdir -p "$cache/debs"
+  mkdir -p "$cache/debs" || die "cannot create the download cache '$cache/debs'"
   deb=$(compgen -G "$cache/debs/${name}_*.deb" | sort -V | tail -n1 || true)
   if [ -z "$deb" ]; then
     say "downloading $name (cached in $cache/debs)"

@@ -90,6 +90,56 @@ static void result_hash(const struct vms_report_model *m, char out[17])
 		snprintf(out + 2 * i, 3, "%02x", d[i]);
 }
 
+/* The id the document carries for a given one: "ORIGIN:LOCAL" as given, or ORIGIN:given. Its
+ * form is the schema's (^[a-z0-9_]+:) narrowed to what a database keys on safely: at most 255
+ * printable ASCII characters, something after the colon. */
+static int id_check(const char *origin, const char *given, const char *option, char *why,
+                    size_t len)
+{
+	size_t n = strlen(given) + (strchr(given, ':') ? 0 : strlen(origin) + 1), i;
+	const char *colon = strchr(given, ':');
+	const char *o = colon ? given : origin;
+	size_t olen = colon ? (size_t)(colon - given) : strlen(origin);
+
+	for (i = 0; given[i]; i++)
+		if ((unsigned char)given[i] < 0x20 || (unsigned char)given[i] > 0x7e)
+			break;
+	if (given[i] || n > 255 || !olen ||
+	    strspn(o, "abcdefghijklmnopqrstuvwxyz0123456789_") != olen ||
+	    !(colon ? colon[1] : given[0])) {
+		snprintf(why, len,
+		         "--%s: a KCIDB id is ORIGIN:LOCAL (ORIGIN of [a-z0-9_], or --origin's "
+		         "for a LOCAL given alone), at most 255 printable ASCII characters",
+		         option);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int vms_kcidb_opts_check(const struct vms_report_opts *o, char *why, size_t len)
+{
+	const char *origin = o->origin ? o->origin : "vmsuite";
+	const char *u = o->output_url;
+	int ret;
+
+	if (!*origin || strspn(origin, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(origin)) {
+		snprintf(why, len, "--origin: lowercase letters, digits and _ only");
+		return -EINVAL;
+	}
+	if (o->checkout_id && (ret = id_check(origin, o->checkout_id, "checkout-id", why, len)))
+		return ret;
+	if (o->build_id && (ret = id_check(origin, o->build_id, "build-id", why, len)))
+		return ret;
+	/* the schema's own pattern for URLs (^https://), then no space, quote or control */
+	if (u && (strncmp(u, "https://", 8) || !u[8] ||
+	          strspn(u, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	                    "-._~:/?#[]@!$&'()*+,;=%") != strlen(u))) {
+		snprintf(why, len, "--output-url: an https:// URL, without spaces or quotes");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* given as "ORIGIN:LOCAL", or a local id, or NULL: ORIGIN:fallback */
 static json_t *object_id(const char *origin, const char *given, const char *fallback)
 {

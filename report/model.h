@@ -200,5 +200,9 @@ int vms_report_render_json(const struct vms_report_model *m, FILE *out);
 int vms_report_render_lava(const struct vms_report_model *m, FILE *out);
 /* One KCIDB v5.3 I/O document (report/kcidb.c). */
 int vms_report_render_kcidb(const struct vms_report_model *m, FILE *out);
+/* Whether o's KCIDB fields can go into a document: the origin ^[a-z0-9_]+$, the ids the
+ * document will carry (ORIGIN:LOCAL) at most 255 printable ASCII characters with such an
+ * origin, the output URL https://. 0, or -EINVAL with a one-line reason in why. */
+int vms_kcidb_opts_check(const struct vms_report_opts *o, char *why, size_t len);
 
 #endif

@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -186,6 +187,24 @@ struct run_outcome {
 	double t0, t1;
 };
 
+/* The child's SIGBUS: a write fault on a file mapping gets one when the filesystem cannot
+ * give the page a block. The handler notes whether the work filesystem is full (less than
+ * 1 MiB left for users) and returns; the fault then repeats under the default action, so
+ * the run still ends by the signal. */
+static struct vms_workload_shared *bus_shared;
+static const char *bus_dir;
+
+static void on_sigbus(int sig)
+{
+	struct statfs sf; /* statfs(2), a plain system call, unlike statvfs(3) */
+
+	(void)sig;
+	if (!statfs(bus_dir, &sf) &&
+	    (uint64_t)sf.f_bavail * (uint64_t)(sf.f_frsize ? sf.f_frsize : sf.f_bsize) <
+	        (UINT64_C(1) << 20))
+		bus_shared->disk_full = 1;
+}
+
 static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config *cfg, int thp_off)
 {
 	struct sigaction sa;
@@ -195,6 +214,13 @@ static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	if (ctx->w->needs & VMS_NEED_DISK) {
+		bus_shared = ctx->shared;
+		bus_dir = ctx->workdir;
+		sa.sa_handler = on_sigbus;
+		sa.sa_flags = SA_RESETHAND;
+		sigaction(SIGBUS, &sa, NULL);
+	}
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() == 1)
 		_exit(126);
@@ -476,7 +502,7 @@ static void private_dir_remove(const struct vms_run_config *cfg, struct vms_host
 
 /* Runs one workload run; fills `run` (a new JSON object) and the workload's metrics. Returns
  * 0 ok, 1 failed, 2 interrupted, 3 stopped before the child was started (run holds nothing
- * worth keeping). */
+ * worth keeping), 4 failed because the work filesystem filled up. */
 static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx, json_t *metrics,
                     json_t *run, size_t index, long nruns, const struct vms_run_variant *var)
 {
@@ -595,6 +621,13 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		} else if (oom && json_is_integer(cg_kills)) {
 			ret = 1;
 			cgroup_oom_reason(reason, sizeof(reason), cfg->cgroup, cga);
+		} else if (sig == SIGBUS && sh->disk_full) {
+			/* not the kernel's doing: something filled the disk after the checks */
+			ret = 4;
+			snprintf(reason, sizeof(reason),
+			         "the work filesystem filled up: '%s' had no space left for the "
+			         "work file",
+			         ctx->workdir);
 		} else if (sig) {
 			ret = 1;
 			snprintf(reason, sizeof(reason), "killed by signal %d (%s)%s", sig,
@@ -800,7 +833,8 @@ struct entry {
 };
 
 /* Runs run r of every variant of item it (interleaved: the variants take turns). Returns 0
- * to go on, 2 interrupted, 3 a fatal error (reported). */
+ * to go on, 2 interrupted, 3 a fatal error (reported). A failed run sets bit 1 of *failed,
+ * bit 2 when the environment failed it (the work filesystem filled up). */
 static int run_round(const struct vms_run_config *cfg, const json_t *doc,
                      const struct vms_run_item *it, struct vms_workload_ctx *ctx, struct entry *es,
                      long r, size_t *current, int *failed, int *measured, int *warned)
@@ -831,8 +865,8 @@ static int run_round(const struct vms_run_config *cfg, const json_t *doc,
 		apply_primary(ctx->w, es[v].metrics);
 		if (st == 2)
 			return 2;
-		if (st == 1) {
-			*failed = 1;
+		if (st == 1 || st == 4) {
+			*failed |= st == 4 ? 2 : 1;
 			if (cfg->n_variants > 1)
 				vms_warn("%s [%s] run %ld/%ld failed: %s", ctx->w->name, var->label,
 				         r + 1, it->runs,
@@ -921,7 +955,8 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 				json_object_set_new(es[v].wl, "reason", json_string(why));
 			}
 			vms_warn("%s skipped: %s", ctx.w->name, why);
-			skipped = failed = 1;
+			skipped = 1;
+			failed |= 1;
 			if (checkpoint(cfg, doc)) {
 				free(es);
 				return VMS_EXIT_FATAL;
@@ -944,11 +979,15 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 		audio_dead = audio_windows(cfg, doc, b0, b1);
 	/* a dead probe is a failure of the measurement: its windows have no sound data */
 	ret = interrupted            ? VMS_EXIT_INTERRUPTED
+	      : failed & 2           ? VMS_EXIT_FATAL
 	      : failed || audio_dead ? VMS_EXIT_FAILED
 	      : measured             ? VMS_EXIT_OK
 	                             : VMS_EXIT_SKIP;
-	if (failed && !measured && !interrupted)
+	if (failed == 1 && !measured && !interrupted)
 		ret = VMS_EXIT_FAILED;
+	if (ret == VMS_EXIT_FATAL)
+		vms_error("the work filesystem filled up during the run: its failed runs say "
+		          "nothing about the kernel");
 	vms_result_finish(doc, !interrupted && !skipped, interrupted, ret);
 	if (checkpoint(cfg, doc))
 		return VMS_EXIT_FATAL;

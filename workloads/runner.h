@@ -99,8 +99,9 @@ int vms_run_item_prepare(struct vms_run_item *it, const char *workdir, char *why
 
 /* Runs the plan (every item prepared). *doc_out gets the result document (caller decrefs).
  * Returns an exit code: 0 all runs ok, 1 a run failed, 125 nothing could be measured, 128
- * fatal (a checkpoint failed), 130 interrupted (marked incomplete). Errors are reported
- * here. */
+ * fatal (a checkpoint failed, or the work filesystem filled up during a run: the document
+ * is complete and its exit_status says 128), 130 interrupted (marked incomplete). Errors are
+ * reported here. */
 int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out);
 
 #endif

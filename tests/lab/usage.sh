@@ -52,6 +52,37 @@ expect_exit 129 "bad --swap" -- "$VMSUITE" lab "${k[@]}" --swap lots -o d -- run
 expect_exit 129 "unknown option" -- "$VMSUITE" lab "${k[@]}" --frobnicate -o d -- run
 expect_exit 129 "not a bzImage" -- "$VMSUITE" lab --kernel "$VMS_SOURCE_DIR/README.md" -o d -- run
 expect_in "$err" "is not an x86 bzImage" "not a bzImage: says so"
+
+# Package names are exact: apt-get download would expand a glob or a regular expression to
+# every package it matches (gigabytes). A stand-in apt-get records a call and fails, so that
+# nothing is downloaded whatever the lab does; the cache goes to the test's directory.
+mkdir -p fakebin
+printf '#!/bin/sh\necho "$@" >>"%s/apt-get.called"\nexit 100\n' "$VMS_TEST_TMP" >fakebin/apt-get
+chmod +x fakebin/apt-get
+lab_env=(env PATH="$VMS_TEST_TMP/fakebin:$PATH" XDG_CACHE_HOME="$VMS_TEST_TMP/cache")
+for name in 'linux-image-6.1.0-*-amd64' 'linux-image-6.1.0-?-amd64' 'linux-image-[56]*' \
+  'linux-image-6.1.0-(1|2)-amd64' '^linux-image-6.1.0-1-amd64$' 'Linux-Image-Amd64'; do
+  expect_exit 129 "--kernel-package '$name'" -- "${lab_env[@]}" "$VMSUITE" lab --kernel-package "$name" -o d -- run
+  expect_in "$err" "without glob or regex characters (got '$name')" "--kernel-package '$name': says why"
+done
+[ ! -e apt-get.called ] && ok || fail "apt-get was called: $(cat apt-get.called)"
+[ ! -e cache ] && ok || fail "a refused package name made the cache directory"
+
+# The environment: a TMPDIR that does not exist or cannot be written is a clear tool error
+# (128), before anything is created
+expect_exit 128 "TMPDIR missing" -- env TMPDIR="$VMS_TEST_TMP/nowhere" "${lab_env[@]}" "$VMSUITE" lab "${k[@]}" -o d -- run
+expect_in "$err" "TMPDIR names '$VMS_TEST_TMP/nowhere', which is not a directory" "TMPDIR missing: says so"
+touch afile
+expect_exit 128 "TMPDIR a file" -- env TMPDIR="$VMS_TEST_TMP/afile" "${lab_env[@]}" "$VMSUITE" lab "${k[@]}" -o d -- run
+expect_in "$err" "which is not a directory" "TMPDIR a file: says so"
+# HOME unset takes the user's home from the password database: the lab goes on to its
+# usual checks (here: a file that is not a bzImage, 129; 125 where QEMU or busybox is missing)
+env -u HOME -u XDG_CACHE_HOME PATH="$VMS_TEST_TMP/fakebin:$PATH" "$VMSUITE" lab --kernel "$VMS_SOURCE_DIR/README.md" -o d -- run >out 2>err
+got=$?
+case $got in 129 | 125) ok ;; *) fail "HOME unset: exit $got, want 129 (or 125 without QEMU); stderr: $(cat err)" ;; esac
+if grep -q "unbound variable" err; then fail "HOME unset: $(cat err)"; else ok; fi
+[ ! -e apt-get.called ] && ok || fail "apt-get was called: $(cat apt-get.called)"
+
 [ ! -e d ] && ok || fail "a usage error created the output directory"
 [ "$(labdirs)" = "$before" ] && ok || fail "a lab temporary directory was left: $(labdirs)"
 finish

@@ -192,12 +192,32 @@ expect_exit 129 "bad id" -- "$V" report plain.json --format kcidb --build-id "La
 expect_exit 0 "given ids" -- "$V" report plain.json --format kcidb --checkout-id maestro:abc \
   --build-id b1 --origin lab -o ids.json
 expect_eq "$(kq ids.json "d['checkouts'][0]['id'], d['builds'][0]['id'], d['builds'][0]['checkout_id']")" "('maestro:abc', 'lab:b1', 'maestro:abc')" "ids as given"
+# only https:// URLs (the schema's pattern), ids of at most 255 printable ASCII characters of
+# the form ORIGIN:LOCAL (a LOCAL alone takes --origin's): usage errors, nothing written
+long=$(printf 'a%.0s' $(seq 10000))
+id247=$(printf 'a%.0s' $(seq 247))
+for bad in "--output-url javascript:alert(1)" "--output-url http://lab.example.org/r.json" \
+  "--output-url https://" "--checkout-id maestro:$long" "--build-id ${id247}bc" \
+  "--checkout-id maestro:" "--build-id :abc" "--checkout-id maestro:a"$'\e'"[31m" \
+  "--checkout-id maestro:"$'\x7f' "--build-id Lab:1" "--origin lab --build-id ${id247}bcdefgh"; do
+  read -r -a words <<<"$bad"
+  expect_exit 129 "kcidb ${bad:0:50}" -- "$V" report plain.json --format kcidb "${words[@]}" -o refused.json
+  case $bad in
+    --output-url*) expect_in "$err" "--output-url: an https:// URL" "kcidb ${bad:0:50}: message" ;;
+    *) expect_in "$err" "ORIGIN:LOCAL" "kcidb ${bad:0:50}: message" ;;
+  esac
+  [ ! -e refused.json ] && ok || fail "kcidb ${bad:0:50}: wrote its output"
+  rm -f refused.json
+done
+expect_exit 0 "an id of 255 characters" -- "$V" report plain.json --format kcidb --checkout-id "maestro:$id247" \
+  --build-id "${id247:0:243}" --origin lab -o ids255.json
+expect_eq "$(kq ids255.json "len(d['checkouts'][0]['id']), len(d['builds'][0]['id'])")" "(255, 247)" "ids of 255 and 247 characters"
 
 # --- the schema ---------------------------------------------------------------------------------
 kcidb_schema
 [ -n "$KCIDB_SCHEMA" ] || skip_rest "no KCIDB schema (../shared/kcidb/kcidb-v5.3.schema.json or VMS_KCIDB_SCHEMA): documents not validated"
 validate plain.kcidb.json sound.kcidb.json golden-result.kcidb.json golden-result-sound.kcidb.json \
-  v.kcidb.json g.kcidb.json var.kcidb.json ids.json
+  v.kcidb.json g.kcidb.json var.kcidb.json ids.json ids255.json
 # the validator can fail: a null and a bad path are caught
 python3 -c "
 import json
