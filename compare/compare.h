@@ -200,9 +200,4 @@ int vms_compare_check_metrics(json_t *const *docs, size_t n, const char *const *
  * 0 when none does. */
 unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k);
 
-/* Refuses a loaded result document whose samples no run can produce: a sample that is not a
- * finite number, a time (unit s or ms) beyond 1e12 in magnitude or any other value beyond
- * 1e18 (docs/compare.md). Returns 0, or -EINVAL with "WORKLOAD: METRIC: ..." in err. */
-int vms_compare_check_doc(const json_t *doc, char *err, size_t errlen);
-
 #endif

@@ -244,7 +244,7 @@ int vms_result_check_values(const json_t *doc, char *err, size_t errlen)
 		json_object_foreach ((json_t *)json_object_get(wl, "metrics"), name, mo) {
 			const struct vms_metric_def *d = vms_metric_find(name);
 			const char *unit = json_string_value(json_object_get(mo, "unit"));
-			double lim = sample_limit(unit ? unit : d ? d->unit : NULL);
+			double lim = sample_limit(d ? d->unit : unit); /* the catalogue wins */
 
 			json_array_foreach (json_object_get(mo, "samples"), j, v) {
 				double x = json_number_value(v);
