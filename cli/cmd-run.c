@@ -85,7 +85,7 @@ static const struct vms_cli_option run_options[] = {
     {"runs", 'n', VMS_CLI_REQUIRED, "RUNS|auto",
      "runs per workload (overrides the profile's and workload's); auto:\n"
      "rounds of runs until every deciding metric is decided (against\n"
-     "--against, across variants, or alone precise to +-detect/2) or\n"
+     "--against, across variants, or alone precise to +-threshold/2) or\n"
      "the budget is spent",
      RUN_RUNS, 0},
     {"budget", 0, VMS_CLI_REQUIRED, "DURATION",
@@ -561,8 +561,8 @@ static void adaptive_setup(const struct run_args *a, json_t *const *base, const 
 	sc->progress_note = ad->note;
 }
 
-/* After an adaptive run: why it stopped, and each baseline workload with too few runs to
- * decide against (its runs limit the interval whatever this kernel adds). */
+/* After an adaptive run: why it stopped, and each workload whose baseline has too few runs
+ * to show "no change" however many runs this kernel adds (its runs bound the interval). */
 static void adaptive_done(const struct vms_adaptive *ad, const json_t *doc)
 {
 	const json_t *looks = json_object_get(json_object_get(doc, "adaptive"), "looks"), *w;
@@ -572,18 +572,15 @@ static void adaptive_done(const struct vms_adaptive *ad, const json_t *doc)
 	if (ad->why[0])
 		vms_note("-n auto: %s", ad->why);
 	json_array_foreach (json_object_get(last, "workloads"), i, w) {
-		const json_t *br = json_object_get(w, "baseline_runs");
-		long runs = (long)json_integer_value(json_object_get(w, "runs"));
-		long base = (long)json_integer_value(br);
-		const char *d = json_string_value(json_object_get(w, "decision"));
-
-		if (!json_is_integer(br) || !d)
+		if (!json_is_true(json_object_get(w, "baseline_too_few")))
 			continue;
-		if (base < vms_adaptive_schedule[0] || (strcmp(d, "decided") && base < runs))
-			vms_note("--against: the baseline has only %ld runs of %s (this run %ld): "
-			         "too few to decide a small change against, however many runs this "
-			         "kernel adds; make the baseline with -n auto",
-			         base, json_string_value(json_object_get(w, "workload")), runs);
+		vms_note("--against: the baseline has only %" JSON_INTEGER_FORMAT
+		         " runs of %s (this run %" JSON_INTEGER_FORMAT
+		         "): too few to show a change within the threshold, however many runs "
+		         "this kernel adds; make the baseline with -n auto",
+		         json_integer_value(json_object_get(w, "baseline_runs")),
+		         json_string_value(json_object_get(w, "workload")),
+		         json_integer_value(json_object_get(w, "runs")));
 	}
 }
 

@@ -30,14 +30,19 @@ static const char *mode_name(enum mode m)
 	return m == MODE_AGAINST ? "against" : m == MODE_VARIANTS ? "variants" : "precision";
 }
 
+static double now_of(const struct vms_adaptive *a)
+{
+	return a->cfg.clock ? a->cfg.clock() : vms_now_mono();
+}
+
 void vms_adaptive_init(struct vms_adaptive *a, const struct vms_adaptive_config *cfg)
 {
 	memset(a, 0, sizeof(*a));
 	a->cfg = *cfg;
-	a->t0 = a->t_last = vms_now_mono();
+	a->t0 = a->t_last = now_of(a);
 	a->prev_done = vms_xcalloc(cfg->n_items + 1, sizeof(long));
 	a->max_looks = VMS_ADAPTIVE_MAX_LOOKS;
-	a->alpha_look = cfg->alpha / VMS_ADAPTIVE_MAX_LOOKS;
+	a->alpha_look = cfg->uncorrected ? cfg->alpha : cfg->alpha / VMS_ADAPTIVE_MAX_LOOKS;
 }
 
 void vms_adaptive_release(struct vms_adaptive *a)
@@ -95,10 +100,21 @@ struct item_state {
 	int base_short;      /* against: the baseline's runs cannot decide a metric of it */
 };
 
+/* Appends ", a b" (or "a b" to an empty buf), with b in parentheses when paren. */
+static void append(char *buf, size_t len, const char *a, const char *b, int paren)
+{
+	size_t n = strlen(buf);
+
+	if (n + 4 >= len)
+		return;
+	snprintf(buf + n, len - n, paren ? "%s%s (%s)" : "%s%s %s", n ? ", " : "", a, b);
+}
+
 /* Whether the baseline side of m has too few runs for any number of runs of this kernel to
- * decide it: with infinitely many, the interval of the change is still the baseline mean's,
- * t(1 - alpha/2, n - 1) * cv / sqrt(n) on each side, and when that reaches --detect a
- * detect-sized change stays inside it. */
+ * show "no change": with infinitely many, the interval of the change is still the baseline
+ * mean's, t(1 - alpha/2, n - 1) * cv / sqrt(n) on each side, and when that reaches the
+ * threshold it never fits inside +-threshold. (A large change can still be shown: the runs go
+ * on, and the end of the run says so.) */
 static int baseline_short(const struct vms_adaptive *a, const struct vms_cmp_metric *m)
 {
 	const struct vms_summary *b = &m->base.s;
@@ -112,17 +128,7 @@ static int baseline_short(const struct vms_adaptive *a, const struct vms_cmp_met
 		return 0;
 	half = gsl_cdf_tdist_Pinv(1 - a->alpha_look / 2, (double)b->n - 1) * b->cv /
 	       sqrt((double)b->n);
-	return half >= a->cfg.opts.detect;
-}
-
-/* Appends ", a b" (or "a b" to an empty buf), with b in parentheses when paren. */
-static void append(char *buf, size_t len, const char *a, const char *b, int paren)
-{
-	size_t n = strlen(buf);
-
-	if (n + 4 >= len)
-		return;
-	snprintf(buf + n, len - n, paren ? "%s%s (%s)" : "%s%s %s", n ? ", " : "", a, b);
+	return half >= a->cfg.opts.threshold;
 }
 
 /* The compare of doc (with the baselines, or its variants) at the per-look alpha, read into
@@ -208,7 +214,9 @@ static void judge_compare(struct vms_adaptive *a, json_t *doc, struct item_state
 					default:
 						s->decided = 0;
 						if (against && baseline_short(a, m)) {
-							s->final = s->base_short = 1;
+							/* no more runs help when it has < 2 */
+							s->final |= m->base.s.n < 2;
+							s->base_short = 1;
 							append(s->undecided, sizeof(s->undecided),
 							       m->name,
 							       "the baseline has too few runs", 1);
@@ -228,12 +236,12 @@ static void judge_compare(struct vms_adaptive *a, json_t *doc, struct item_state
 }
 
 /* The precision rule of a run alone: every primary metric's 95 % interval of its (geometric)
- * mean within +-detect/2, so that as a baseline it leaves most of a detect-sized change to
- * be seen. */
+ * mean within +-threshold/2, so that as a baseline it leaves room to show "no change" within
+ * +-threshold and to see a detect-sized change against it. */
 static void judge_precision(struct vms_adaptive *a, json_t *doc, struct item_state *st)
 {
 	json_t *wls = json_object_get(doc, "workloads");
-	double want = a->cfg.opts.detect / 2;
+	double want = a->cfg.opts.threshold / 2;
 	size_t it;
 
 	for (it = 0; it < a->cfg.n_items; it++) {
@@ -408,7 +416,7 @@ static void say_why(struct vms_adaptive *a, const struct item_state *st, long ru
 int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long *at_most)
 {
 	struct vms_adaptive *a = ctx;
-	double now = vms_now_mono(), elapsed = now - a->t0, round_s = now - a->t_last;
+	double now = now_of(a), elapsed = now - a->t0, round_s = now - a->t_last;
 	json_t *ad = adaptive_json(doc, a), *look, *wls;
 	struct item_state *st;
 	long added = 0, runs = 0, more_runs = 0;
@@ -433,7 +441,7 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 	if (!a->looks) {
 		/* the per-look alpha, fixed once: the budget allows at most this many looks */
 		a->max_looks = looks_in_budget(a, elapsed, per_run, done);
-		a->alpha_look = a->cfg.alpha / a->max_looks;
+		a->alpha_look = a->cfg.uncorrected ? a->cfg.alpha : a->cfg.alpha / a->max_looks;
 		json_object_set_new(ad, "max_looks", json_integer(a->max_looks));
 		json_object_set_new(ad, "alpha_per_look", json_real(a->alpha_look));
 	}
@@ -462,8 +470,10 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 		                                     : "undecided",
 		                       "metrics", st[i].metrics);
 
-		if (mode_of(a) == MODE_AGAINST)
+		if (mode_of(a) == MODE_AGAINST) {
 			json_object_set_new(wj, "baseline_runs", json_integer(st[i].base_runs));
+			json_object_set_new(wj, "baseline_too_few", json_boolean(st[i].base_short));
+		}
 		json_array_append_new(json_object_get(look, "workloads"), wj);
 		if (!st[i].decided && !st[i].final) {
 			open++;
@@ -528,7 +538,7 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 		a->prev_done[i] = done[i];
 	}
 	a->t_last = now;
-	set_note(a, vms_now_mono() - a->t0);
+	set_note(a, now_of(a) - a->t0);
 	free(st);
 	return a->stop ? 0 : 1;
 }

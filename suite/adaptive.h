@@ -31,6 +31,10 @@ struct vms_adaptive_config {
 	size_t n_items;     /* the plan's items, in order; each has n_variants entries */
 	size_t n_variants;
 	int progress; /* a line per look on stderr */
+	/* For the simulation (tests/compare/sim-adaptive.c): its own clock (NULL =
+	 * vms_now_mono), and looks without the correction (to show what that costs). */
+	double (*clock)(void);
+	int uncorrected;
 };
 
 enum vms_adaptive_stop {
