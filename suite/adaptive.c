@@ -525,8 +525,8 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 			    want[i] > done[i] ? (most > want[i] ? most : want[i]) : done[i];
 	}
 	if (a->cfg.progress)
-		vms_note("look %d after %ld runs (alpha %.4g per look, %.1f of %.0f min spent): %s",
-		         a->looks, runs, a->alpha_look, elapsed / 60, a->cfg.budget_s / 60,
+		vms_note("look %d after %ld runs (alpha %.4g per look, %.0f of %.0f s spent): %s",
+		         a->looks, runs, a->alpha_look, elapsed, a->cfg.budget_s,
 		         a->stop ? a->why : "more runs");
 	for (i = 0; i < a->cfg.n_items; i++) {
 		size_t v;
