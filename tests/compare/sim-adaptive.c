@@ -148,6 +148,7 @@ int main(int argc, char **argv)
 {
 	long counts[3] = {0}, runs_a = 0, runs_b = 0, t;
 	double alpha_sum = 0;
+	char base_side[32] = "-n auto";
 	struct sim s;
 
 	if (parse(argc, argv, &s)) {
@@ -157,6 +158,8 @@ int main(int argc, char **argv)
 		        "[--uncorrected] [--max-false RATE]\n");
 		return 2;
 	}
+	if (s.base_runs)
+		snprintf(base_side, sizeof(base_side), "-n %ld", s.base_runs);
 	for (t = 0; t < s.trials; t++) {
 		unsigned long seed = (s.seed * 1000003UL + (unsigned long)t) * 100;
 		long na, nb;
@@ -180,7 +183,7 @@ int main(int argc, char **argv)
 	printf("cv %.0f%% change %+.0f%% baseline %s budget %.0f s run %.0f s%s: exit 1 %ld/%ld "
 	       "(%.1f%%), 0 %.1f%%, 125 %.1f%%; mean runs A %.1f B %.1f; mean alpha per look "
 	       "%.4f\n",
-	       100 * s.cv, 100 * s.change, s.base_runs ? "fixed" : "auto", s.budget, s.run_s,
+	       100 * s.cv, 100 * s.change, base_side, s.budget, s.run_s,
 	       s.uncorrected ? " UNCORRECTED" : "", counts[1], s.trials,
 	       100.0 * (double)counts[1] / (double)s.trials,
 	       100.0 * (double)counts[0] / (double)s.trials,
