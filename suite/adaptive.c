@@ -98,6 +98,7 @@ struct item_state {
 	json_t *metrics;     /* [{metric, variant?, verdict, change, lo, hi}] */
 	long base_runs;      /* against: the baseline's runs of it (largest metric n) */
 	int base_short;      /* against: the baseline's runs cannot decide a metric of it */
+	int regressed;       /* a deciding metric is a regression */
 };
 
 /* Appends ", a b" (or "a b" to an empty buf), with b in parentheses when paren. */
@@ -205,7 +206,7 @@ static void judge_compare(struct vms_adaptive *a, json_t *doc, struct item_state
 					json_array_append_new(s->metrics, mj);
 					append(s->verdicts, sizeof(s->verdicts), m->name, vn, 0);
 					switch (v) {
-					case VMS_VERDICT_REGRESSION:
+					case VMS_VERDICT_REGRESSION: s->regressed = 1; break;
 					case VMS_VERDICT_IMPROVEMENT:
 					case VMS_VERDICT_NO_CHANGE: break;
 					case VMS_VERDICT_NOT_COMPARABLE:
@@ -229,7 +230,7 @@ static void judge_compare(struct vms_adaptive *a, json_t *doc, struct item_state
 			}
 		}
 		/* a regression answers the question of the whole run: bad */
-		if (strstr(s->verdicts, " regression") && !strstr(s->verdicts, "probably"))
+		if (s->regressed)
 			s->decided = 1;
 	}
 	vms_compare_release(&c);
@@ -428,7 +429,8 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 		added += done[i] - a->prev_done[i];
 		runs = done[i] > runs ? done[i] : runs;
 	}
-	if (!runs) { /* the plan of the first round */
+	if (!runs && !a->planned) { /* the plan of the first round */
+		a->planned = 1;
 		for (i = 0; i < a->cfg.n_items; i++) {
 			want[i] = vms_adaptive_schedule[0];
 			at_most[i] = vms_adaptive_schedule[VMS_ADAPTIVE_MAX_LOOKS - 1];
@@ -459,6 +461,8 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 		judge_precision(a, doc, st);
 	else
 		judge_compare(a, doc, st);
+	for (i = 0; i < a->cfg.n_items; i++)
+		st[i].final |= !done[i]; /* skipped: it cannot run here */
 
 	look = json_pack("{s:i, s:f, s:f, s:f, s:[]}", "look", a->looks, "time", vms_now_real(),
 	                 "elapsed_s", elapsed, "alpha", a->alpha_look, "workloads");
@@ -484,8 +488,8 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 		}
 	}
 	/* a regression anywhere answers "did it get worse": the whole run stops */
-	for (i = 0; mode_of(a) != MODE_PRECISION && i < a->cfg.n_items; i++)
-		if (strstr(st[i].verdicts, " regression") && !strstr(st[i].verdicts, "probably"))
+	for (i = 0; i < a->cfg.n_items; i++)
+		if (st[i].regressed)
 			open = 0;
 	next_s = per_run * (double)more_runs;
 	if (!open)

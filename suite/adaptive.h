@@ -49,6 +49,7 @@ struct vms_adaptive {
 	struct vms_adaptive_config cfg;
 	double t0, t_last; /* CLOCK_MONOTONIC at init and at the last look */
 	long *prev_done;   /* the runs per item at the last look */
+	int planned;       /* the first round was planned */
 	int looks;         /* looks made */
 	int max_looks;     /* fixed at the first look from the budget (>= 1) */
 	double alpha_look; /* alpha / max_looks, fixed at the first look */
