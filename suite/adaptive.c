@@ -51,34 +51,23 @@ void vms_adaptive_release(struct vms_adaptive *a)
 	a->prev_done = NULL;
 }
 
-/* TODO(stats): replace with vms_compare_decided(c, k) once the verdict rules land. */
-int vms_adaptive_decided(const struct vms_compare *c, size_t k, int *final)
+enum cell_state { CELL_OPEN, CELL_DECIDED, CELL_REGRESSED, CELL_FINAL };
+
+/* What a deciding metric's verdict means for more runs: decided (regression, improvement, no
+ * change), final (more runs cannot help: not comparable, not measured) or open.
+ * TODO(stats): replace with the verdict rules' own vms_compare_decided() (branch stats) once it
+ * lands; it answers per side, so the per-workload stop needs its per-metric form. */
+static enum cell_state cell_state(enum vms_verdict v)
 {
-	int decided = 1;
-	size_t i, j;
-
-	*final = 0;
-	for (i = 0; i < c->n_workloads; i++) {
-		if (!c->workloads[i].present[k])
-			continue;
-		for (j = 0; j < c->workloads[i].n_metrics; j++) {
-			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
-			const struct vms_cmp_cell *cell = &m->cells[k];
-
-			if (!m->primary || cell->by_design)
-				continue;
-			switch (cell->verdict) {
-			case VMS_VERDICT_REGRESSION: return 1;
-			case VMS_VERDICT_IMPROVEMENT:
-			case VMS_VERDICT_NO_CHANGE:
-			case VMS_VERDICT_INFO: break;
-			case VMS_VERDICT_NOT_COMPARABLE:
-			case VMS_VERDICT_MISSING: *final = 1; break;
-			default: decided = 0;
-			}
-		}
+	switch (v) {
+	case VMS_VERDICT_REGRESSION: return CELL_REGRESSED;
+	case VMS_VERDICT_IMPROVEMENT:
+	case VMS_VERDICT_NO_CHANGE: return CELL_DECIDED;
+	case VMS_VERDICT_NOT_COMPARABLE:
+	case VMS_VERDICT_MISSING:
+	case VMS_VERDICT_CANNOT_TELL: return CELL_FINAL;
+	default: return CELL_OPEN;
 	}
-	return decided;
 }
 
 double vms_adaptive_alpha(const json_t *doc, double alpha)
@@ -205,14 +194,11 @@ static void judge_compare(struct vms_adaptive *a, json_t *doc, struct item_state
 					                        : json_null());
 					json_array_append_new(s->metrics, mj);
 					append(s->verdicts, sizeof(s->verdicts), m->name, vn, 0);
-					switch (v) {
-					case VMS_VERDICT_REGRESSION: s->regressed = 1; break;
-					case VMS_VERDICT_IMPROVEMENT:
-					case VMS_VERDICT_NO_CHANGE: break;
-					case VMS_VERDICT_NOT_COMPARABLE:
-					case VMS_VERDICT_MISSING:
-					case VMS_VERDICT_CANNOT_TELL: s->final = 1; break;
-					default:
+					switch (cell_state(v)) {
+					case CELL_REGRESSED: s->regressed = 1; break;
+					case CELL_DECIDED: break;
+					case CELL_FINAL: s->final = 1; break;
+					case CELL_OPEN:
 						s->decided = 0;
 						if (against && baseline_short(a, m)) {
 							/* no more runs help when it has < 2 */

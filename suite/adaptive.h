@@ -69,12 +69,6 @@ void vms_adaptive_release(struct vms_adaptive *a);
  * stopped (a->stop and a->why say why). Never fails. */
 int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long *at_most);
 
-/* Whether side k + 1 of c is decided: every deciding metric has a verdict regression,
- * improvement or no change, or one regressed. *final is set when a deciding metric cannot be
- * judged with more runs (not comparable, missing). To be replaced by the statistics' own
- * vms_compare_decided(c, k). */
-int vms_adaptive_decided(const struct vms_compare *c, size_t k, int *final);
-
 /* The per-look alpha of a plain compare (the `--against` verdict of an adaptive run): doc's
  * adaptive.alpha_per_look, or alpha when doc was not made with -n auto. */
 double vms_adaptive_alpha(const json_t *doc, double alpha);
