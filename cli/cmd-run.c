@@ -195,13 +195,18 @@ const struct vms_cli_usage vms_run_usage = {
         "  vmsuite run --cpus all --swap-file no             # all CPUs, the host's own swap only\n"
         "  vmsuite run -w mtest01:bytes=256M -n 5 --sysctl vm.page-cluster=0,3\n"
         "                                                    # two variants, interleaved\n"
+        "  vmsuite run -w mtest01:bytes=256M -n auto -o good.json  # until precise, <= 20 min\n"
+        "  vmsuite run -w mtest01:bytes=256M -n auto --against good.json --budget 30m\n"
+        "                                                    # until good or bad, <= 30 min\n"
         "\n"
         "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error) or the audio\n"
         "probe died; 125 nothing could be measured; 128 tool error; 129 usage error (also\n"
         "a --sysctl value the kernel refuses: nothing ran, every knob as it was);\n"
         "130 interrupted (result kept, incomplete). With --against: 0 no regression against\n"
         "the baseline, 1 a regression (failed runs included), 125 cannot judge (not comparable,\n"
-        "not measured, a deciding metric unstable, the audio probe died).\n",
+        "not measured, a deciding metric unstable, the audio probe died). With -n auto the "
+        "verdict\n"
+        "is that of the last look, at its per-look alpha (docs/compare.md, Adaptive runs).\n",
 };
 
 static const char *profile_names(void)
