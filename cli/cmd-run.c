@@ -612,15 +612,28 @@ static void adaptive_done(const struct vms_adaptive *ad, const json_t *doc)
 	if (ad->why[0])
 		vms_note("-n auto: %s", ad->why);
 	json_array_foreach (json_object_get(last, "workloads"), i, w) {
-		if (!json_is_true(json_object_get(w, "baseline_too_few")))
+		json_int_t base = json_integer_value(json_object_get(w, "baseline_runs"));
+		const char *name = json_string_value(json_object_get(w, "workload"));
+
+		const char *d = json_string_value(json_object_get(w, "decision"));
+
+		/* a decided workload did not need more of it */
+		if (!json_is_true(json_object_get(w, "baseline_too_few")) ||
+		    (d && !strcmp(d, "decided")))
 			continue;
-		vms_note("--against: the baseline has only %" JSON_INTEGER_FORMAT
-		         " runs of %s (this run %" JSON_INTEGER_FORMAT
-		         "): too few to show a change within the threshold, however many runs "
-		         "this kernel adds; make the baseline with -n auto",
-		         json_integer_value(json_object_get(w, "baseline_runs")),
-		         json_string_value(json_object_get(w, "workload")),
-		         json_integer_value(json_object_get(w, "runs")));
+		if (base >= vms_adaptive_schedule[VMS_ADAPTIVE_MAX_LOOKS - 1])
+			vms_note(
+			    "--against: the baseline's %" JSON_INTEGER_FORMAT
+			    " runs of %s spread too much to show a change within the threshold "
+			    "however many runs this kernel adds: quiet the machine (vmsuite "
+			    "sysinfo lists noise sources) and remake it",
+			    base, name);
+		else
+			vms_note("--against: the baseline has only %" JSON_INTEGER_FORMAT
+			         " runs of %s (this run %" JSON_INTEGER_FORMAT
+			         "): too few to show a change within the threshold, however many "
+			         "runs this kernel adds; make the baseline with -n auto",
+			         base, name, json_integer_value(json_object_get(w, "runs")));
 	}
 }
 
