@@ -2,13 +2,16 @@
  * final --against verdict run exactly as in the binary, on result documents drawn from seeded
  * log-normal distributions, with a simulated clock for the budget. Prints the rate of each
  * exit status; with --max-false RATE exits 1 when the rate of exit 1 is above it, with
- * --min-power RATE when it is below. */
+ * --min-power RATE when it is below. --write DIR keeps each trial's two final documents
+ * (T-base.json, T-run.json) and a line "T EXIT ALPHA" per trial in DIR/verdicts, for the
+ * binary's `compare --bisect --alpha ALPHA` to repeat (scripts/sim-adaptive.sh). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/result.h"
 #include "core/util.h"
 #include "gen.h"
 #include "report/compare.h"
@@ -20,8 +23,9 @@ struct sim {
 	double cv, change, run_s, budget;
 	long base_runs; /* 0 = the baseline made with -n auto too */
 	int uncorrected;
-	double max_false; /* < 0: no check */
-	double min_power; /* < 0: no check */
+	double max_false;      /* < 0: no check */
+	double min_power;      /* < 0: no check */
+	const char *write_dir; /* NULL: keep nothing */
 };
 
 static double sim_clock_now;
@@ -99,6 +103,32 @@ static int verdict(json_t *base, json_t *doc, double alpha)
 	return st;
 }
 
+/* --write: the trial's documents and its verdict line. 0, or -errno (reported). */
+static int keep(const char *dir, long t, const json_t *base, const json_t *doc, int st,
+                double alpha)
+{
+	char path[4096];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%ld-base.json", dir, t);
+	if (!(ret = vms_json_write_file(base, path))) {
+		snprintf(path, sizeof(path), "%s/%ld-run.json", dir, t);
+		ret = vms_json_write_file(doc, path);
+	}
+	if (ret) {
+		fprintf(stderr, "sim-adaptive: cannot write '%s': %s\n", path, strerror(-ret));
+		return ret;
+	}
+	snprintf(path, sizeof(path), "%s/verdicts", dir);
+	f = fopen(path, "a");
+	if (!f || fprintf(f, "%ld %d %.17g\n", t, st, alpha) < 0 || fclose(f)) {
+		fprintf(stderr, "sim-adaptive: cannot write '%s'\n", path);
+		return -EIO;
+	}
+	return 0;
+}
+
 static int parse(int argc, char **argv, struct sim *s)
 {
 	int i;
@@ -138,6 +168,8 @@ static int parse(int argc, char **argv, struct sim *s)
 			s->max_false = atof(v);
 		else if (!strcmp(o, "--min-power"))
 			s->min_power = atof(v);
+		else if (!strcmp(o, "--write"))
+			s->write_dir = v;
 		else
 			return -EINVAL;
 	}
@@ -155,7 +187,7 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 		        "usage: sim-adaptive [--trials N] [--seed S] [--cv CV] [--change X] "
 		        "[--run-s S] [--budget S] [--base-runs N (0 = -n auto)] "
-		        "[--uncorrected] [--max-false RATE]\n");
+		        "[--uncorrected] [--max-false RATE] [--min-power RATE] [--write DIR]\n");
 		return 2;
 	}
 	if (s.base_runs)
@@ -173,6 +205,8 @@ int main(int argc, char **argv)
 			base = adaptive_side(&s, seed, 0, NULL, &na, &a0, &looks);
 		doc = adaptive_side(&s, seed + 50, s.change, base, &nb, &alpha, &looks);
 		st = verdict(base, doc, alpha);
+		if (s.write_dir && keep(s.write_dir, t, base, doc, st, alpha))
+			return 2;
 		counts[st == 1 ? 1 : st == 0 ? 0 : 2]++;
 		runs_a += na;
 		runs_b += nb;
