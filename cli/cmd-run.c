@@ -19,6 +19,7 @@
 #include "core/util.h"
 #include "report/compare-render.h"
 #include "report/report.h"
+#include "suite/adaptive.h"
 #include "suite/suite.h"
 #include "suite/variants.h"
 #include "workloads/plan.h"
@@ -27,7 +28,9 @@
 struct run_args {
 	const char *specs[64];
 	size_t n_specs;
-	long runs; /* 0 = each workload's default */
+	long runs;     /* 0 = each workload's default */
+	int adaptive;  /* -n auto */
+	double budget; /* --budget, seconds; 0 = not given */
 	const char *output, *label, *workdir, *swap_dir;
 	int force; /* -o may replace an existing file */
 	int quiet;
@@ -69,6 +72,7 @@ enum run_key {
 	RUN_THP,
 	RUN_AGAINST,
 	RUN_METRIC,
+	RUN_BUDGET,
 };
 
 static const struct vms_cli_option run_options[] = {
@@ -77,8 +81,16 @@ static const struct vms_cli_option run_options[] = {
      "Default: the 2001 plan, mmap001 (5 runs) then mtest01 (10 runs),\n"
      "sized by the machine profile. See `vmsuite list`.",
      RUN_WORKLOAD, 1},
-    {"runs", 'n', VMS_CLI_REQUIRED, "RUNS",
-     "runs per workload (overrides the profile's and workload's)", RUN_RUNS, 0},
+    {"runs", 'n', VMS_CLI_REQUIRED, "RUNS|auto",
+     "runs per workload (overrides the profile's and workload's); auto:\n"
+     "rounds of runs until every deciding metric is decided (against\n"
+     "--against, across variants, or alone precise to +-threshold/2) or\n"
+     "the budget is spent",
+     RUN_RUNS, 0},
+    {"budget", 0, VMS_CLI_REQUIRED, "DURATION",
+     "with -n auto: the time the runs may take (default 20m); a round\n"
+     "that would overrun it is not started",
+     RUN_BUDGET, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "FILE",
      "result file, a new one unless --force (default\n"
      "vmsuite-<label>-<YYYYmmdd-HHMMSS>.json, with -2, -3... when taken)",
@@ -200,13 +212,18 @@ const struct vms_cli_usage vms_run_usage = {
         "  vmsuite run --cpus all --swap-file no             # all CPUs, the host's own swap only\n"
         "  vmsuite run -w mtest01:bytes=256M -n 5 --sysctl vm.page-cluster=0,3\n"
         "                                                    # two variants, interleaved\n"
+        "  vmsuite run -w mtest01:bytes=256M -n auto -o good.json  # until precise, <= 20 min\n"
+        "  vmsuite run -w mtest01:bytes=256M -n auto --against good.json --budget 30m\n"
+        "                                                    # until good or bad, <= 30 min\n"
         "\n"
         "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error) or the audio\n"
         "probe died; 125 nothing could be measured; 128 tool error; 129 usage error (also\n"
         "a --sysctl value the kernel refuses: nothing ran, every knob as it was);\n"
         "130 interrupted (result kept, incomplete). With --against: 0 no regression against\n"
         "the baseline, 1 a regression (failed runs included), 125 cannot judge (not comparable,\n"
-        "not measured, a deciding metric unstable, the audio probe died).\n",
+        "not measured, a deciding metric unstable, the audio probe died). With -n auto the "
+        "verdict\n"
+        "is that of the last look, at its per-look alpha (docs/compare.md, Adaptive runs).\n",
 };
 
 static const char *profile_names(void)
@@ -251,9 +268,25 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		a->specs[a->n_specs++] = val;
 		return 0;
 	case RUN_RUNS:
+		if (!strcmp(val, "auto")) {
+			a->adaptive = 1;
+			a->runs = 0;
+			return 0;
+		}
 		if (vms_parse_long(val, 1, 100000, &a->runs)) {
 			snprintf(err, errlen,
-			         "runs must be a whole number from 1 to 100000, not '%s'", val);
+			         "runs must be a whole number from 1 to 100000 or 'auto', not '%s'",
+			         val);
+			return -EINVAL;
+		}
+		a->adaptive = 0;
+		return 0;
+	case RUN_BUDGET:
+		if (vms_parse_seconds(val, &a->budget) || a->budget < 1 || a->budget > 7 * 86400) {
+			snprintf(err, errlen,
+			         "--budget needs a duration from 1s to 7 days (90s, 20m, 2h), not "
+			         "'%s'",
+			         val);
 			return -EINVAL;
 		}
 		return 0;
@@ -430,6 +463,8 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 		return vms_usage_error(self, "%s", why);
 	if (a->n_metrics && !a->n_against)
 		return vms_usage_error(self, "--metric goes with --against");
+	if (a->budget && !a->adaptive)
+		return vms_usage_error(self, "--budget goes with -n auto");
 	return 0;
 }
 
@@ -503,6 +538,8 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	                            .decisive = a->n_metrics ? a->metrics : NULL,
 	                            .n_decisive = a->n_metrics};
 	vms_compare_opts_init(&opts);
+	/* an adaptive run's verdict is its last look's: at the per-look alpha */
+	opts.alpha = vms_adaptive_alpha(doc, opts.alpha);
 	vms_compare_build_ex(&c, &opts, &in);
 	status = vms_compare_bisect_status(&c);
 	if (status == 0 && probe_died(doc)) {
@@ -536,6 +573,103 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	return status;
 }
 
+/* -n auto --against: every workload of the plan needs VMS_ADAPTIVE_MIN_BASE successful runs
+ * on the baseline side (all baselines together), else a usage error (129) before anything
+ * runs. With 2, Welch's test is too often fooled by a baseline whose two values happen to be
+ * close (6.2 % false "bad" at cv 10 % in simulation, against 2.9 % with 3). */
+#define VMS_ADAPTIVE_MIN_BASE 3
+static int adaptive_check_baselines(const struct vms_command *self, const struct run_args *a,
+                                    json_t *const *base, const struct vms_run_item *items, size_t n)
+{
+	size_t i, b, r;
+
+	for (i = 0; i < n; i++) {
+		const char *name = items[i].spec.w->name;
+		long ok = 0;
+
+		for (b = 0; b < a->n_against; b++) {
+			const json_t *run;
+
+			json_array_foreach (
+			    json_object_get(vms_result_workload(base[b], name), "runs"), r, run) {
+				const char *st = json_string_value(json_object_get(run, "status"));
+
+				ok += st && !strcmp(st, "ok");
+			}
+		}
+		if (ok < VMS_ADAPTIVE_MIN_BASE)
+			return vms_usage_error(
+			    self,
+			    "-n auto --against: the baseline has %ld successful run%s of %s; "
+			    "deciding against it needs at least %d (make the baseline with -n "
+			    "auto)",
+			    ok, ok == 1 ? "" : "s", name, VMS_ADAPTIVE_MIN_BASE);
+	}
+	return 0;
+}
+
+/* -n auto: the suite's look between rounds (suite/adaptive.h) over the plan's n_items items
+ * and n_variants variants, within --budget. */
+static void adaptive_setup(const struct run_args *a, json_t *const *base, const char *output,
+                           size_t n_items, size_t n_variants, struct vms_adaptive *ad,
+                           struct vms_suite_config *sc)
+{
+	struct vms_adaptive_config ac = {0};
+
+	vms_compare_opts_init(&ac.opts);
+	ac.budget_s = a->budget ? a->budget : VMS_ADAPTIVE_BUDGET_S;
+	ac.alpha = ac.opts.alpha;
+	ac.baselines = base;
+	ac.baseline_paths = a->against;
+	ac.n_baselines = a->n_against;
+	ac.decisive = a->n_metrics ? a->metrics : NULL;
+	ac.n_decisive = a->n_metrics;
+	ac.output = output;
+	ac.n_items = n_items;
+	ac.n_variants = n_variants ? n_variants : 1;
+	ac.progress = sc->progress;
+	vms_adaptive_init(ad, &ac);
+	sc->look = vms_adaptive_look;
+	sc->look_ctx = ad;
+	sc->progress_note = ad->note;
+}
+
+/* After an adaptive run: why it stopped, and each workload whose baseline has too few runs
+ * to show "no change" however many runs this kernel adds (its runs bound the interval). */
+static void adaptive_done(const struct vms_adaptive *ad, const json_t *doc)
+{
+	const json_t *looks = json_object_get(json_object_get(doc, "adaptive"), "looks"), *w;
+	const json_t *last = json_array_get(looks, json_array_size(looks) - 1);
+	size_t i;
+
+	if (ad->why[0])
+		vms_note("-n auto: %s", ad->why);
+	json_array_foreach (json_object_get(last, "workloads"), i, w) {
+		json_int_t base = json_integer_value(json_object_get(w, "baseline_runs"));
+		const char *name = json_string_value(json_object_get(w, "workload"));
+
+		const char *d = json_string_value(json_object_get(w, "decision"));
+
+		/* a decided workload did not need more of it */
+		if (!json_is_true(json_object_get(w, "baseline_too_few")) ||
+		    (d && !strcmp(d, "decided")))
+			continue;
+		if (base >= vms_adaptive_schedule[VMS_ADAPTIVE_MAX_LOOKS - 1])
+			vms_note(
+			    "--against: the baseline's %" JSON_INTEGER_FORMAT
+			    " runs of %s spread too much to show a change within the threshold "
+			    "however many runs this kernel adds: quiet the machine (vmsuite "
+			    "sysinfo lists noise sources) and remake it",
+			    base, name);
+		else
+			vms_note("--against: the baseline has only %" JSON_INTEGER_FORMAT
+			         " runs of %s (this run %" JSON_INTEGER_FORMAT
+			         "): too few to show a change within the threshold, however many "
+			         "runs this kernel adds; make the baseline with -n auto",
+			         base, name, json_integer_value(json_object_get(w, "runs")));
+	}
+}
+
 /* vmsuite-<label>-<stamp>.json, or -2, -3... after the stamp when that is taken (quick runs
  * share a second); the first checkpoint still refuses a name taken meanwhile. */
 static char *default_output(const char *label)
@@ -566,6 +700,7 @@ int cmd_run(int argc, char **argv)
 	struct vms_machine machine;
 	struct vms_run_item items[64] = {0};
 	struct vms_variants variants = {0};
+	struct vms_adaptive adaptive = {0};
 	char why[1024], workdir[PATH_MAX], swap_dir[PATH_MAX];
 	char *output = NULL;
 	struct utsname uts;
@@ -634,10 +769,13 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	/* sizes the machine gives to what -w left unset (or the profile's whole plan) */
-	if (vms_plan_apply(items, &n, VMS_ARRAY_SIZE(items), &machine, a.runs)) {
+	if (vms_plan_apply(items, &n, VMS_ARRAY_SIZE(items), &machine,
+	                   a.adaptive ? vms_adaptive_schedule[0] : a.runs)) {
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
+	if (a.adaptive && a.n_against && (ret = adaptive_check_baselines(self, &a, base, items, n)))
+		goto out;
 	/* the knobs: names, values and writability checked before anything changes */
 	ret = vms_variants_build(&variants, a.sysctls, a.n_sysctls, a.thp, 1, why, sizeof(why));
 	if (ret == -EINVAL || ret == -ENOENT) {
@@ -680,6 +818,8 @@ int cmd_run(int argc, char **argv)
 	sc.n_variants = variants.n;
 	sc.knobs = variants.knobs;
 	sc.n_knobs = variants.n_knobs;
+	if (a.adaptive)
+		adaptive_setup(&a, base, output, n, variants.n, &adaptive, &sc);
 	vms_suite_init(&suite, &sc);
 	ret = vms_suite_run(&suite, &doc);
 	vms_suite_release(&suite);
@@ -700,6 +840,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (ret == VMS_EXIT_INTERRUPTED && doc)
 		vms_note("interrupted: the result so far is in '%s', marked incomplete", output);
+	if (a.adaptive && doc)
+		adaptive_done(&adaptive, doc);
 	/* the verdict: only of a run that finished (interrupted: 130 stops a bisect; a tool
 	 * error stays 128); a failed run is judged, failed_runs decides */
 	if (a.n_against && doc && (ret == VMS_EXIT_OK || ret == VMS_EXIT_FAILED))
@@ -717,6 +859,7 @@ out:
 		json_decref(base[i]);
 	json_decref(doc);
 	vms_variants_release(&variants);
+	vms_adaptive_release(&adaptive);
 	for (i = 0; i < n; i++)
 		vms_workload_spec_release(&items[i].spec);
 	free(output);

@@ -201,6 +201,22 @@ static int variants_check(const json_t *doc, char *err, size_t errlen)
 	return 0;
 }
 
+void vms_result_add_look(json_t *doc, json_t *look)
+{
+	json_t *ad = json_object_get(doc, "adaptive"), *looks;
+
+	if (!json_is_object(ad)) {
+		ad = json_object();
+		json_object_set_new(doc, "adaptive", ad);
+	}
+	looks = json_object_get(ad, "looks");
+	if (!json_is_array(looks)) {
+		looks = json_array();
+		json_object_set_new(ad, "looks", looks);
+	}
+	json_array_append_new(looks, look);
+}
+
 int vms_json_write_file(const json_t *doc, const char *path)
 {
 	return vms_json_write_file_ex(doc, path, 0);

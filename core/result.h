@@ -49,6 +49,10 @@ json_t *vms_result_workload_variant(const json_t *doc, const char *name, const c
 size_t vms_result_variant_count(const json_t *doc);
 const char *vms_result_variant_label(const json_t *doc, size_t i);
 
+/* Appends look (a new reference, stolen) to doc's adaptive.looks, making both when absent
+ * (`vmsuite run -n auto`; docs/result-format.md). Never fails (aborts on OOM). */
+void vms_result_add_look(json_t *doc, json_t *look);
+
 /* Serialises doc (keys in insertion order, one-space indent, reals with 12 significant digits
  * in the C locale's notation, a final newline) and writes it atomically to path. 0 or -errno;
  * reports nothing. */

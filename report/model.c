@@ -283,10 +283,32 @@ int vms_report_line_beside(enum vms_report_line kind)
 
 static void header_machine_lines(const struct vms_report_model *m, emit_fn *emit, void *ctx);
 
+/* "Runs: -n auto ...: decided after 9 runs: ..." of a run made with -n auto. */
+static void adaptive_line(const struct vms_report_model *m, emit_fn *emit, void *ctx)
+{
+	const json_t *ad = json_object_get(m->doc, "adaptive");
+	const json_t *stop = json_object_get(ad, "stop");
+	const char *text = json_string_value(json_object_get(stop, "text"));
+	char line[1024];
+	double budget;
+
+	if (!json_is_object(ad))
+		return;
+	budget = json_number_value(json_object_get(ad, "budget_s"));
+	snprintf(line, sizeof(line),
+	         "Runs: -n auto, budget %.0f %s, %zu looks at alpha %.4g each: %s",
+	         budget < 120 ? budget : budget / 60, budget < 120 ? "s" : "min",
+	         json_array_size(json_object_get(ad, "looks")),
+	         json_number_value(json_object_get(ad, "alpha_per_look")),
+	         text ? text : "did not stop by itself (interrupted or killed)");
+	emit(ctx, VMS_LINE_MACHINE, line);
+}
+
 void vms_report_header_lines(const struct vms_report_model *m, emit_fn *emit, void *ctx)
 {
 	header_machine_lines(m, emit, ctx);
 	variant_lines(m, emit, ctx);
+	adaptive_line(m, emit, ctx);
 }
 
 static void header_machine_lines(const struct vms_report_model *m, emit_fn *emit, void *ctx)
@@ -530,6 +552,18 @@ json_t *vms_report_summary_of_model(const struct vms_report_model *m)
 		json_object_set_new(out, "variants", vs);
 	}
 	json_object_set_new(out, "workloads", wls);
+	if (json_is_object(json_object_get(doc, "adaptive"))) {
+		const json_t *ad = json_object_get(doc, "adaptive");
+
+		json_object_set_new(
+		    out, "adaptive",
+		    json_pack("{s:O, s:O, s:O, s:I, s:O}", "budget_s",
+		              json_object_get(ad, "budget_s"), "alpha_per_look",
+		              json_object_get(ad, "alpha_per_look"), "max_looks",
+		              json_object_get(ad, "max_looks"), "looks",
+		              (json_int_t)json_array_size(json_object_get(ad, "looks")), "stop",
+		              json_object_get(ad, "stop")));
+	}
 	return out;
 }
 

@@ -593,6 +593,9 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	rc.n_variants = s->cfg.n_variants;
 	rc.apply_variant = s->cfg.n_knobs ? apply_variant : NULL;
 	rc.variant_ctx = s;
+	rc.look = s->cfg.look;
+	rc.look_ctx = s->cfg.look_ctx;
+	rc.progress_note = s->cfg.progress_note;
 	ret = vms_runner_run(&rc, doc);
 out:
 	teardown(s);

@@ -40,6 +40,11 @@ struct vms_suite_config {
 	size_t n_variants;
 	const char *const *knobs; /* dotted names (core/sysctl.h) the variants set, validated */
 	size_t n_knobs;
+	/* Adaptive runs (-n auto, suite/adaptive.h): the runner's look between rounds and the
+	 * progress lines' note; NULL = the plan's runs */
+	int (*look)(void *ctx, json_t *doc, const long *done, long *want, long *at_most);
+	void *look_ctx;
+	const char *progress_note;
 };
 
 /* A knob the suite changes: its journal record while it is changed. */

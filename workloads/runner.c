@@ -516,7 +516,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	struct vms_cgroup_stats *cga = cfg->cgroup ? vms_xmalloc(sizeof(*cga)) : NULL;
 	struct vms_host_entry wd = {0};
 	int wd_made = 0, wd_recorded = 0;
-	char what[128];
+	char what[256];
 	json_t *cgj = NULL;
 	int ret = 0;
 	pid_t pid;
@@ -545,10 +545,13 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		wd_made = 1;
 	}
 	if (cfg->n_variants > 1)
-		snprintf(what, sizeof(what), "%s [%s] run %zu/%ld", ctx->w->name, var->label,
-		         index + 1, nruns);
+		snprintf(what, sizeof(what), "%s [%s] run %zu/%s%ld%s%s", ctx->w->name, var->label,
+		         index + 1, cfg->look ? "<=" : "", nruns, cfg->progress_note ? "  " : "",
+		         cfg->progress_note ? cfg->progress_note : "");
 	else
-		snprintf(what, sizeof(what), "%s run %zu/%ld", ctx->w->name, index + 1, nruns);
+		snprintf(what, sizeof(what), "%s run %zu/%s%ld%s%s", ctx->w->name, index + 1,
+		         cfg->look ? "<=" : "", nruns, cfg->progress_note ? "  " : "",
+		         cfg->progress_note ? cfg->progress_note : "");
 
 	json_object_set_new(run, "clean_state", json_string(clean_state(cfg->drop_caches)));
 	/* sync and drop_caches take a while: a stop that came meanwhile starts no child */
@@ -832,12 +835,12 @@ struct entry {
 	json_t *wl, *metrics, *runs; /* borrowed from the document */
 };
 
-/* Runs run r of every variant of item it (interleaved: the variants take turns). Returns 0
- * to go on, 2 interrupted, 3 a fatal error (reported). A failed run sets bit 1 of *failed,
- * bit 2 when the environment failed it (the work filesystem filled up). */
+/* Runs run r (of at most nruns) of every variant of ctx's workload (interleaved: the variants
+ * take turns). Returns 0 to go on, 2 interrupted, 3 a fatal error (reported). A failed run sets
+ * bit 1 of *failed, bit 2 when the environment failed it (the work filesystem filled up). */
 static int run_round(const struct vms_run_config *cfg, const json_t *doc,
-                     const struct vms_run_item *it, struct vms_workload_ctx *ctx, struct entry *es,
-                     long r, size_t *current, int *failed, int *measured, int *warned)
+                     struct vms_workload_ctx *ctx, struct entry *es, long r, long nruns,
+                     size_t *current, int *failed, int *measured, int *warned)
 {
 	size_t v;
 
@@ -855,12 +858,12 @@ static int run_round(const struct vms_run_config *cfg, const json_t *doc,
 		*current = v;
 		run = json_object();
 		json_array_append_new(es[v].runs, run);
-		st = run_once(cfg, ctx, es[v].metrics, run, (size_t)r, it->runs, var);
+		st = run_once(cfg, ctx, es[v].metrics, run, (size_t)r, nruns, var);
 		if (st == 3) {
 			json_array_remove(es[v].runs, json_array_size(es[v].runs) - 1);
 			return 2;
 		}
-		audio_check(cfg, ctx->w->name, r + 1, it->runs, warned);
+		audio_check(cfg, ctx->w->name, r + 1, nruns, warned);
 		vms_metrics_pad(es[v].metrics, (size_t)r + 1);
 		apply_primary(ctx->w, es[v].metrics);
 		if (st == 2)
@@ -869,10 +872,10 @@ static int run_round(const struct vms_run_config *cfg, const json_t *doc,
 			*failed |= st == 4 ? 2 : 1;
 			if (cfg->n_variants > 1)
 				vms_warn("%s [%s] run %ld/%ld failed: %s", ctx->w->name, var->label,
-				         r + 1, it->runs,
+				         r + 1, nruns,
 				         json_string_value(json_object_get(run, "reason")));
 			else
-				vms_warn("%s run %ld/%ld failed: %s", ctx->w->name, r + 1, it->runs,
+				vms_warn("%s run %ld/%ld failed: %s", ctx->w->name, r + 1, nruns,
 				         json_string_value(json_object_get(run, "reason")));
 		} else {
 			*measured = 1;
@@ -906,19 +909,76 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	return ret;
 }
 
+/* The rounds of the plan: every item's runs up to want[i], then a look (when adaptive). */
+struct rounds {
+	struct entry *es; /* n_items x n_variants */
+	long *done, *want, *most;
+	int *started, *skip;
+};
+
+static void rounds_free(struct rounds *rd)
+{
+	free(rd->es);
+	free(rd->done);
+	free(rd->want);
+	free(rd->most);
+	free(rd->started);
+	free(rd->skip);
+}
+
+/* Adds item i's entries (one per variant) to the document at its first turn, and marks it
+ * skipped when it cannot run now. 0, or 3 when a checkpoint failed. */
+static int item_start(const struct vms_run_config *cfg, json_t *doc, struct rounds *rd, size_t i,
+                      const struct vms_workload_ctx *ctx)
+{
+	json_t *workloads = json_object_get(doc, "workloads");
+	struct entry *es = &rd->es[i * cfg->n_variants];
+	char why[512];
+	size_t v;
+
+	rd->started[i] = 1;
+	for (v = 0; v < cfg->n_variants; v++) {
+		es[v].metrics = json_object();
+		es[v].runs = json_array();
+		es[v].wl = json_pack("{s:s, s:s, s:s, s:o, s:i, s:o, s:o}", "name", ctx->w->name,
+		                     "variant", cfg->variants[v].label, "summary", ctx->w->summary,
+		                     "options", vms_workload_opts_json(ctx->w, ctx->opts),
+		                     "runs_planned", (int)cfg->items[i].runs, "metrics",
+		                     es[v].metrics, "runs", es[v].runs);
+		json_array_append_new(workloads, es[v].wl);
+	}
+	if (!still_runnable(ctx, why, sizeof(why)))
+		return 0;
+	for (v = 0; v < cfg->n_variants; v++) {
+		json_object_set_new(es[v].wl, "status", json_string("skipped"));
+		json_object_set_new(es[v].wl, "reason", json_string(why));
+	}
+	vms_warn("%s skipped: %s", ctx->w->name, why);
+	rd->skip[i] = 1;
+	return checkpoint(cfg, doc) ? 3 : 0;
+}
+
 static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 {
-	json_t *doc = new_document(cfg), *workloads = json_object_get(doc, "workloads");
+	json_t *doc = new_document(cfg);
 	int interrupted = 0, failed = 0, measured = 0, skipped = 0, audio_dead = 0, warned = 0;
-	struct entry *es = vms_xcalloc(cfg->n_variants, sizeof(*es));
 	size_t current = (size_t)-1; /* the variant the host is in */
-	int ret;
+	struct rounds rd;
+	int ret = 0, more = 1;
 	double b0 = 0, b1 = 0;
-	size_t i, v;
+	size_t i;
 
 	*doc_out = doc;
+	rd.es = vms_xcalloc(cfg->n_items * cfg->n_variants + 1, sizeof(*rd.es));
+	rd.done = vms_xcalloc(cfg->n_items + 1, sizeof(long));
+	rd.want = vms_xcalloc(cfg->n_items + 1, sizeof(long));
+	rd.most = vms_xcalloc(cfg->n_items + 1, sizeof(long));
+	rd.started = vms_xcalloc(cfg->n_items + 1, sizeof(int));
+	rd.skip = vms_xcalloc(cfg->n_items + 1, sizeof(int));
+	for (i = 0; i < cfg->n_items; i++)
+		rd.want[i] = rd.most[i] = cfg->items[i].runs;
 	if (checkpoint(cfg, doc)) {
-		free(es);
+		rounds_free(&rd);
 		return VMS_EXIT_FATAL;
 	}
 	if (cfg->audio) {
@@ -926,55 +986,59 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 		audio_check(cfg, "the idle baseline", 0, 0, &warned);
 	}
 	interrupted = stop_signal(cfg) != 0;
-	for (i = 0; i < cfg->n_items && !interrupted; i++) {
-		const struct vms_run_item *it = &cfg->items[i];
-		struct vms_workload_ctx ctx = {.w = it->spec.w,
-		                               .opts = it->spec.opts,
-		                               .workdir = it->workdir ? it->workdir : cfg->workdir,
-		                               .tmpfile = it->tmpfile};
-		char why[512];
-		long r;
+	/* adaptive: the look plans the first round (done[] all 0) */
+	if (cfg->look && !interrupted &&
+	    (more = cfg->look(cfg->look_ctx, doc, rd.done, rd.want, rd.most)) < 0) {
+		rounds_free(&rd);
+		return VMS_EXIT_FATAL;
+	}
+	while (more && !interrupted) {
+		for (i = 0; i < cfg->n_items && !interrupted; i++) {
+			const struct vms_run_item *it = &cfg->items[i];
+			struct vms_workload_ctx ctx = {.w = it->spec.w,
+			                               .opts = it->spec.opts,
+			                               .workdir =
+			                                   it->workdir ? it->workdir : cfg->workdir,
+			                               .tmpfile = it->tmpfile};
+			long r;
 
-		if (stop_signal(cfg)) {
-			interrupted = 1;
+			if (stop_signal(cfg)) {
+				interrupted = 1;
+				break;
+			}
+			if (!rd.started[i] && item_start(cfg, doc, &rd, i, &ctx)) {
+				rounds_free(&rd);
+				return VMS_EXIT_FATAL;
+			}
+			if (rd.skip[i]) {
+				/* keeps an earlier full-disk failure (bit 2) */
+				skipped = 1;
+				failed |= 1;
+				continue;
+			}
+			for (r = rd.done[i]; r < rd.want[i] && !interrupted; r++) {
+				int st =
+				    run_round(cfg, doc, &ctx, &rd.es[i * cfg->n_variants], r,
+				              rd.most[i], &current, &failed, &measured, &warned);
+
+				if (st == 3) {
+					rounds_free(&rd);
+					return VMS_EXIT_FATAL;
+				}
+				interrupted = st == 2;
+				if (!interrupted)
+					rd.done[i] = r + 1;
+			}
+		}
+		if (interrupted || !cfg->look)
 			break;
-		}
-		for (v = 0; v < cfg->n_variants; v++) {
-			es[v].metrics = json_object();
-			es[v].runs = json_array();
-			es[v].wl = json_pack(
-			    "{s:s, s:s, s:s, s:o, s:i, s:o, s:o}", "name", ctx.w->name, "variant",
-			    cfg->variants[v].label, "summary", ctx.w->summary, "options",
-			    vms_workload_opts_json(ctx.w, ctx.opts), "runs_planned", (int)it->runs,
-			    "metrics", es[v].metrics, "runs", es[v].runs);
-			json_array_append_new(workloads, es[v].wl);
-		}
-		if (still_runnable(&ctx, why, sizeof(why))) {
-			for (v = 0; v < cfg->n_variants; v++) {
-				json_object_set_new(es[v].wl, "status", json_string("skipped"));
-				json_object_set_new(es[v].wl, "reason", json_string(why));
-			}
-			vms_warn("%s skipped: %s", ctx.w->name, why);
-			skipped = 1;
-			failed |= 1;
-			if (checkpoint(cfg, doc)) {
-				free(es);
-				return VMS_EXIT_FATAL;
-			}
-			continue;
-		}
-		for (r = 0; r < it->runs && !interrupted; r++) {
-			int st = run_round(cfg, doc, it, &ctx, es, r, &current, &failed, &measured,
-			                   &warned);
-
-			if (st == 3) {
-				free(es);
-				return VMS_EXIT_FATAL;
-			}
-			interrupted = st == 2;
+		more = cfg->look(cfg->look_ctx, doc, rd.done, rd.want, rd.most);
+		if (more < 0 || checkpoint(cfg, doc)) {
+			rounds_free(&rd);
+			return VMS_EXIT_FATAL;
 		}
 	}
-	free(es);
+	rounds_free(&rd);
 	if (cfg->audio)
 		audio_dead = audio_windows(cfg, doc, b0, b1);
 	/* a dead probe is a failure of the measurement: its windows have no sound data */

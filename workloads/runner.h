@@ -87,6 +87,17 @@ struct vms_run_config {
 	 * -errno (reported by it), which ends the suite with 128. NULL = no checkpoints. */
 	int (*checkpoint)(void *ctx, const json_t *doc);
 	void *checkpoint_ctx;
+	/* Adaptive runs (`run -n auto`): the plan goes in rounds (each visits the items in
+	 * order). Before the first (done[] all 0) and after each round, with done[i] the runs of
+	 * item i made so far (of every variant), look sets want[i] to the runs item i is to have
+	 * after the next round (done[i]: no more of it) and at_most[i] to the most it may come
+	 * to (progress lines read "run 4/<=12"). Returns 1 for another round, 0 to stop, or
+	 * -errno (reported by it), which ends the suite with 128. It may add to doc; after a
+	 * round a checkpoint follows. NULL = one round of items[i].runs runs. */
+	int (*look)(void *ctx, json_t *doc, const long *done, long *want, long *at_most);
+	void *look_ctx;
+	/* Appended to progress lines ("budget 12:30 left"), read at each run; NULL = nothing. */
+	const char *progress_note;
 };
 
 /* Resolves the workload's computed defaults and checks what it needs (free disk, not tmpfs) in
