@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "report/compare.h"
+#include "compare/compare.h"
 
 /* The looks' schedule: the runs per workload (per side) after each round. */
 #define VMS_ADAPTIVE_MAX_LOOKS 10

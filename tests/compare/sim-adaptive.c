@@ -14,7 +14,7 @@
 #include "core/result.h"
 #include "core/util.h"
 #include "gen.h"
-#include "report/compare.h"
+#include "compare/compare.h"
 #include "suite/adaptive.h"
 
 struct sim {
