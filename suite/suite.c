@@ -45,8 +45,13 @@ static void install_signals(struct vms_suite *s)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, &s->old_pipe);
 	sa.sa_handler = on_stop;
-	for (i = 0; i < VMS_ARRAY_SIZE(stop_signals); i++)
-		sigaction(stop_signals[i], &sa, &s->old_sa[i]);
+	for (i = 0; i < VMS_ARRAY_SIZE(stop_signals); i++) {
+		sigaction(stop_signals[i], NULL, &s->old_sa[i]);
+		/* under nohup a hangup is not a stop: an inherited ignore stays */
+		if (stop_signals[i] == SIGHUP && s->old_sa[i].sa_handler == SIG_IGN)
+			continue;
+		sigaction(stop_signals[i], &sa, NULL);
+	}
 	s->signals_installed = 1;
 }
 
