@@ -55,6 +55,11 @@ static void say(const struct vms_host_entry *e, enum vms_host_outcome outcome, i
 			       what, path, e->owner.pid);
 		t->undone++;
 		break;
+	case VMS_HOST_TEMPORARY:
+		printf("removed '%s', a record pid %ld was writing when it died, which is gone\n",
+		       rec, e->owner.pid);
+		t->undone++;
+		break;
 	case VMS_HOST_LIVE:
 		printf("left alone: the %s '%s' of the running pid %ld ('%s')\n", what, path,
 		       e->owner.pid, cmd);

@@ -4,6 +4,7 @@
  * Kernel paths: /proc/PID/stat and cmdline, flock(2), rmdir/unlinkat of a work directory. */
 #include "core/hoststate.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -665,12 +666,100 @@ const struct vms_host_kind_row vms_host_row_workdir = {
     .undo = undo_workdir,
 };
 
+/* ---- what a dead run left half-written ---- */
+
+/* The writer of name if it is a temporary file of a record ("<record>.json.tmp.<pid>"): the
+ * record's name gives its owner (<pid>-<start time>-<seq>.json in the journal, <boot id>-<pid>-
+ * <start time>-<seq>.json among the persistent records), whose pid must be the writer's.
+ * 0, or -EINVAL (not such a file: left alone). */
+static int temporary_owner(const char *name, int persistent, struct vms_host_owner *o)
+{
+	const char *tmp = strstr(name, ".json.tmp."), *p;
+	char head[256], *dash[3], *end;
+	long writer;
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	if (!tmp || (size_t)(tmp - name) >= sizeof(head) || !isdigit((unsigned char)tmp[10]))
+		return -EINVAL;
+	errno = 0;
+	writer = strtol(tmp + 10, &end, 10);
+	if (errno || *end || writer <= 0)
+		return -EINVAL;
+	memcpy(head, name, (size_t)(tmp - name));
+	head[tmp - name] = '\0';
+	/* from the right: seq, start time, pid; a boot id before them */
+	for (i = 0; i < 3; i++) {
+		dash[i] = strrchr(head, '-');
+		if (!dash[i])
+			break;
+		*dash[i] = '\0';
+	}
+	if (i == 3 && !persistent)
+		return -EINVAL; /* a journal record's name has two dashes */
+	if (i < 2 || (persistent && i < 3))
+		return -EINVAL;
+	p = persistent ? dash[2] + 1 : head;
+	errno = 0;
+	o->pid = strtol(p, &end, 10);
+	if (errno || *end || o->pid != writer)
+		return -EINVAL;
+	o->start_time = strtoull(dash[1] + 1, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	if (persistent && strcmp(head, "unknown-boot")) {
+		if (strlen(head) >= sizeof(o->boot_id))
+			return -EINVAL;
+		memcpy(o->boot_id, head, strlen(head) + 1);
+	}
+	return 0;
+}
+
+/* Removes the temporary files of dead writers in dir (see vms_hoststate_repair()). */
+static void remove_temporaries(const char *dir, int persistent, vms_host_report_fn report,
+                               void *arg, int *done)
+{
+	struct vms_host_entry *e = vms_xcalloc(1, sizeof(*e));
+	struct dirent *d;
+	DIR *dh = opendir(dir);
+
+	if (!dh) {
+		free(e);
+		return;
+	}
+	while ((d = readdir(dh))) {
+		if (temporary_owner(d->d_name, persistent, &e->owner) ||
+		    vms_host_owner_alive(&e->owner) ||
+		    (size_t)snprintf(e->record, sizeof(e->record), "%s/%s", dir, d->d_name) >=
+		        sizeof(e->record))
+			continue;
+		if (unlink(e->record) && errno != ENOENT) {
+			vms_warn("cannot remove '%s', which a dead vmsuite was writing: %s",
+			         e->record, strerror(errno));
+			continue;
+		}
+		e->kind = persistent ? VMS_HOST_SWAPFILE : VMS_HOST_KIND_NR;
+		snprintf(e->path, sizeof(e->path), "%s", e->record);
+		(*done)++;
+		if (report)
+			report(e, VMS_HOST_TEMPORARY, 0, arg);
+	}
+	closedir(dh);
+	free(e);
+}
+
 int vms_hoststate_repair(struct vms_hoststate *hs, vms_host_report_fn report, void *arg)
 {
+	char dir[PATH_MAX];
 	struct vms_host_entry *es;
 	size_t n, i;
 	int ret, done = 0, first_err = 0;
 
+	journal_path(hs, dir, sizeof(dir));
+	remove_temporaries(dir, 0, report, arg, &done);
+	persist_path(hs, dir, sizeof(dir));
+	if (!access(dir, W_OK)) /* only root writes them, and removes them */
+		remove_temporaries(dir, 1, report, arg, &done);
 	if ((ret = vms_hoststate_list(hs, &es, &n)))
 		return ret;
 	for (i = 0; i < n; i++) {

@@ -110,13 +110,19 @@ enum vms_host_outcome {
 	VMS_HOST_LIVE,    /* its owner runs: left alone */
 	VMS_HOST_FAILED,  /* undo failed (err): record kept for the next attempt */
 	VMS_HOST_REFUSED, /* names nothing vmsuite makes: left alone, record kept */
+	/* a record a dead run was writing when it died (vms_write_atomic()'s "NAME.json.tmp.PID"):
+	 * removed; e->record is that file, e->owner the run (no other field is set) */
+	VMS_HOST_TEMPORARY,
 };
 
 /* Called once per entry by vms_hoststate_repair(); err is the -errno of a failure. */
 typedef void (*vms_host_report_fn)(const struct vms_host_entry *e, enum vms_host_outcome outcome,
                                    int err, void *arg);
 
-/* Undoes, newest first, every entry whose owner is dead (vms_host_owner_alive()), and removes
+/* First removes the temporary files of records that dead runs were writing when they died
+ * (in the journal and among the persistent records; the run told from the record's name;
+ * reported as VMS_HOST_TEMPORARY, counted as undone). Then undoes, newest first, every entry
+ * whose owner is dead (vms_host_owner_alive()), and removes
  * its record (and, for a swap file, its persistent record); entries of live owners (this
  * process included) are left alone. Then the persistent swap-file records made before this boot
  * (another boot id; /run and its journal are gone with that boot): a file that

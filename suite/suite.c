@@ -148,6 +148,11 @@ static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome out
 			         rec, path);
 		}
 		break;
+	case VMS_HOST_TEMPORARY:
+		vms_note("repaired what a dead vmsuite left: removed '%s', a record pid %ld was "
+		         "writing when it died",
+		         rec, e->owner.pid);
+		break;
 	case VMS_HOST_LIVE: break;
 	}
 	free(path);

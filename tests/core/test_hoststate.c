@@ -1,5 +1,6 @@
 /* Unit tests of core/hoststate.c in a temporary state directory: owners told apart by start
- * time, records written and forgotten, repair of dead owners' entries only (newest first), the
+ * time, records written and forgotten, repair of dead owners' entries only (newest first) and
+ * of the records they were writing when they died, the
  * exclusive lock (refusal, waiting, the holder named), and the /run/vmsuite default. */
 #include <errno.h>
 #include <limits.h>
@@ -276,6 +277,84 @@ static void test_repair(void **state)
 	assert_int_equal(seen.n, 2);
 }
 
+static void touch(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"format\": \"vmsuite.hoststate/1\", \"ki", f); /* cut short by SIGKILL */
+	assert_int_equal(fclose(f), 0);
+}
+
+static int exists(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return !access(path, F_OK);
+}
+
+/* A run SIGKILLed while it wrote a record leaves vms_write_atomic()'s temporary file: the
+ * repair removes those of dead runs (journal and persistent records) and reports them; a live
+ * run's and files of other names stay. */
+static void test_repair_temporaries(void **state)
+{
+	struct vms_hoststate mine;
+	struct vms_host_owner dead;
+	struct seen seen = {0};
+	char dir[PATH_MAX];
+	pid_t pid;
+	int i;
+
+	(void)state;
+	assert_int_equal(vms_hoststate_init(&mine, tmp), 0);
+	pid = sleeper();
+	assert_int_equal(vms_host_owner_read(&dead, pid), 0);
+	reap(pid);
+	assert_true(dead.boot_id[0]);
+	snprintf(dir, sizeof(dir), "%s/journal", tmp);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/swapfiles", tmp);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	touch("%s/journal/%ld-%llu-3.json.tmp.%ld", tmp, dead.pid, dead.start_time, dead.pid);
+	touch("%s/swapfiles/%s-%ld-%llu-1.json.tmp.%ld", tmp, dead.boot_id, dead.pid,
+	      dead.start_time, dead.pid);
+	touch("%s/journal/%ld-%llu-1.json.tmp.%ld", tmp, mine.self.pid, mine.self.start_time,
+	      mine.self.pid); /* being written now */
+	touch("%s/journal/%ld-%llu-2.json.tmp.%ld", tmp, dead.pid, dead.start_time,
+	      mine.self.pid); /* another writer than the record's owner: not a name vmsuite makes */
+	touch("%s/journal/notes.tmp.1", tmp);
+
+	assert_int_equal(vms_hoststate_repair(&mine, note, &seen), 2);
+	assert_int_equal(seen.n, 2);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(seen.outcome[i], VMS_HOST_TEMPORARY);
+		assert_non_null(strstr(seen.path[i], ".json.tmp."));
+	}
+	assert_false(
+	    exists("%s/journal/%ld-%llu-3.json.tmp.%ld", tmp, dead.pid, dead.start_time, dead.pid));
+	assert_false(exists("%s/swapfiles/%s-%ld-%llu-1.json.tmp.%ld", tmp, dead.boot_id, dead.pid,
+	                    dead.start_time, dead.pid));
+	assert_true(exists("%s/journal/%ld-%llu-1.json.tmp.%ld", tmp, mine.self.pid,
+	                   mine.self.start_time, mine.self.pid));
+	assert_true(exists("%s/journal/%ld-%llu-2.json.tmp.%ld", tmp, dead.pid, dead.start_time,
+	                   mine.self.pid));
+	assert_true(exists("%s/journal/notes.tmp.1", tmp));
+	/* nothing more the second time */
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(vms_hoststate_repair(&mine, note, &seen), 0);
+	assert_int_equal(seen.n, 0);
+}
+
 /* A dead run's swap file record: its file (not switched on here: no root needed) is removed;
  * a record naming another file, or a symlink with vmsuite's name, is refused and nothing is
  * touched. The kind survives the record's round trip. */
@@ -530,6 +609,7 @@ int main(void)
 	    cmocka_unit_test(test_owner_alive),
 	    cmocka_unit_test_setup_teardown(test_record_list_forget, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repair, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_repair_temporaries, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repair_swapfile, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_persistent_swapfile, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
