@@ -134,9 +134,10 @@ int cmd_cleanup(int argc, char **argv)
 		return ret;
 	/* a reader that went away (`| head -1`) must not stop the undo halfway: EPIPE instead */
 	signal(SIGPIPE, SIG_IGN);
-	if (vms_hoststate_init(&hs, NULL))
-		return vms_error_ret(VMS_EXIT_FATAL, "state directory '%s' too long",
-		                     vms_hoststate_default_dir());
+	if (vms_hoststate_init(&hs, NULL)) {
+		vms_hoststate_too_long(NULL);
+		return VMS_EXIT_FATAL;
+	}
 	if (stat(hs.dir, &st)) {
 		if (errno != ENOENT)
 			return vms_error_ret(VMS_EXIT_FATAL, "cannot read '%s': %s", hs.dir,

@@ -175,6 +175,27 @@ int vms_hoststate_init(struct vms_hoststate *hs, const char *dir)
 	return 0;
 }
 
+int vms_hoststate_too_long(const char *dir)
+{
+	const struct vms_hoststate *hs = NULL;
+	char *shown;
+	size_t len;
+
+	if (!dir)
+		dir = vms_hoststate_default_dir();
+	len = strlen(dir);
+	shown = vms_text_escape(dir);
+	if (strlen(shown) > 64)
+		memcpy(shown + 61, "...", 4);
+	vms_error("the state directory '%s' is too long (%zu bytes, at most %zu)%s", shown, len,
+	          sizeof(hs->dir) - 1,
+	          getenv("VMSUITE_STATE_DIR") && *getenv("VMSUITE_STATE_DIR")
+	              ? ": VMSUITE_STATE_DIR names it"
+	              : "");
+	free(shown);
+	return -ENAMETOOLONG;
+}
+
 void vms_hoststate_release(struct vms_hoststate *hs)
 {
 	if (hs->lock_fd < 0)

@@ -46,6 +46,10 @@ const char *vms_hoststate_default_dir(void);
  * VMS_HOSTSTATE_PERSIST_DIR. Creates nothing and reports nothing; 0, or -ENAMETOOLONG. */
 int vms_hoststate_init(struct vms_hoststate *hs, const char *dir);
 
+/* Says that the state directory dir (NULL = vms_hoststate_default_dir()) is too long for
+ * vms_hoststate_init(), showing its start. Returns -ENAMETOOLONG. */
+int vms_hoststate_too_long(const char *dir);
+
 /* Releases the lock if held (hs stays usable). Never fails. */
 void vms_hoststate_release(struct vms_hoststate *hs);
 

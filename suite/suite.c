@@ -187,7 +187,7 @@ static int lock_host(struct vms_suite *s, int must)
 
 	ret = vms_hoststate_init(&s->hs, s->cfg.state_dir);
 	if (ret) {
-		vms_error("state directory '%s' too long", s->cfg.state_dir);
+		vms_hoststate_too_long(s->cfg.state_dir);
 		return VMS_EXIT_FATAL;
 	}
 	if (!must && !can_keep_state(&s->hs)) {
