@@ -316,6 +316,7 @@ out_close:
 
 int vms_hoststate_record(struct vms_hoststate *hs, struct vms_host_entry *e)
 {
+	static const unsigned char no_uuid[VMS_SWAPFILE_UUID_LEN];
 	char dir[sizeof(hs->dir) + 16];
 	json_t *j;
 	char *text;
@@ -332,6 +333,13 @@ int vms_hoststate_record(struct vms_hoststate *hs, struct vms_host_entry *e)
 	              vms_host_rows[e->kind]->name, "path", e->path, "cgroup_version",
 	              e->cgroup_version, "original", e->original, "seq", (json_int_t)e->seq,
 	              "owner", owner_json(&e->owner), "what", vms_host_rows[e->kind]->what);
+	if (e->kind == VMS_HOST_SWAPFILE && memcmp(e->swap_uuid, no_uuid, sizeof(no_uuid))) {
+		char uuid[40];
+
+		/* what the undo checks the file's header against */
+		vms_swapfile_uuid_text(e->swap_uuid, uuid);
+		json_object_set_new(j, "uuid", json_string(uuid));
+	}
 	if (e->partner[0]) {
 		json_object_set_new(j, "partner", json_string(e->partner));
 		json_object_set_new(j, "partner_original", json_string(e->partner_original));
@@ -538,7 +546,7 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 {
 	json_t *j = json_load_file(file, 0, NULL);
 	const char *format = "", *kind = "", *path = "", *original = "";
-	const char *partner = "", *partner_original = "";
+	const char *partner = "", *partner_original = "", *uuid = NULL;
 	json_t *owner = NULL;
 	json_int_t seq = 0;
 	int version = 0, ret = -EINVAL;
@@ -547,12 +555,13 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 	memset(e, 0, sizeof(*e));
 	if (!j)
 		return -EINVAL;
-	if (json_unpack(j, "{s:s, s:s, s:s, s?i, s?s, s?I, s:o, s?s, s?s}", "format", &format,
+	if (json_unpack(j, "{s:s, s:s, s:s, s?i, s?s, s?I, s:o, s?s, s?s, s?s}", "format", &format,
 	                "kind", &kind, "path", &path, "cgroup_version", &version, "original",
 	                &original, "seq", &seq, "owner", &owner, "partner", &partner,
-	                "partner_original", &partner_original) ||
+	                "partner_original", &partner_original, "uuid", &uuid) ||
 	    strcmp(format, RECORD_FORMAT) || !*path || path[0] != '/' ||
-	    (*partner && partner[0] != '/'))
+	    (*partner && partner[0] != '/') ||
+	    (uuid && vms_swapfile_uuid_parse(uuid, e->swap_uuid)))
 		goto out;
 	for (k = 0; k < VMS_HOST_KIND_NR && strcmp(vms_host_rows[k]->name, kind); k++)
 		;

@@ -402,6 +402,70 @@ static void test_repair_swapfile(void **state)
 	assert_string_equal(vms_host_kind_what(VMS_HOST_SWAPFILE), "swap file");
 }
 
+/* A dead run's swap file whose record holds the header's uuid (as every run writes it): the
+ * undo removes the file only when it still carries vmsuite's header with that uuid; a file of
+ * that name without the header, or with another uuid, is refused and kept. The uuid survives
+ * the record's round trip. */
+static void test_repair_swapfile_verified(void **state)
+{
+	struct vms_hoststate mine, dead;
+	struct vms_host_entry e, *es;
+	struct seen seen = {0};
+	unsigned char uuid[3][VMS_SWAPFILE_UUID_LEN];
+	char path[3][128];
+	struct stat st;
+	size_t n;
+	pid_t pid;
+	FILE *f;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/.vmsuite-swap-%d", tmp, 10 + i);
+		vms_swapfile_new_uuid(uuid[i]);
+	}
+	/* 0: vmsuite's file; 1: the name, no header; 2: vmsuite's header, another uuid */
+	assert_int_equal(vms_swapfile_create(path[0], 1 << 20, uuid[0], NULL, 0), 0);
+	f = fopen(path[1], "w");
+	assert_non_null(f);
+	assert_true(fputs("not a swap area\n", f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	{
+		unsigned char other[VMS_SWAPFILE_UUID_LEN];
+
+		vms_swapfile_new_uuid(other);
+		assert_int_equal(vms_swapfile_create(path[2], 1 << 20, other, NULL, 0), 0);
+	}
+	assert_int_equal(vms_hoststate_init(&mine, tmp), 0);
+	pid = sleeper();
+	assert_int_equal(vms_hoststate_init(&dead, tmp), 0);
+	assert_int_equal(vms_host_owner_read(&dead.self, pid), 0);
+	for (i = 0; i < 3; i++) {
+		memset(&e, 0, sizeof(e));
+		e.kind = VMS_HOST_SWAPFILE;
+		snprintf(e.path, sizeof(e.path), "%s", path[i]);
+		memcpy(e.swap_uuid, uuid[i], sizeof(e.swap_uuid));
+		assert_int_equal(vms_hoststate_record(&dead, &e), 0);
+	}
+	assert_int_equal(vms_hoststate_list(&mine, &es, &n), 0);
+	assert_int_equal(n, 3);
+	for (i = 0; i < 3; i++) {
+		int k = !strcmp(es[i].path, path[0]) ? 0 : !strcmp(es[i].path, path[1]) ? 1 : 2;
+
+		assert_memory_equal(es[i].swap_uuid, uuid[k], VMS_SWAPFILE_UUID_LEN);
+	}
+	free(es);
+	reap(pid);
+	assert_int_equal(vms_hoststate_repair(&mine, note, &seen), 1);
+	assert_int_equal(seen.n, 3);
+	for (i = 0; i < seen.n; i++)
+		assert_int_equal(seen.outcome[i], strcmp(seen.path[i], path[0]) ? VMS_HOST_REFUSED
+		                                                                : VMS_HOST_UNDONE);
+	assert_int_equal(lstat(path[0], &st), -1);
+	assert_int_equal(lstat(path[1], &st), 0);
+	assert_int_equal(lstat(path[2], &st), 0);
+}
+
 /* The persistent swap-file records (they outlive a reboot, unlike the journal): written with
  * the boot id and the header's uuid; left to the journal in this boot; of an earlier boot, the
  * file removed when it still is vmsuite's (label and uuid) and the record with it, a file that
@@ -611,6 +675,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_repair, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repair_temporaries, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repair_swapfile, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_repair_swapfile_verified, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_persistent_swapfile, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock_interrupted, setup, teardown),
