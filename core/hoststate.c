@@ -208,11 +208,33 @@ void vms_hoststate_release(struct vms_hoststate *hs)
 	hs->lock_fd = -1;
 }
 
-static int make_dir(const char *path)
+/* mkdir -p (mode 0755): a state directory whose parents are missing is made with them, so
+ * that a run never goes without the lock for want of them. */
+static int make_dirs(const char *path)
 {
+	char *parent, *slash;
+	int ret;
+
 	if (!mkdir(path, 0755) || errno == EEXIST)
 		return 0;
-	return vms_error_ret(-errno, "cannot create '%s': %s", path, strerror(errno));
+	if (errno != ENOENT || !(slash = strrchr(path, '/')) || slash == path)
+		return -errno;
+	parent = vms_xstrdup(path);
+	parent[slash - path] = '\0';
+	ret = make_dirs(parent);
+	free(parent);
+	if (ret)
+		return ret;
+	return !mkdir(path, 0755) || errno == EEXIST ? 0 : -errno;
+}
+
+static int make_dir(const char *path)
+{
+	int ret = make_dirs(path);
+
+	if (ret)
+		vms_error("cannot create '%s': %s", path, strerror(-ret));
+	return ret;
 }
 
 static void lock_path(const struct vms_hoststate *hs, char *buf, size_t len)

@@ -62,7 +62,8 @@ int vms_host_owner_read(struct vms_host_owner *o, pid_t pid);
  * alive: nothing of a possibly live run is ever undone. */
 int vms_host_owner_alive(const struct vms_host_owner *o);
 
-/* Takes the exclusive lock <dir>/lock, creating dir (mode 0755) as needed. When another live
+/* Takes the exclusive lock <dir>/lock, creating dir and its missing parents (mode 0755) as
+ * needed. When another live
  * process holds it: with wait, says once "waiting for the host lock held by pid N (COMMAND)" and
  * polls until it is free or *stop (may be NULL) becomes non-zero; without wait, fails. The
  * holder is written into the lock file for those messages. A flock lock belongs to the open

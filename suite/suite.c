@@ -162,19 +162,25 @@ static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome out
 
 static void repair_unlocked(struct vms_suite *s);
 
-/* Whether this user can keep a state directory (and so share the host lock) at hs->dir. */
+/* Whether this user can keep a state directory (and so share the host lock) at hs->dir: it is
+ * writable, or the nearest of its parents that exists is (the lock makes the missing ones). */
 static int can_keep_state(const struct vms_hoststate *hs)
 {
-	char parent[sizeof(hs->dir)];
+	char dir[sizeof(hs->dir)];
 	char *slash;
 
-	if (!access(hs->dir, W_OK))
-		return 1;
-	snprintf(parent, sizeof(parent), "%s", hs->dir);
-	slash = strrchr(parent, '/');
-	if (slash)
-		*(slash == parent ? slash + 1 : slash) = '\0';
-	return !access(slash ? parent : ".", W_OK);
+	snprintf(dir, sizeof(dir), "%s", hs->dir);
+	while (access(dir, F_OK) && errno == ENOENT) {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			return !access(".", W_OK); /* a relative name: the current directory */
+		if (slash == dir) {
+			dir[1] = '\0';
+			break;
+		}
+		*slash = '\0';
+	}
+	return !access(dir, W_OK);
 }
 
 /* Takes the host lock (waiting, with a note naming the holder) and repairs what dead runs

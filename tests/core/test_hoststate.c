@@ -666,6 +666,21 @@ static void test_lock_interrupted(void **state)
 	vms_hoststate_release(&hs);
 }
 
+/* A state directory whose parents are missing is made with them when the lock is taken. */
+static void test_lock_missing_parents(void **state)
+{
+	struct vms_hoststate hs;
+	char dir[128], lock[160];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/a/b/state", tmp);
+	snprintf(lock, sizeof(lock), "%s/lock", dir);
+	assert_int_equal(vms_hoststate_init(&hs, dir), 0);
+	assert_int_equal(vms_hoststate_lock(&hs, 0, NULL), 0);
+	assert_int_equal(access(lock, F_OK), 0);
+	vms_hoststate_release(&hs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -679,6 +694,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_persistent_swapfile, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock_interrupted, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_lock_missing_parents, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
