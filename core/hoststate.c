@@ -64,7 +64,7 @@ static int read_start_time(pid_t pid, unsigned long long *out)
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
 	text = vms_read_text(path);
 	if (!text)
-		return -errno;
+		return errno ? -errno : -EIO;
 	/* the command (field 2) may hold spaces and parentheses: count from its last ')' */
 	p = strrchr(text, ')');
 	for (field = 2; p && field < 22; field++) {
@@ -115,7 +115,7 @@ int vms_host_owner_read(struct vms_host_owner *o, pid_t pid)
 int vms_host_owner_alive(const struct vms_host_owner *o)
 {
 	char boot_id[40] = "";
-	unsigned long long start;
+	unsigned long long start = 0;
 	int ret;
 
 	if (o->pid <= 0)
@@ -178,6 +178,7 @@ int vms_hoststate_init(struct vms_hoststate *hs, const char *dir)
 int vms_hoststate_too_long(const char *dir)
 {
 	const struct vms_hoststate *hs = NULL;
+	const char *env = getenv("VMSUITE_STATE_DIR");
 	char *shown;
 	size_t len;
 
@@ -188,10 +189,7 @@ int vms_hoststate_too_long(const char *dir)
 	if (strlen(shown) > 64)
 		memcpy(shown + 61, "...", 4);
 	vms_error("the state directory '%s' is too long (%zu bytes, at most %zu)%s", shown, len,
-	          sizeof(hs->dir) - 1,
-	          getenv("VMSUITE_STATE_DIR") && *getenv("VMSUITE_STATE_DIR")
-	              ? ": VMSUITE_STATE_DIR names it"
-	              : "");
+	          sizeof(hs->dir) - 1, env && *env ? ": VMSUITE_STATE_DIR names it" : "");
 	free(shown);
 	return -ENAMETOOLONG;
 }
