@@ -272,12 +272,71 @@ static void describe_holder(const struct vms_hoststate *hs, char *buf, size_t le
 		snprintf(buf, len, "pid %ld ('%s')", o.pid, o.command);
 }
 
+/* A live process other than this one that holds a flock on the file path named before it was
+ * deleted (the state directory was deleted, and made again, under a held lock: that run still
+ * holds the lock, on a file nobody else can open). Its pid, or 0. Reads /proc/locks and the
+ * holders' /proc/PID/fd; what cannot be read counts as no holder. */
+static long deleted_lock_holder(const char *path)
+{
+	char *locks = vms_read_text("/proc/locks"), *line, *next, real[PATH_MAX];
+	char want[PATH_MAX + 16], dir[PATH_MAX], *slash;
+	long found = 0;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!locks || !slash) {
+		free(locks);
+		return 0;
+	}
+	*slash = '\0';
+	/* the holder's fd names the directory as the kernel resolved it */
+	if (!realpath(slash == dir ? "/" : dir, real) ||
+	    (size_t)snprintf(want, sizeof(want), "%s/%s (deleted)", strcmp(real, "/") ? real : "",
+	                     slash + 1) >= sizeof(want)) {
+		free(locks);
+		return 0;
+	}
+	for (line = locks; line && *line && !found; line = next) {
+		char type[16], rw[16], fds[64], link[PATH_MAX + 16];
+		struct dirent *d;
+		long pid;
+		DIR *dh;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		/* "1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF"; waiters read "1: -> FLOCK" */
+		if (sscanf(line, "%*[^:]: %15s %*s %15s %ld", type, rw, &pid) != 3 ||
+		    strcmp(type, "FLOCK") || strcmp(rw, "WRITE") || pid == (long)getpid())
+			continue;
+		snprintf(fds, sizeof(fds), "/proc/%ld/fd", pid);
+		if (!(dh = opendir(fds)))
+			continue;
+		while (!found && (d = readdir(dh))) {
+			char fd_path[sizeof(fds) + 256];
+			ssize_t n;
+
+			snprintf(fd_path, sizeof(fd_path), "%s/%s", fds, d->d_name);
+			n = readlink(fd_path, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = '\0';
+			if (!strcmp(link, want))
+				found = pid;
+		}
+		closedir(dh);
+	}
+	free(locks);
+	return found;
+}
+
 int vms_hoststate_lock(struct vms_hoststate *hs, int wait, const volatile sig_atomic_t *stop)
 {
 	char path[PATH_MAX], who[512];
 	json_t *j;
 	char *text;
 	int fd, told = 0, e;
+	long orphan = 0;
 
 	if (hs->lock_fd >= 0)
 		return 0;
@@ -289,16 +348,27 @@ int vms_hoststate_lock(struct vms_hoststate *hs, int wait, const volatile sig_at
 		e = -errno;
 		return vms_error_ret(e, "cannot open the host lock '%s': %s", path, strerror(-e));
 	}
-	while (flock(fd, LOCK_EX | LOCK_NB)) {
-		if (errno == EINTR)
+	for (;;) {
+		if (!flock(fd, LOCK_EX | LOCK_NB)) {
+			/* the lock of a state directory deleted under its holder is still held */
+			if (!(orphan = deleted_lock_holder(path)))
+				break;
+			flock(fd, LOCK_UN);
+		} else if (errno == EINTR) {
 			continue;
-		if (errno != EWOULDBLOCK) {
+		} else if (errno != EWOULDBLOCK) {
 			e = -errno;
 			vms_error("cannot lock '%s': %s", path, strerror(-e));
 			goto out_close;
 		}
 		if (!told) {
-			describe_holder(hs, who, sizeof(who));
+			if (orphan)
+				snprintf(
+				    who, sizeof(who),
+				    "pid %ld, whose state directory was deleted while it held it",
+				    orphan);
+			else
+				describe_holder(hs, who, sizeof(who));
 			if (!wait) {
 				e = -EWOULDBLOCK;
 				vms_error(

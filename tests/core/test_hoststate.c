@@ -681,6 +681,43 @@ static void test_lock_missing_parents(void **state)
 	vms_hoststate_release(&hs);
 }
 
+/* The state directory deleted (and made again) while a run holds its lock: that run still
+ * holds the lock, on a deleted file, and a second run must not start beside it. */
+static void test_lock_dir_deleted(void **state)
+{
+	struct vms_hoststate hs;
+	char dir[128], cmd[192], c;
+	int ready[2];
+	pid_t pid;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/state", tmp);
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct vms_hoststate holder;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives a failed test */
+		close(ready[0]);
+		if (vms_hoststate_init(&holder, dir) || vms_hoststate_lock(&holder, 0, NULL))
+			_exit(1);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(vms_hoststate_init(&hs, dir), 0);
+	assert_int_equal(vms_hoststate_lock(&hs, 0, NULL), -EWOULDBLOCK);
+	reap(pid);
+	assert_int_equal(vms_hoststate_lock(&hs, 0, NULL), 0);
+	vms_hoststate_release(&hs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -695,6 +732,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock_interrupted, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock_missing_parents, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_lock_dir_deleted, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
