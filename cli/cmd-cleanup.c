@@ -55,6 +55,11 @@ static void say(const struct vms_host_entry *e, enum vms_host_outcome outcome, i
 			       what, path, e->owner.pid);
 		t->undone++;
 		break;
+	case VMS_HOST_TEMPORARY:
+		printf("removed '%s', a record pid %ld was writing when it died, which is gone\n",
+		       rec, e->owner.pid);
+		t->undone++;
+		break;
 	case VMS_HOST_LIVE:
 		printf("left alone: the %s '%s' of the running pid %ld ('%s')\n", what, path,
 		       e->owner.pid, cmd);
@@ -94,12 +99,14 @@ const struct vms_cli_usage vms_cleanup_usage = {
     .about = "Reads the journal of host changes in /run/vmsuite (docs/host-state.md) and\n"
              "undoes those whose run is gone (killed with SIGKILL, a crash): removes its\n"
              "memory cgroup, killing what is left in it, its private work directory and its\n"
-             "temporary swap file (switched off first; only files named .vmsuite-swap-*),\n"
-             "and writes the kernel knobs it changed (--sysctl, --thp) back to their\n"
-             "original values. Then the swap files recorded in /var/lib/vmsuite/swapfiles in\n"
-             "an earlier boot (a crash or power loss: /run was emptied): each is removed when\n"
-             "it still carries the swap header vmsuite wrote (its label and recorded uuid)\n"
-             "and is not active swap; anything else is left alone, with the reason.\n"
+             "temporary swap file (switched off first; only a file named .vmsuite-swap-*\n"
+             "that still carries the swap header the run wrote), writes the kernel knobs it\n"
+             "changed (--sysctl, --thp) back to their original values, and removes the\n"
+             "records it was writing when it died. Then the swap files recorded in\n"
+             "/var/lib/vmsuite/swapfiles in an earlier boot (a crash or power loss: /run was\n"
+             "emptied): each is removed when it still carries the swap header vmsuite\n"
+             "wrote (its label and recorded uuid) and is not active swap; anything else is\n"
+             "left alone, with the reason.\n"
              "Changes of running runs and anything vmsuite did not make are left alone.\n"
              "`vmsuite run` does the same when it starts.\n",
     .options = cleanup_options,
@@ -129,9 +136,10 @@ int cmd_cleanup(int argc, char **argv)
 		return ret;
 	/* a reader that went away (`| head -1`) must not stop the undo halfway: EPIPE instead */
 	signal(SIGPIPE, SIG_IGN);
-	if (vms_hoststate_init(&hs, NULL))
-		return vms_error_ret(VMS_EXIT_FATAL, "state directory '%s' too long",
-		                     vms_hoststate_default_dir());
+	if (vms_hoststate_init(&hs, NULL)) {
+		vms_hoststate_too_long(NULL);
+		return VMS_EXIT_FATAL;
+	}
 	if (stat(hs.dir, &st)) {
 		if (errno != ENOENT)
 			return vms_error_ret(VMS_EXIT_FATAL, "cannot read '%s': %s", hs.dir,

@@ -4,6 +4,7 @@
  * Kernel paths: /proc/PID/stat and cmdline, flock(2), rmdir/unlinkat of a work directory. */
 #include "core/hoststate.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -63,7 +64,7 @@ static int read_start_time(pid_t pid, unsigned long long *out)
 	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
 	text = vms_read_text(path);
 	if (!text)
-		return -errno;
+		return errno ? -errno : -EIO;
 	/* the command (field 2) may hold spaces and parentheses: count from its last ')' */
 	p = strrchr(text, ')');
 	for (field = 2; p && field < 22; field++) {
@@ -114,7 +115,7 @@ int vms_host_owner_read(struct vms_host_owner *o, pid_t pid)
 int vms_host_owner_alive(const struct vms_host_owner *o)
 {
 	char boot_id[40] = "";
-	unsigned long long start;
+	unsigned long long start = 0;
 	int ret;
 
 	if (o->pid <= 0)
@@ -174,6 +175,25 @@ int vms_hoststate_init(struct vms_hoststate *hs, const char *dir)
 	return 0;
 }
 
+int vms_hoststate_too_long(const char *dir)
+{
+	const struct vms_hoststate *hs = NULL;
+	const char *env = getenv("VMSUITE_STATE_DIR");
+	char *shown;
+	size_t len;
+
+	if (!dir)
+		dir = vms_hoststate_default_dir();
+	len = strlen(dir);
+	shown = vms_text_escape(dir);
+	if (strlen(shown) > 64)
+		memcpy(shown + 61, "...", 4);
+	vms_error("the state directory '%s' is too long (%zu bytes, at most %zu)%s", shown, len,
+	          sizeof(hs->dir) - 1, env && *env ? ": VMSUITE_STATE_DIR names it" : "");
+	free(shown);
+	return -ENAMETOOLONG;
+}
+
 void vms_hoststate_release(struct vms_hoststate *hs)
 {
 	if (hs->lock_fd < 0)
@@ -186,11 +206,33 @@ void vms_hoststate_release(struct vms_hoststate *hs)
 	hs->lock_fd = -1;
 }
 
-static int make_dir(const char *path)
+/* mkdir -p (mode 0755): a state directory whose parents are missing is made with them, so
+ * that a run never goes without the lock for want of them. */
+static int make_dirs(const char *path)
 {
+	char *parent, *slash;
+	int ret;
+
 	if (!mkdir(path, 0755) || errno == EEXIST)
 		return 0;
-	return vms_error_ret(-errno, "cannot create '%s': %s", path, strerror(errno));
+	if (errno != ENOENT || !(slash = strrchr(path, '/')) || slash == path)
+		return -errno;
+	parent = vms_xstrdup(path);
+	parent[slash - path] = '\0';
+	ret = make_dirs(parent);
+	free(parent);
+	if (ret)
+		return ret;
+	return !mkdir(path, 0755) || errno == EEXIST ? 0 : -errno;
+}
+
+static int make_dir(const char *path)
+{
+	int ret = make_dirs(path);
+
+	if (ret)
+		vms_error("cannot create '%s': %s", path, strerror(-ret));
+	return ret;
 }
 
 static void lock_path(const struct vms_hoststate *hs, char *buf, size_t len)
@@ -230,12 +272,71 @@ static void describe_holder(const struct vms_hoststate *hs, char *buf, size_t le
 		snprintf(buf, len, "pid %ld ('%s')", o.pid, o.command);
 }
 
+/* A live process other than this one that holds a flock on the file path named before it was
+ * deleted (the state directory was deleted, and made again, under a held lock: that run still
+ * holds the lock, on a file nobody else can open). Its pid, or 0. Reads /proc/locks and the
+ * holders' /proc/PID/fd; what cannot be read counts as no holder. */
+static long deleted_lock_holder(const char *path)
+{
+	char *locks = vms_read_text("/proc/locks"), *line, *next, real[PATH_MAX];
+	char want[PATH_MAX + 16], dir[PATH_MAX], *slash;
+	long found = 0;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!locks || !slash) {
+		free(locks);
+		return 0;
+	}
+	*slash = '\0';
+	/* the holder's fd names the directory as the kernel resolved it */
+	if (!realpath(slash == dir ? "/" : dir, real) ||
+	    (size_t)snprintf(want, sizeof(want), "%s/%s (deleted)", strcmp(real, "/") ? real : "",
+	                     slash + 1) >= sizeof(want)) {
+		free(locks);
+		return 0;
+	}
+	for (line = locks; line && *line && !found; line = next) {
+		char type[16], rw[16], fds[64], link[PATH_MAX + 16];
+		struct dirent *d;
+		long pid;
+		DIR *dh;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		/* "1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF"; waiters read "1: -> FLOCK" */
+		if (sscanf(line, "%*[^:]: %15s %*s %15s %ld", type, rw, &pid) != 3 ||
+		    strcmp(type, "FLOCK") || strcmp(rw, "WRITE") || pid == (long)getpid())
+			continue;
+		snprintf(fds, sizeof(fds), "/proc/%ld/fd", pid);
+		if (!(dh = opendir(fds)))
+			continue;
+		while (!found && (d = readdir(dh))) {
+			char fd_path[sizeof(fds) + 256];
+			ssize_t n;
+
+			snprintf(fd_path, sizeof(fd_path), "%s/%s", fds, d->d_name);
+			n = readlink(fd_path, link, sizeof(link) - 1);
+			if (n <= 0)
+				continue;
+			link[n] = '\0';
+			if (!strcmp(link, want))
+				found = pid;
+		}
+		closedir(dh);
+	}
+	free(locks);
+	return found;
+}
+
 int vms_hoststate_lock(struct vms_hoststate *hs, int wait, const volatile sig_atomic_t *stop)
 {
 	char path[PATH_MAX], who[512];
 	json_t *j;
 	char *text;
 	int fd, told = 0, e;
+	long orphan = 0;
 
 	if (hs->lock_fd >= 0)
 		return 0;
@@ -247,16 +348,27 @@ int vms_hoststate_lock(struct vms_hoststate *hs, int wait, const volatile sig_at
 		e = -errno;
 		return vms_error_ret(e, "cannot open the host lock '%s': %s", path, strerror(-e));
 	}
-	while (flock(fd, LOCK_EX | LOCK_NB)) {
-		if (errno == EINTR)
+	for (;;) {
+		if (!flock(fd, LOCK_EX | LOCK_NB)) {
+			/* the lock of a state directory deleted under its holder is still held */
+			if (!(orphan = deleted_lock_holder(path)))
+				break;
+			flock(fd, LOCK_UN);
+		} else if (errno == EINTR) {
 			continue;
-		if (errno != EWOULDBLOCK) {
+		} else if (errno != EWOULDBLOCK) {
 			e = -errno;
 			vms_error("cannot lock '%s': %s", path, strerror(-e));
 			goto out_close;
 		}
 		if (!told) {
-			describe_holder(hs, who, sizeof(who));
+			if (orphan)
+				snprintf(
+				    who, sizeof(who),
+				    "pid %ld, whose state directory was deleted while it held it",
+				    orphan);
+			else
+				describe_holder(hs, who, sizeof(who));
 			if (!wait) {
 				e = -EWOULDBLOCK;
 				vms_error(
@@ -294,6 +406,7 @@ out_close:
 
 int vms_hoststate_record(struct vms_hoststate *hs, struct vms_host_entry *e)
 {
+	static const unsigned char no_uuid[VMS_SWAPFILE_UUID_LEN];
 	char dir[sizeof(hs->dir) + 16];
 	json_t *j;
 	char *text;
@@ -310,6 +423,13 @@ int vms_hoststate_record(struct vms_hoststate *hs, struct vms_host_entry *e)
 	              vms_host_rows[e->kind]->name, "path", e->path, "cgroup_version",
 	              e->cgroup_version, "original", e->original, "seq", (json_int_t)e->seq,
 	              "owner", owner_json(&e->owner), "what", vms_host_rows[e->kind]->what);
+	if (e->kind == VMS_HOST_SWAPFILE && memcmp(e->swap_uuid, no_uuid, sizeof(no_uuid))) {
+		char uuid[40];
+
+		/* what the undo checks the file's header against */
+		vms_swapfile_uuid_text(e->swap_uuid, uuid);
+		json_object_set_new(j, "uuid", json_string(uuid));
+	}
 	if (e->partner[0]) {
 		json_object_set_new(j, "partner", json_string(e->partner));
 		json_object_set_new(j, "partner_original", json_string(e->partner_original));
@@ -516,7 +636,7 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 {
 	json_t *j = json_load_file(file, 0, NULL);
 	const char *format = "", *kind = "", *path = "", *original = "";
-	const char *partner = "", *partner_original = "";
+	const char *partner = "", *partner_original = "", *uuid = NULL;
 	json_t *owner = NULL;
 	json_int_t seq = 0;
 	int version = 0, ret = -EINVAL;
@@ -525,12 +645,13 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 	memset(e, 0, sizeof(*e));
 	if (!j)
 		return -EINVAL;
-	if (json_unpack(j, "{s:s, s:s, s:s, s?i, s?s, s?I, s:o, s?s, s?s}", "format", &format,
+	if (json_unpack(j, "{s:s, s:s, s:s, s?i, s?s, s?I, s:o, s?s, s?s, s?s}", "format", &format,
 	                "kind", &kind, "path", &path, "cgroup_version", &version, "original",
 	                &original, "seq", &seq, "owner", &owner, "partner", &partner,
-	                "partner_original", &partner_original) ||
+	                "partner_original", &partner_original, "uuid", &uuid) ||
 	    strcmp(format, RECORD_FORMAT) || !*path || path[0] != '/' ||
-	    (*partner && partner[0] != '/'))
+	    (*partner && partner[0] != '/') ||
+	    (uuid && vms_swapfile_uuid_parse(uuid, e->swap_uuid)))
 		goto out;
 	for (k = 0; k < VMS_HOST_KIND_NR && strcmp(vms_host_rows[k]->name, kind); k++)
 		;
@@ -665,12 +786,100 @@ const struct vms_host_kind_row vms_host_row_workdir = {
     .undo = undo_workdir,
 };
 
+/* ---- what a dead run left half-written ---- */
+
+/* The writer of name if it is a temporary file of a record ("<record>.json.tmp.<pid>"): the
+ * record's name gives its owner (<pid>-<start time>-<seq>.json in the journal, <boot id>-<pid>-
+ * <start time>-<seq>.json among the persistent records), whose pid must be the writer's.
+ * 0, or -EINVAL (not such a file: left alone). */
+static int temporary_owner(const char *name, int persistent, struct vms_host_owner *o)
+{
+	const char *tmp = strstr(name, ".json.tmp."), *p;
+	char head[256], *dash[3], *end;
+	long writer;
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	if (!tmp || (size_t)(tmp - name) >= sizeof(head) || !isdigit((unsigned char)tmp[10]))
+		return -EINVAL;
+	errno = 0;
+	writer = strtol(tmp + 10, &end, 10);
+	if (errno || *end || writer <= 0)
+		return -EINVAL;
+	memcpy(head, name, (size_t)(tmp - name));
+	head[tmp - name] = '\0';
+	/* from the right: seq, start time, pid; a boot id before them */
+	for (i = 0; i < 3; i++) {
+		dash[i] = strrchr(head, '-');
+		if (!dash[i])
+			break;
+		*dash[i] = '\0';
+	}
+	if (i == 3 && !persistent)
+		return -EINVAL; /* a journal record's name has two dashes */
+	if (i < 2 || (persistent && i < 3))
+		return -EINVAL;
+	p = persistent ? dash[2] + 1 : head;
+	errno = 0;
+	o->pid = strtol(p, &end, 10);
+	if (errno || *end || o->pid != writer)
+		return -EINVAL;
+	o->start_time = strtoull(dash[1] + 1, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	if (persistent && strcmp(head, "unknown-boot")) {
+		if (strlen(head) >= sizeof(o->boot_id))
+			return -EINVAL;
+		memcpy(o->boot_id, head, strlen(head) + 1);
+	}
+	return 0;
+}
+
+/* Removes the temporary files of dead writers in dir (see vms_hoststate_repair()). */
+static void remove_temporaries(const char *dir, int persistent, vms_host_report_fn report,
+                               void *arg, int *done)
+{
+	struct vms_host_entry *e = vms_xcalloc(1, sizeof(*e));
+	struct dirent *d;
+	DIR *dh = opendir(dir);
+
+	if (!dh) {
+		free(e);
+		return;
+	}
+	while ((d = readdir(dh))) {
+		if (temporary_owner(d->d_name, persistent, &e->owner) ||
+		    vms_host_owner_alive(&e->owner) ||
+		    (size_t)snprintf(e->record, sizeof(e->record), "%s/%s", dir, d->d_name) >=
+		        sizeof(e->record))
+			continue;
+		if (unlink(e->record) && errno != ENOENT) {
+			vms_warn("cannot remove '%s', which a dead vmsuite was writing: %s",
+			         e->record, strerror(errno));
+			continue;
+		}
+		e->kind = persistent ? VMS_HOST_SWAPFILE : VMS_HOST_KIND_NR;
+		snprintf(e->path, sizeof(e->path), "%s", e->record);
+		(*done)++;
+		if (report)
+			report(e, VMS_HOST_TEMPORARY, 0, arg);
+	}
+	closedir(dh);
+	free(e);
+}
+
 int vms_hoststate_repair(struct vms_hoststate *hs, vms_host_report_fn report, void *arg)
 {
+	char dir[PATH_MAX];
 	struct vms_host_entry *es;
 	size_t n, i;
 	int ret, done = 0, first_err = 0;
 
+	journal_path(hs, dir, sizeof(dir));
+	remove_temporaries(dir, 0, report, arg, &done);
+	persist_path(hs, dir, sizeof(dir));
+	if (!access(dir, W_OK)) /* only root writes them, and removes them */
+		remove_temporaries(dir, 1, report, arg, &done);
 	if ((ret = vms_hoststate_list(hs, &es, &n)))
 		return ret;
 	for (i = 0; i < n; i++) {

@@ -46,6 +46,10 @@ const char *vms_hoststate_default_dir(void);
  * VMS_HOSTSTATE_PERSIST_DIR. Creates nothing and reports nothing; 0, or -ENAMETOOLONG. */
 int vms_hoststate_init(struct vms_hoststate *hs, const char *dir);
 
+/* Says that the state directory dir (NULL = vms_hoststate_default_dir()) is too long for
+ * vms_hoststate_init(), showing its start. Returns -ENAMETOOLONG. */
+int vms_hoststate_too_long(const char *dir);
+
 /* Releases the lock if held (hs stays usable). Never fails. */
 void vms_hoststate_release(struct vms_hoststate *hs);
 
@@ -58,7 +62,8 @@ int vms_host_owner_read(struct vms_host_owner *o, pid_t pid);
  * alive: nothing of a possibly live run is ever undone. */
 int vms_host_owner_alive(const struct vms_host_owner *o);
 
-/* Takes the exclusive lock <dir>/lock, creating dir (mode 0755) as needed. When another live
+/* Takes the exclusive lock <dir>/lock, creating dir and its missing parents (mode 0755) as
+ * needed. When another live
  * process holds it: with wait, says once "waiting for the host lock held by pid N (COMMAND)" and
  * polls until it is free or *stop (may be NULL) becomes non-zero; without wait, fails. The
  * holder is written into the lock file for those messages. A flock lock belongs to the open
@@ -110,13 +115,19 @@ enum vms_host_outcome {
 	VMS_HOST_LIVE,    /* its owner runs: left alone */
 	VMS_HOST_FAILED,  /* undo failed (err): record kept for the next attempt */
 	VMS_HOST_REFUSED, /* names nothing vmsuite makes: left alone, record kept */
+	/* a record a dead run was writing when it died (vms_write_atomic()'s "NAME.json.tmp.PID"):
+	 * removed; e->record is that file, e->owner the run (no other field is set) */
+	VMS_HOST_TEMPORARY,
 };
 
 /* Called once per entry by vms_hoststate_repair(); err is the -errno of a failure. */
 typedef void (*vms_host_report_fn)(const struct vms_host_entry *e, enum vms_host_outcome outcome,
                                    int err, void *arg);
 
-/* Undoes, newest first, every entry whose owner is dead (vms_host_owner_alive()), and removes
+/* First removes the temporary files of records that dead runs were writing when they died
+ * (in the journal and among the persistent records; the run told from the record's name;
+ * reported as VMS_HOST_TEMPORARY, counted as undone). Then undoes, newest first, every entry
+ * whose owner is dead (vms_host_owner_alive()), and removes
  * its record (and, for a swap file, its persistent record); entries of live owners (this
  * process included) are left alone. Then the persistent swap-file records made before this boot
  * (another boot id; /run and its journal are gone with that boot): a file that

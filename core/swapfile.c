@@ -473,8 +473,10 @@ int vms_swapfile_verify(const char *path, const unsigned char uuid[VMS_SWAPFILE_
 	return ret;
 }
 
-int vms_swapfile_remove_verified(const char *path, const unsigned char uuid[VMS_SWAPFILE_UUID_LEN],
-                                 char *why, size_t why_len)
+/* vms_swapfile_remove_verified(), and with swap_off a file found active is switched off first
+ * (the journal's undo of this boot's run: its file is still on). */
+static int remove_checked(const char *path, const unsigned char uuid[VMS_SWAPFILE_UUID_LEN],
+                          int swap_off, char *why, size_t why_len)
 {
 	struct stat opened, now;
 	int fd, ret = open_checked(path, &fd, why, why_len), listed;
@@ -485,7 +487,12 @@ int vms_swapfile_remove_verified(const char *path, const unsigned char uuid[VMS_
 	if (ret)
 		goto out;
 	listed = vms_swapfile_listed(path, NULL);
-	if (listed) {
+	if (listed > 0 && swap_off) {
+		if (swapoff(path) && errno != EINVAL) {
+			ret = -errno;
+			goto out;
+		}
+	} else if (listed) {
 		ret = listed < 0 ? listed : 2;
 		if (listed > 0)
 			snprintf(why, why_len, "it is active swap (listed in /proc/swaps)");
@@ -507,15 +514,29 @@ out:
 	return ret;
 }
 
+int vms_swapfile_remove_verified(const char *path, const unsigned char uuid[VMS_SWAPFILE_UUID_LEN],
+                                 char *why, size_t why_len)
+{
+	return remove_checked(path, uuid, 0, why, why_len);
+}
+
 /* ---- the host-state kind (core/hostkind.h) ---- */
 
 _Static_assert(VMS_SWAPFILE_UUID_LEN == VMS_HOST_UUID_LEN, "a journal entry keeps the uuid");
 
-/* swapoff (only when /proc/swaps lists this very path) and unlink; names vmsuite does not
- * give are refused. */
+/* The file is removed only when it still is the one the run made: its name, a regular file
+ * whose swap header carries vmsuite's label and the uuid recorded in the journal (the checks
+ * of vms_swapfile_remove_verified(); anything else is refused, nothing touched); switched off
+ * first when /proc/swaps lists this very path. A record of an older vmsuite without a uuid:
+ * its name and a regular file only. */
 static int undo_swapfile(const struct vms_host_entry *e)
 {
-	return vms_swapfile_remove(e->path);
+	static const unsigned char none[VMS_SWAPFILE_UUID_LEN];
+	char why[256];
+
+	if (!memcmp(e->swap_uuid, none, sizeof(none)))
+		return vms_swapfile_remove(e->path);
+	return remove_checked(e->path, e->swap_uuid, 1, why, sizeof(why));
 }
 
 const struct vms_host_kind_row vms_host_row_swapfile = {

@@ -45,8 +45,13 @@ static void install_signals(struct vms_suite *s)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, &s->old_pipe);
 	sa.sa_handler = on_stop;
-	for (i = 0; i < VMS_ARRAY_SIZE(stop_signals); i++)
-		sigaction(stop_signals[i], &sa, &s->old_sa[i]);
+	for (i = 0; i < VMS_ARRAY_SIZE(stop_signals); i++) {
+		sigaction(stop_signals[i], NULL, &s->old_sa[i]);
+		/* under nohup a hangup is not a stop: an inherited ignore stays */
+		if (stop_signals[i] == SIGHUP && s->old_sa[i].sa_handler == SIG_IGN)
+			continue;
+		sigaction(stop_signals[i], &sa, NULL);
+	}
 	s->signals_installed = 1;
 }
 
@@ -143,6 +148,11 @@ static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome out
 			         rec, path);
 		}
 		break;
+	case VMS_HOST_TEMPORARY:
+		vms_note("repaired what a dead vmsuite left: removed '%s', a record pid %ld was "
+		         "writing when it died",
+		         rec, e->owner.pid);
+		break;
 	case VMS_HOST_LIVE: break;
 	}
 	free(path);
@@ -152,19 +162,25 @@ static void say_repair(const struct vms_host_entry *e, enum vms_host_outcome out
 
 static void repair_unlocked(struct vms_suite *s);
 
-/* Whether this user can keep a state directory (and so share the host lock) at hs->dir. */
+/* Whether this user can keep a state directory (and so share the host lock) at hs->dir: it is
+ * writable, or the nearest of its parents that exists is (the lock makes the missing ones). */
 static int can_keep_state(const struct vms_hoststate *hs)
 {
-	char parent[sizeof(hs->dir)];
+	char dir[sizeof(hs->dir)];
 	char *slash;
 
-	if (!access(hs->dir, W_OK))
-		return 1;
-	snprintf(parent, sizeof(parent), "%s", hs->dir);
-	slash = strrchr(parent, '/');
-	if (slash)
-		*(slash == parent ? slash + 1 : slash) = '\0';
-	return !access(slash ? parent : ".", W_OK);
+	snprintf(dir, sizeof(dir), "%s", hs->dir);
+	while (access(dir, F_OK) && errno == ENOENT) {
+		slash = strrchr(dir, '/');
+		if (!slash)
+			return !access(".", W_OK); /* a relative name: the current directory */
+		if (slash == dir) {
+			dir[1] = '\0';
+			break;
+		}
+		*slash = '\0';
+	}
+	return !access(dir, W_OK);
 }
 
 /* Takes the host lock (waiting, with a note naming the holder) and repairs what dead runs
@@ -177,7 +193,7 @@ static int lock_host(struct vms_suite *s, int must)
 
 	ret = vms_hoststate_init(&s->hs, s->cfg.state_dir);
 	if (ret) {
-		vms_error("state directory '%s' too long", s->cfg.state_dir);
+		vms_hoststate_too_long(s->cfg.state_dir);
 		return VMS_EXIT_FATAL;
 	}
 	if (!must && !can_keep_state(&s->hs)) {

@@ -207,13 +207,15 @@ static void on_sigbus(int sig)
 
 static void child_main(struct vms_workload_ctx *ctx, const struct vms_run_config *cfg, int thp_off)
 {
-	struct sigaction sa;
+	struct sigaction sa, hup;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* ignored when vmsuite kept an inherited ignore (nohup): the run goes on */
+	if (!sigaction(SIGHUP, NULL, &hup) && hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	if (ctx->w->needs & VMS_NEED_DISK) {
 		bus_shared = ctx->shared;
 		bus_dir = ctx->workdir;

@@ -1,5 +1,6 @@
 /* Unit tests of core/hoststate.c in a temporary state directory: owners told apart by start
- * time, records written and forgotten, repair of dead owners' entries only (newest first), the
+ * time, records written and forgotten, repair of dead owners' entries only (newest first) and
+ * of the records they were writing when they died, the
  * exclusive lock (refusal, waiting, the holder named), and the /run/vmsuite default. */
 #include <errno.h>
 #include <limits.h>
@@ -276,6 +277,84 @@ static void test_repair(void **state)
 	assert_int_equal(seen.n, 2);
 }
 
+static void touch(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"format\": \"vmsuite.hoststate/1\", \"ki", f); /* cut short by SIGKILL */
+	assert_int_equal(fclose(f), 0);
+}
+
+static int exists(const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return !access(path, F_OK);
+}
+
+/* A run SIGKILLed while it wrote a record leaves vms_write_atomic()'s temporary file: the
+ * repair removes those of dead runs (journal and persistent records) and reports them; a live
+ * run's and files of other names stay. */
+static void test_repair_temporaries(void **state)
+{
+	struct vms_hoststate mine;
+	struct vms_host_owner dead;
+	struct seen seen = {0};
+	char dir[PATH_MAX];
+	pid_t pid;
+	int i;
+
+	(void)state;
+	assert_int_equal(vms_hoststate_init(&mine, tmp), 0);
+	pid = sleeper();
+	assert_int_equal(vms_host_owner_read(&dead, pid), 0);
+	reap(pid);
+	assert_true(dead.boot_id[0]);
+	snprintf(dir, sizeof(dir), "%s/journal", tmp);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/swapfiles", tmp);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	touch("%s/journal/%ld-%llu-3.json.tmp.%ld", tmp, dead.pid, dead.start_time, dead.pid);
+	touch("%s/swapfiles/%s-%ld-%llu-1.json.tmp.%ld", tmp, dead.boot_id, dead.pid,
+	      dead.start_time, dead.pid);
+	touch("%s/journal/%ld-%llu-1.json.tmp.%ld", tmp, mine.self.pid, mine.self.start_time,
+	      mine.self.pid); /* being written now */
+	touch("%s/journal/%ld-%llu-2.json.tmp.%ld", tmp, dead.pid, dead.start_time,
+	      mine.self.pid); /* another writer than the record's owner: not a name vmsuite makes */
+	touch("%s/journal/notes.tmp.1", tmp);
+
+	assert_int_equal(vms_hoststate_repair(&mine, note, &seen), 2);
+	assert_int_equal(seen.n, 2);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(seen.outcome[i], VMS_HOST_TEMPORARY);
+		assert_non_null(strstr(seen.path[i], ".json.tmp."));
+	}
+	assert_false(
+	    exists("%s/journal/%ld-%llu-3.json.tmp.%ld", tmp, dead.pid, dead.start_time, dead.pid));
+	assert_false(exists("%s/swapfiles/%s-%ld-%llu-1.json.tmp.%ld", tmp, dead.boot_id, dead.pid,
+	                    dead.start_time, dead.pid));
+	assert_true(exists("%s/journal/%ld-%llu-1.json.tmp.%ld", tmp, mine.self.pid,
+	                   mine.self.start_time, mine.self.pid));
+	assert_true(exists("%s/journal/%ld-%llu-2.json.tmp.%ld", tmp, dead.pid, dead.start_time,
+	                   mine.self.pid));
+	assert_true(exists("%s/journal/notes.tmp.1", tmp));
+	/* nothing more the second time */
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(vms_hoststate_repair(&mine, note, &seen), 0);
+	assert_int_equal(seen.n, 0);
+}
+
 /* A dead run's swap file record: its file (not switched on here: no root needed) is removed;
  * a record naming another file, or a symlink with vmsuite's name, is refused and nothing is
  * touched. The kind survives the record's round trip. */
@@ -321,6 +400,70 @@ static void test_repair_swapfile(void **state)
 	assert_int_equal(lstat(link, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	assert_string_equal(vms_host_kind_what(VMS_HOST_SWAPFILE), "swap file");
+}
+
+/* A dead run's swap file whose record holds the header's uuid (as every run writes it): the
+ * undo removes the file only when it still carries vmsuite's header with that uuid; a file of
+ * that name without the header, or with another uuid, is refused and kept. The uuid survives
+ * the record's round trip. */
+static void test_repair_swapfile_verified(void **state)
+{
+	struct vms_hoststate mine, dead;
+	struct vms_host_entry e, *es;
+	struct seen seen = {0};
+	unsigned char uuid[3][VMS_SWAPFILE_UUID_LEN];
+	char path[3][128];
+	struct stat st;
+	size_t n;
+	pid_t pid;
+	FILE *f;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/.vmsuite-swap-%d", tmp, 10 + i);
+		vms_swapfile_new_uuid(uuid[i]);
+	}
+	/* 0: vmsuite's file; 1: the name, no header; 2: vmsuite's header, another uuid */
+	assert_int_equal(vms_swapfile_create(path[0], 1 << 20, uuid[0], NULL, 0), 0);
+	f = fopen(path[1], "w");
+	assert_non_null(f);
+	assert_true(fputs("not a swap area\n", f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	{
+		unsigned char other[VMS_SWAPFILE_UUID_LEN];
+
+		vms_swapfile_new_uuid(other);
+		assert_int_equal(vms_swapfile_create(path[2], 1 << 20, other, NULL, 0), 0);
+	}
+	assert_int_equal(vms_hoststate_init(&mine, tmp), 0);
+	pid = sleeper();
+	assert_int_equal(vms_hoststate_init(&dead, tmp), 0);
+	assert_int_equal(vms_host_owner_read(&dead.self, pid), 0);
+	for (i = 0; i < 3; i++) {
+		memset(&e, 0, sizeof(e));
+		e.kind = VMS_HOST_SWAPFILE;
+		snprintf(e.path, sizeof(e.path), "%s", path[i]);
+		memcpy(e.swap_uuid, uuid[i], sizeof(e.swap_uuid));
+		assert_int_equal(vms_hoststate_record(&dead, &e), 0);
+	}
+	assert_int_equal(vms_hoststate_list(&mine, &es, &n), 0);
+	assert_int_equal(n, 3);
+	for (i = 0; i < 3; i++) {
+		int k = !strcmp(es[i].path, path[0]) ? 0 : !strcmp(es[i].path, path[1]) ? 1 : 2;
+
+		assert_memory_equal(es[i].swap_uuid, uuid[k], VMS_SWAPFILE_UUID_LEN);
+	}
+	free(es);
+	reap(pid);
+	assert_int_equal(vms_hoststate_repair(&mine, note, &seen), 1);
+	assert_int_equal(seen.n, 3);
+	for (i = 0; i < seen.n; i++)
+		assert_int_equal(seen.outcome[i], strcmp(seen.path[i], path[0]) ? VMS_HOST_REFUSED
+		                                                                : VMS_HOST_UNDONE);
+	assert_int_equal(lstat(path[0], &st), -1);
+	assert_int_equal(lstat(path[1], &st), 0);
+	assert_int_equal(lstat(path[2], &st), 0);
 }
 
 /* The persistent swap-file records (they outlive a reboot, unlike the journal): written with
@@ -523,6 +666,58 @@ static void test_lock_interrupted(void **state)
 	vms_hoststate_release(&hs);
 }
 
+/* A state directory whose parents are missing is made with them when the lock is taken. */
+static void test_lock_missing_parents(void **state)
+{
+	struct vms_hoststate hs;
+	char dir[128], lock[160];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/a/b/state", tmp);
+	snprintf(lock, sizeof(lock), "%s/lock", dir);
+	assert_int_equal(vms_hoststate_init(&hs, dir), 0);
+	assert_int_equal(vms_hoststate_lock(&hs, 0, NULL), 0);
+	assert_int_equal(access(lock, F_OK), 0);
+	vms_hoststate_release(&hs);
+}
+
+/* The state directory deleted (and made again) while a run holds its lock: that run still
+ * holds the lock, on a deleted file, and a second run must not start beside it. */
+static void test_lock_dir_deleted(void **state)
+{
+	struct vms_hoststate hs;
+	char dir[128], cmd[192], c;
+	int ready[2];
+	pid_t pid;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/state", tmp);
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	if (pid == 0) {
+		struct vms_hoststate holder;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives a failed test */
+		close(ready[0]);
+		if (vms_hoststate_init(&holder, dir) || vms_hoststate_lock(&holder, 0, NULL))
+			_exit(1);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(vms_hoststate_init(&hs, dir), 0);
+	assert_int_equal(vms_hoststate_lock(&hs, 0, NULL), -EWOULDBLOCK);
+	reap(pid);
+	assert_int_equal(vms_hoststate_lock(&hs, 0, NULL), 0);
+	vms_hoststate_release(&hs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,10 +725,14 @@ int main(void)
 	    cmocka_unit_test(test_owner_alive),
 	    cmocka_unit_test_setup_teardown(test_record_list_forget, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repair, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_repair_temporaries, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repair_swapfile, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_repair_swapfile_verified, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_persistent_swapfile, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lock_interrupted, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_lock_missing_parents, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_lock_dir_deleted, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

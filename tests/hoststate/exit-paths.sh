@@ -1,6 +1,7 @@
 # Every way a run ends except SIGKILL undoes its host changes: the memory cgroup and its
 # journal record are gone and the lock names nobody after a normal end, a set-up error after
-# the cgroup was made (a bad MP3), and SIGINT, SIGTERM and SIGHUP mid-run. Root only.
+# the cgroup was made (a bad MP3), and SIGINT, SIGTERM and SIGHUP mid-run; under nohup a SIGHUP
+# changes nothing and the run ends normally. Root only.
 . "$(dirname "$0")/lib-host.sh"
 
 # undone PID WHAT: the run's cgroup and record are gone, nobody holds the lock
@@ -39,4 +40,26 @@ for sig in INT TERM HUP; do
   [ "$code" -eq 130 ] && ok || fail "SIG$sig: exit $code, want 130; $(cat s.err)"
   undone "$p" "SIG$sig"
 done
+
+# under nohup a hangup (to the run's whole process group, as a closing terminal sends it) is
+# not a stop: the run, its workload children included, goes on and ends normally
+setsid nohup "$VMSUITE" run -w mtest01:bytes=64M -n 10 -o hup.json >hup.out 2>&1 &
+p=$!
+started+=("$p")
+is_vmsuite() { [ "$(readlink "/proc/$1/exe")" = "$(readlink -f "$VMSUITE")" ]; }
+for _ in $(seq 1000); do is_vmsuite "$p" && break; sleep 0.01; done
+# hang-ups all along: set-up, runs (children included), teardown
+hups=0
+while kill -HUP -- "-$p" 2>/dev/null; do
+  hups=$((hups + 1))
+  sleep 0.05
+done
+[ "$hups" -gt 0 ] && ok || fail "nohup: no SIGHUP was sent"
+wait "$p"
+code=$?
+[ "$code" -eq 0 ] && ok || fail "nohup + SIGHUP: exit $code, want 0; $(cat hup.out)"
+[ "$(json_get hup.json 'd["interrupted"]')" = False ] && ok || fail "nohup + SIGHUP: result marked interrupted"
+[ "$(json_get hup.json 'all(r["status"] == "ok" for w in d["workloads"] for r in w["runs"])')" = True ] \
+  && ok || fail "nohup + SIGHUP: a run failed: $(cat hup.out)"
+undone "$p" "nohup + SIGHUP"
 finish

@@ -1,6 +1,7 @@
 # Two runs never overlap, whatever their profile: a second `vmsuite run` waits for the host lock
 # with a note naming the holder (pid and command), changes nothing while it waits, and runs
-# once the first ends; Ctrl-C while waiting exits 130 with nothing changed. Root only.
+# once the first ends; Ctrl-C while waiting exits 130 with nothing changed; a state directory
+# whose parents are missing is made, and its lock taken. Root only.
 . "$(dirname "$0")/lib-host.sh"
 
 holds_lock() { grep -q "\"pid\":$1," "$state/lock" 2>/dev/null; }
@@ -56,4 +57,11 @@ code=$?
 [ ! -d "$parent/vmsuite-$b" ] && ok || fail "the second run left its cgroup"
 has_record "$a" && fail "the first run left its record" || ok
 has_record "$b" && fail "the second run left its record" || ok
+
+# a state directory whose parents are missing is made with them, and the run takes its lock
+# (a `host` run once went without the lock then)
+deep=$VMS_TEST_TMP/missing/parent/state
+expect_exit 0 "a state directory under missing parents" -- env VMSUITE_STATE_DIR="$deep" \
+  "$VMSUITE" run --machine host -w mtest01:bytes=8M -n 1 -q -o deep.json
+[ -f "$deep/lock" ] && ok || fail "no lock was taken in '$deep'"
 finish

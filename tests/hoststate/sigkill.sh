@@ -1,6 +1,7 @@
 # A SIGKILLed run leaves its memory cgroup and journal record; `vmsuite cleanup` removes both
 # and says so, a second cleanup finds nothing; a new `vmsuite run` (also a host-profile one)
-# repairs such leftovers first and says so. Root only (else SKIP).
+# repairs such leftovers first and says so; cleanup removes the temporary files of records a
+# killed run was writing. Root only (else SKIP).
 . "$(dirname "$0")/lib-host.sh"
 
 # kill_mid_run: starts a run, SIGKILLs it once its workload child runs; sets $victim
@@ -49,4 +50,21 @@ expect_exit 0 "host run after a killed run" -- "$VMSUITE" run --machine host -w 
 expect_in "$err" "repaired what a dead vmsuite left: removed the memory cgroup '$parent/vmsuite-$victim'" "host run repairs first"
 [ ! -d "$parent/vmsuite-$victim" ] && ok || fail "the host run left the stale cgroup"
 has_record "$victim" && fail "the host run left the stale record" || ok
+
+# a run SIGKILLed while it wrote a record leaves its temporary file (NAME.json.tmp.PID) in the
+# journal or among the persistent swap-file records: cleanup removes those of dead runs
+sleep 100 &
+sp=$!
+start=$(awk '{ print $22 }' "/proc/$sp/stat")
+kill -KILL "$sp"
+wait "$sp" 2>/dev/null
+mkdir -p "$state/journal" "$state/swapfiles"
+echo '{"format": "vmsuite.hoststate/1", "ki' >"$state/journal/$sp-$start-1.json.tmp.$sp"
+echo '{"format": "vmsuite.swapfile/1", "pa' \
+  >"$state/swapfiles/$(cat /proc/sys/kernel/random/boot_id)-$sp-$start-1.json.tmp.$sp"
+expect_exit 0 "cleanup of half-written records" -- "$VMSUITE" cleanup
+expect_in "$out" "removed '$state/journal/$sp-$start-1.json.tmp.$sp', a record pid $sp was writing" \
+  "cleanup says it removed the half-written journal record"
+compgen -G "$state/journal/*.tmp.*" >/dev/null && fail "a temporary journal file is left" || ok
+compgen -G "$state/swapfiles/*.tmp.*" >/dev/null && fail "a temporary swap file record is left" || ok
 finish
