@@ -288,14 +288,26 @@ static void gap_title(char *buf, size_t len, const json_t *g)
 		         num(ev, "minor_faults", 0), num(ev, "runqueue_ms", 0),
 		         num(ev, "psi_memory_ms", 0), num(ev, "psi_io_ms", 0));
 	off = strlen(buf);
-	if (json_is_object(ev) && json_is_number(json_object_get(g, "delay_ms")))
-		snprintf(buf + off, len - off,
-		         "; the player's own delays: %s %.0f ms (run queue %.0f, swap-in %.0f, "
-		         "reclaim %.0f, thrashing %.0f, block I/O %.0f, compaction %.0f ms)",
-		         str(g, "cause", "unexplained"), num(g, "delay_ms", 0),
-		         num(ev, "runqueue_ms", 0), num(ev, "swapin_ms", 0),
-		         num(ev, "reclaim_ms", 0), num(ev, "thrashing_ms", 0), num(ev, "io_ms", 0),
-		         num(ev, "compaction_ms", 0));
+	if (json_is_object(ev) && json_is_number(json_object_get(g, "delay_ms"))) {
+		const char *sep = " (";
+		size_t c;
+
+		snprintf(buf + off, len - off, "; the player's own delays: %s %.0f ms",
+		         str(g, "cause", "unexplained"), num(g, "delay_ms", 0));
+		/* each cause's delay total, in the cause table's order */
+		for (c = 0; c < VMS_CAUSE_NR; c++) {
+			const struct vms_cause_def *d = &vms_cause_defs[c];
+
+			if (!d->evidence)
+				continue;
+			off = strlen(buf);
+			snprintf(buf + off, len - off, "%s%s %.0f", sep, d->label,
+			         num(ev, d->evidence, 0));
+			sep = ", ";
+		}
+		off = strlen(buf);
+		snprintf(buf + off, len - off, " ms)");
+	}
 	off = strlen(buf);
 	if (json_is_number(json_object_get(g, "unclipped_ms")))
 		snprintf(buf + off, len - off,
@@ -305,6 +317,8 @@ static void gap_title(char *buf, size_t len, const json_t *g)
 	if (json_is_true(json_object_get(g, "ongoing")))
 		snprintf(buf + off, len - off, "; still silent when the window ended");
 }
+
+_Static_assert(VMS_CAUSE_NR <= 32, "draw_gaps() keeps the causes seen in an unsigned's bits");
 
 /* The bands of the gaps, across every panel from y0 to y1. Returns which causes occurred
  * (bit i = cause i of the catalogue; a cause it lacks is drawn as unexplained). */
