@@ -195,7 +195,7 @@ int cmd_probe(int argc, char **argv)
 
 	if (output) {
 		json_t *doc = result_doc(argc, argv, t_real, json_incref(audio), interrupted);
-		int err = vms_json_write_file_ex(doc, output, a.force ? 0 : VMS_WRITE_NOREPLACE);
+		int err = vms_json_write_file(doc, output, a.force ? 0 : VMS_WRITE_NOREPLACE);
 
 		json_decref(doc);
 		if (err == -EEXIST) {
