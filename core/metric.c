@@ -215,7 +215,9 @@ void vms_metric_set_primary(json_t *metrics, const char *name, int primary)
 /* The hatches differ in shape as well as colour, so that causes stay apart in greyscale. */
 #define D VMS_CAUSE_BY_DELAYACCT
 #define I VMS_CAUSE_BY_INFERENCE
-/* The one source of what reports say of a cause (see "Adding a gap cause" in metric.h). */
+/* The cause table: the one source of what the help, reports and compare say of a gap cause.
+ * Adding a cause: its value in enum vms_cause (core/metric.h), its row here, its producer in
+ * the audio probe; the checklist is in core/metric.h. */
 const struct vms_cause_def vms_cause_defs[VMS_CAUSE_NR] = {
     [VMS_CAUSE_PAGING] =
         {.name = "paging",

@@ -1,7 +1,20 @@
 /* The metric catalogue: every metric vmsuite records, with its unit, better direction, kind,
- * group, label, display precision and meaning, and the list of gap causes. Producers (the
+ * group, label, display precision and meaning, and the table of gap causes. Producers (the
  * runner, the audio probe) write through it and renderers read from it; docs/result-format.md
- * lists the same table (checked by a test). No kernel paths. */
+ * lists the same table (checked by a test). No kernel paths.
+ *
+ * Adding a metric:
+ *   1. its row in vms_metric_defs (core/metric.c): name, unit, better, kind, primary, group,
+ *      source, label, precision, description;
+ *   2. its producer: vms_metric_record() in workloads/runner.c (source runner) or
+ *      audio-probe/probe-metrics.c (source probe); a runs[]-derived one in compare/ and
+ *      report/model.c;
+ *   3. the table in docs/result-format.md from `build/tests/core/metric-table markdown`
+ *      (ctest metric_docs checks it, and the primary lists of help and docs);
+ *   4. a metric a real run records changes tests/cli/golden/real-names.txt
+ *      (scripts/update-goldens.sh).
+ * The text, markdown, HTML and JSON reports, compare and KCIDB read its row.
+ * Adding a gap cause: see enum vms_cause below. */
 #ifndef VMS_METRIC_H
 #define VMS_METRIC_H
 
@@ -77,12 +90,16 @@ void vms_metric_set_primary(json_t *metrics, const char *name, int primary);
  * "delayacct" from the player's own delay accounting (taskstats), "inference" from its faults,
  * schedstat and system PSI when delay accounting is unavailable (docs/audio-probe.md).
  *
- * Adding a gap cause: a value here and its row in vms_cause_defs (core/metric.c: name, label,
- * description, methods, evidence key, band colour, hatch pattern), then its producer in the
- * audio probe (what measures it, audio-probe/probe-delay.c and probe-player.c, and the rule
- * that names it, vms_probe_classify() in probe-metrics.c); `make` the docs table
- * (docs/result-format.md, checked by ctest metric_docs). The help, the HTML legend, bands and
- * hatches, the hover text's delays, the result's `causes`, compare and KCIDB read the row. */
+ * Adding a gap cause:
+ *   1. a value here and its row in vms_cause_defs (core/metric.c): name, label, description,
+ *      methods, evidence key, band colour, hatch pattern;
+ *   2. its producer in the audio probe: what measures it (audio-probe/probe-delay.c and
+ *      probe-player.c fill struct vms_gap_evidence, audio-probe/probe-internal.h) and the rule
+ *      that names it (vms_probe_classify(), probe-metrics.c, which also writes the evidence);
+ *   3. the causes table in docs/result-format.md from `build/tests/core/metric-table causes`
+ *      (checked by ctest metric_docs) and the rule in docs/audio-probe.md, Causes.
+ * The help of `vmsuite probe`, the HTML stylesheet, hatches, bands, hover text and legend, the
+ * result's `causes`, compare and KCIDB read the row (ctest extra_cause proves it). */
 enum vms_cause {
 	VMS_CAUSE_PAGING,      /* inference: the player took major faults */
 	VMS_CAUSE_RUNQUEUE,    /* it waited to run for at least half of its lateness */
