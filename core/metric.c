@@ -359,6 +359,26 @@ int vms_cause_find(const char *name)
 	return -1;
 }
 
+void vms_cause_delays_line(char *buf, size_t len, const json_t *evidence)
+{
+	const char *sep = "";
+	size_t i, off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < VMS_CAUSE_NR && off + 1 < len; i++) {
+		const struct vms_cause_def *c = &vms_cause_defs[i];
+		const json_t *v = c->evidence ? json_object_get(evidence, c->evidence) : NULL;
+
+		if (!c->evidence)
+			continue;
+		snprintf(buf + off, len - off, "%s%s %.0f", sep, c->label,
+		         json_is_number(v) ? json_number_value(v) : 0.0);
+		off += strlen(buf + off);
+		sep = ", ";
+	}
+}
+
 char *vms_cause_names(const char *sep)
 {
 	char *out = vms_xstrdup(""), *next;

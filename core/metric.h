@@ -152,5 +152,9 @@ int vms_cause_find(const char *name);
 /* The names of all causes in report order, joined by sep: "paging, runqueue, ...". A new
  * string; caller frees. */
 char *vms_cause_names(const char *sep);
+/* Writes into buf the delay totals a gap's evidence object holds under the causes' evidence
+ * keys, in the table's order, labelled: "run queue 12, swap-in 0, ..., compaction 0" (ms,
+ * rounded; a key the object lacks reads 0). Truncates to len. Never fails. */
+void vms_cause_delays_line(char *buf, size_t len, const json_t *evidence);
 
 #endif

@@ -275,6 +275,7 @@ static void draw_panel(struct vms_svg *s, const struct vms_scale *xs, double T, 
 static void gap_title(char *buf, size_t len, const json_t *g)
 {
 	const json_t *ev = json_object_get(g, "evidence");
+	char delays[256];
 	size_t off;
 
 	snprintf(buf, len, "gap of %.0f ms at %.2f s: %s", num(g, "duration_ms", 0),
@@ -289,24 +290,9 @@ static void gap_title(char *buf, size_t len, const json_t *g)
 		         num(ev, "psi_memory_ms", 0), num(ev, "psi_io_ms", 0));
 	off = strlen(buf);
 	if (json_is_object(ev) && json_is_number(json_object_get(g, "delay_ms"))) {
-		const char *sep = " (";
-		size_t c;
-
-		snprintf(buf + off, len - off, "; the player's own delays: %s %.0f ms",
-		         str(g, "cause", "unexplained"), num(g, "delay_ms", 0));
-		/* each cause's delay total, in the cause table's order */
-		for (c = 0; c < VMS_CAUSE_NR; c++) {
-			const struct vms_cause_def *d = &vms_cause_defs[c];
-
-			if (!d->evidence)
-				continue;
-			off = strlen(buf);
-			snprintf(buf + off, len - off, "%s%s %.0f", sep, d->label,
-			         num(ev, d->evidence, 0));
-			sep = ", ";
-		}
-		off = strlen(buf);
-		snprintf(buf + off, len - off, " ms)");
+		vms_cause_delays_line(delays, sizeof(delays), ev);
+		snprintf(buf + off, len - off, "; the player's own delays: %s %.0f ms (%s ms)",
+		         str(g, "cause", "unexplained"), num(g, "delay_ms", 0), delays);
 	}
 	off = strlen(buf);
 	if (json_is_number(json_object_get(g, "unclipped_ms")))
