@@ -114,8 +114,8 @@ int vms_probe_check(struct vms_probe *p);
 /* Stops the probe process (every wait bounded) and keeps its records. A probe that died
  * early keeps what it recorded until then. 0, or -1 when it had died (reported once). */
 int vms_probe_stop(struct vms_probe *p);
-/* Metrics of the window [t0, t1] (CLOCK_MONOTONIC seconds), stored with vms_metric_put()
- * at sample index `run` in `metrics`. Metric names: sound_rating, underruns, skips,
+/* Metrics of the window [t0, t1] (CLOCK_MONOTONIC seconds), stored with vms_metric_record()
+ * (core/metric.h) at sample index `run` in `metrics`. Metric names: sound_rating, underruns, skips,
  * gap_total_ms, gap_longest_ms, played_s, window_s, wake_p50_ms, wake_p90_ms, wake_p99_ms,
  * wake_p999_ms, wake_max_ms, headroom_min_ms, headroom_p1_ms, near_misses, decode_ms_per_s,
  * probe_cpu_pct, probe_maxrss_kib. Returns a new object with the window's detail:

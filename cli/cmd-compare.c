@@ -50,7 +50,7 @@ static int render(const struct vms_compare_renderer *r, const struct vms_compare
 		free(buf);
 		return vms_error("cannot render the comparison: %s", strerror(EIO));
 	}
-	ret = vms_write_atomic_ex(out, buf, len, overwrite ? 0 : VMS_WRITE_NOREPLACE);
+	ret = vms_write_atomic(out, buf, len, overwrite ? 0 : VMS_WRITE_NOREPLACE);
 	free(buf);
 	if (ret == -EEXIST)
 		return vms_error("'%s' exists: not overwritten (--overwrite replaces it)", out);
@@ -401,7 +401,7 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 	}
-	vms_compare_build_ex(&cmp, &a.opts, &in);
+	vms_compare_build(&cmp, &a.opts, &in);
 	if (render(r, &cmp, out, a.overwrite)) {
 		vms_compare_release(&cmp);
 		status = error_status(argv, argc);

@@ -10,6 +10,7 @@
 
 #include "audio-probe/probe.h"
 #include "cli/builtin.h"
+#include "core/metric.h"
 #include "core/result.h"
 #include "core/util.h"
 #include "core/version.h"
@@ -51,6 +52,18 @@ static const struct vms_cli_option probe_options[] = {
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
+/* The gap causes the Sound lines name, from the cause table (core/metric.c). */
+static char *cause_paragraph(void)
+{
+	char *names = vms_cause_names(", ");
+	char *text = vms_xasprintf("Each gap in the music is given one cause (docs/audio-probe.md, "
+	                           "Causes): %s.",
+	                           names);
+
+	free(names);
+	return text;
+}
+
 const struct vms_cli_usage vms_probe_usage = {
     .operands = "[FILE]",
     .about = "Plays FILE (default: the bundled sample MP3) through ALSA with the audio probe "
@@ -61,7 +74,8 @@ const struct vms_cli_usage vms_probe_usage = {
              "lateness.\n",
     .options = probe_options,
     .group = vms_probe_cli_options,
-    .more = "Exit status: 0 played; 1 the probe process died; 128 bad file or device (one "
+    .generated_more = cause_paragraph,
+    .more = "\nExit status: 0 played; 1 the probe process died; 128 bad file or device (one "
             "message\n"
             "before anything plays); 129 usage error; 130 interrupted.\n",
 };
@@ -181,7 +195,7 @@ int cmd_probe(int argc, char **argv)
 
 	if (output) {
 		json_t *doc = result_doc(argc, argv, t_real, json_incref(audio), interrupted);
-		int err = vms_json_write_file_ex(doc, output, a.force ? 0 : VMS_WRITE_NOREPLACE);
+		int err = vms_json_write_file(doc, output, a.force ? 0 : VMS_WRITE_NOREPLACE);
 
 		json_decref(doc);
 		if (err == -EEXIST) {

@@ -540,7 +540,7 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	vms_compare_opts_init(&opts);
 	/* an adaptive run's verdict is its last look's: at the per-look alpha */
 	opts.alpha = vms_adaptive_alpha(doc, opts.alpha);
-	vms_compare_build_ex(&c, &opts, &in);
+	vms_compare_build(&c, &opts, &in);
 	status = vms_compare_bisect_status(&c);
 	if (status == 0 && probe_died(doc)) {
 		vms_note("--against: the audio probe died during the run: its sound cannot be "
@@ -559,7 +559,7 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	json_object_set_new(doc, "verdict",
 	                    vms_compare_verdict_json(&c, a->against, a->n_against, status));
 	vms_compare_release(&c);
-	ret = vms_json_write_file(doc, output);
+	ret = vms_json_write_file(doc, output, 0);
 	if (ret) {
 		vms_error("--against: cannot store the verdict in '%s': %s", output,
 		          strerror(-ret));

@@ -814,8 +814,8 @@ static void holm_column(struct vms_compare *c, size_t k)
 	free(ws);
 }
 
-void vms_compare_build_ex(struct vms_compare *c, const struct vms_compare_opts *opts,
-                          const struct vms_cmp_input *in)
+void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opts,
+                       const struct vms_cmp_input *in)
 {
 	size_t n_sides = vms_compare_sides(in), i, k;
 	struct cmp_ctx x;
@@ -931,14 +931,6 @@ void vms_compare_build_ex(struct vms_compare *c, const struct vms_compare_opts *
 		holm_column(c, k);
 	free(labels);
 	free(x.cols);
-}
-
-void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opts,
-                       json_t *const *docs, const char *const *paths, size_t n)
-{
-	struct vms_cmp_input in = {.docs = docs, .paths = paths, .n = n};
-
-	vms_compare_build_ex(c, opts, &in);
 }
 
 void vms_compare_release(struct vms_compare *c)

@@ -153,22 +153,20 @@ struct vms_cmp_input {
 	const char *const *decisive;
 	size_t n_decisive;
 };
-/* The number of sides vms_compare_build_ex() would make of in (columns). */
+/* The number of sides vms_compare_build() would make of in (columns). */
 size_t vms_compare_sides(const struct vms_cmp_input *in);
 /* The variant labels of a result document ("default" for a format-1 file); *n gets the count.
  * Borrowed strings, in a new array the caller frees. */
 const char **vms_result_variant_labels(const json_t *doc, size_t *n);
 
-/* Builds the comparison of docs[1..n) against docs[0] (loaded result documents; paths name
- * them in the output). n >= 2. Never fails (aborts on OOM); the documents are only read and
- * may be freed afterwards. Release with vms_compare_release(). */
+/* Builds the comparison of the input's sides: in->docs[1..n) against in->docs[0] (loaded
+ * result documents; paths name them in the output), or sides of several suites, the variants
+ * of one file, chosen metrics. The input needs vms_compare_sides(in) >= 2. Never fails
+ * (aborts on OOM); the documents are only read and may be freed afterwards. Release with
+ * vms_compare_release(). */
 void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opts,
-                       json_t *const *docs, const char *const *paths, size_t n);
+                       const struct vms_cmp_input *in);
 void vms_compare_release(struct vms_compare *c);
-/* The general form: sides of several suites, the variants of one file, chosen metrics. The
- * input needs vms_compare_sides(in) >= 2. */
-void vms_compare_build_ex(struct vms_compare *c, const struct vms_compare_opts *opts,
-                          const struct vms_cmp_input *in);
 
 /* What the VERDICT block of other file k (0 = the first after BASE) says. */
 enum vms_cmp_outcome {

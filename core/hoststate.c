@@ -436,7 +436,7 @@ int vms_hoststate_record(struct vms_hoststate *hs, struct vms_host_entry *e)
 	}
 	text = json_dumps(j, JSON_INDENT(2));
 	json_decref(j);
-	ret = text ? vms_write_atomic(e->record, text, strlen(text)) : -ENOMEM;
+	ret = text ? vms_write_atomic(e->record, text, strlen(text), 0) : -ENOMEM;
 	free(text);
 	if (ret)
 		vms_error("cannot record the %s '%s' in '%s': %s", vms_host_rows[e->kind]->what,
@@ -528,7 +528,7 @@ int vms_hoststate_persist(struct vms_hoststate *hs, const struct vms_host_entry 
 	text = json_dumps(j, JSON_INDENT(2));
 	json_decref(j);
 	/* fsyncs the record and its directory: on disk before the swap file is */
-	ret = text ? vms_write_atomic(file, text, strlen(text)) : -ENOMEM;
+	ret = text ? vms_write_atomic(file, text, strlen(text), 0) : -ENOMEM;
 	free(text);
 	if (ret)
 		vms_error("cannot record the swap file '%s' in '%s': %s", e->path, file,

@@ -4,6 +4,9 @@
  * which empties /run, so a swap file a power loss left is found at the next boot).
  * Kernel paths: /proc/PID/stat (process start time), /proc/sys/kernel/random/boot_id, flock(2),
  * cgroupfs rmdir. */
+/* Adding a host-state kind: a value in enum vms_host_kind and a row next to its code, its line
+ * in vms_host_rows (core/hostkind.c), a line in docs/host-state.md; the checklist is in
+ * core/hostkind.h. This journal, suite/ and `vmsuite cleanup` go through the rows. */
 #ifndef VMS_HOSTSTATE_H
 #define VMS_HOSTSTATE_H
 

@@ -212,32 +212,119 @@ void vms_metric_set_primary(json_t *metrics, const char *name, int primary)
 		json_object_set_new(m, "primary", json_boolean(primary));
 }
 
+/* The hatches differ in shape as well as colour, so that causes stay apart in greyscale. */
 #define D VMS_CAUSE_BY_DELAYACCT
 #define I VMS_CAUSE_BY_INFERENCE
-static const struct {
-	const char *name, *description;
-	unsigned methods;
-} causes[VMS_CAUSE_NR] = {
-    [VMS_CAUSE_PAGING] = {"paging", "the player took a major fault", I},
-    [VMS_CAUSE_RUNQUEUE] = {"runqueue", "the player waited to run for half its lateness or more",
-                            D | I},
-    [VMS_CAUSE_SWAPIN] = {"swapin", "the player waited for its pages to come back from swap", D},
-    [VMS_CAUSE_RECLAIM] = {"reclaim",
-                           "the player reclaimed memory itself before it could allocate "
-                           "(direct reclaim)",
-                           D},
-    [VMS_CAUSE_THRASHING] = {"thrashing",
-                             "the player waited for a page it had just lost to be read back "
-                             "(a refault)",
-                             D},
-    [VMS_CAUSE_IO] = {"io",
-                      "the player waited for block I/O (delayacct), or I/O pressure grew while "
-                      "it was blocked (inference)",
-                      D | I},
-    [VMS_CAUSE_COMPACTION] = {"compaction", "the player compacted memory for an allocation", D},
-    [VMS_CAUSE_DECODE] = {"decode", "the player's own CPU time explains its lateness", D | I},
-    [VMS_CAUSE_UNEXPLAINED] = {"unexplained", "no recorded evidence explains the gap", D | I},
-    [VMS_CAUSE_PROBE_DIED] = {"probe_died", "the probe process died: the sound stopped", 0},
+/* The cause table: the one source of what the help, reports and compare say of a gap cause.
+ * Adding a cause: its value in enum vms_cause (core/metric.h), its row here, its producer in
+ * the audio probe; the checklist is in core/metric.h. */
+const struct vms_cause_def vms_cause_defs[VMS_CAUSE_NR] = {
+    [VMS_CAUSE_PAGING] =
+        {.name = "paging",
+         .label = "paging",
+         .description = "the player took a major fault",
+         .methods = I,
+         .stroke = "#b3261e",
+         .pattern = "width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+                    "patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" "
+                    "fill=\"#f4c7c3\" fill-opacity=\".55\"/><line x1=\"0\" y1=\"0\" x2=\"0\" "
+                    "y2=\"6\" stroke=\"#b3261e\" stroke-width=\"2.5\"/>"},
+    [VMS_CAUSE_RUNQUEUE] =
+        {.name = "runqueue",
+         .label = "run queue",
+         .description = "the player waited to run for half its lateness or more",
+         .methods = D | I,
+         .evidence = "runqueue_ms",
+         .stroke = "#6a3d9a",
+         .pattern = "width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\"><rect width=\"6\" "
+                    "height=\"6\" fill=\"#dcd0ec\" fill-opacity=\".55\"/><path d=\"M0 3H6M3 "
+                    "0V6\" stroke=\"#6a3d9a\" stroke-width=\"1\"/>"},
+    [VMS_CAUSE_SWAPIN] =
+        {.name = "swapin",
+         .label = "swap-in",
+         .description = "the player waited for its pages to come back from swap",
+         .methods = D,
+         .evidence = "swapin_ms",
+         .stroke = "#c51b7d",
+         .pattern = "width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+                    "patternTransform=\"rotate(-45)\"><rect width=\"6\" height=\"6\" "
+                    "fill=\"#f7c6df\" fill-opacity=\".55\"/><line x1=\"0\" y1=\"0\" x2=\"0\" "
+                    "y2=\"6\" stroke=\"#c51b7d\" stroke-width=\"2\"/>"},
+    [VMS_CAUSE_RECLAIM] =
+        {.name = "reclaim",
+         .label = "reclaim",
+         .description = "the player reclaimed memory itself before it could allocate "
+                        "(direct reclaim)",
+         .methods = D,
+         .evidence = "reclaim_ms",
+         .stroke = "#d6604d",
+         .pattern = "width=\"7\" height=\"7\" patternUnits=\"userSpaceOnUse\"><rect width=\"7\" "
+                    "height=\"7\" fill=\"#f9d2c4\" fill-opacity=\".55\"/><path d=\"M0 7L3.5 "
+                    "0L7 7\" fill=\"none\" stroke=\"#d6604d\" stroke-width=\"1.2\"/>"},
+    [VMS_CAUSE_THRASHING] =
+        {.name = "thrashing",
+         .label = "thrashing",
+         .description = "the player waited for a page it had just lost to be read back "
+                        "(a refault)",
+         .methods = D,
+         .evidence = "thrashing_ms",
+         .stroke = "#7a7a00",
+         .pattern = "width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\"><rect width=\"6\" "
+                    "height=\"6\" fill=\"#ecebb0\" fill-opacity=\".55\"/><path d=\"M0 0L6 "
+                    "6M6 0L0 6\" stroke=\"#7a7a00\" stroke-width=\"1\"/>"},
+    [VMS_CAUSE_IO] =
+        {.name = "io",
+         .label = "block I/O",
+         .description = "the player waited for block I/O (delayacct), or I/O pressure grew "
+                        "while it was blocked (inference)",
+         .methods = D | I,
+         .evidence = "io_ms",
+         .stroke = "#8c510a",
+         .pattern = "width=\"5\" height=\"5\" patternUnits=\"userSpaceOnUse\"><rect width=\"5\" "
+                    "height=\"5\" fill=\"#f0dcb8\" fill-opacity=\".55\"/><circle cx=\"2.5\" "
+                    "cy=\"2.5\" r=\"1.2\" fill=\"#8c510a\"/>"},
+    [VMS_CAUSE_COMPACTION] =
+        {.name = "compaction",
+         .label = "compaction",
+         .description = "the player compacted memory for an allocation",
+         .methods = D,
+         .evidence = "compaction_ms",
+         .stroke = "#35978f",
+         .pattern = "width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\"><rect width=\"6\" "
+                    "height=\"6\" fill=\"#cdeae7\" fill-opacity=\".55\"/><rect x=\"1.5\" "
+                    "y=\"1.5\" width=\"3\" height=\"3\" fill=\"#35978f\"/>"},
+    [VMS_CAUSE_DECODE] =
+        {.name = "decode",
+         .label = "decode",
+         .description = "the player's own CPU time explains its lateness",
+         .methods = D | I,
+         .stroke = "#01665e",
+         .pattern = "width=\"6\" height=\"4\" patternUnits=\"userSpaceOnUse\"><rect width=\"6\" "
+                    "height=\"4\" fill=\"#c7eae5\" fill-opacity=\".55\"/><line x1=\"0\" "
+                    "y1=\"2\" x2=\"6\" y2=\"2\" stroke=\"#01665e\" stroke-width=\"1.2\"/>"},
+    [VMS_CAUSE_UNEXPLAINED] =
+        {.name = "unexplained",
+         .label = "unexplained",
+         .description = "no recorded evidence explains the gap",
+         .methods = D | I,
+         .stroke = "#555",
+         .pattern = "width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\"><rect width=\"4\" "
+                    "height=\"4\" fill=\"#bbb\" fill-opacity=\".6\"/>"},
+    [VMS_CAUSE_PROBE_DIED] = {.name = "probe_died",
+                              .label = "probe died",
+                              .description = "the probe process died: the sound stopped",
+                              .methods = 0,
+                              .stroke = "#555"},
+#ifdef VMS_TEST_EXTRA_CAUSE
+    [VMS_CAUSE_TEST_EXTRA] = {.name = "test_extra",
+                              .label = "test extra",
+                              .description = "a cause only the test build knows",
+                              .methods = D | I,
+                              .evidence = "test_extra_ms",
+                              .stroke = "#123456",
+                              .pattern = "width=\"3\" height=\"3\" patternUnits=\"userSpaceOnUse\">"
+                                         "<rect width=\"3\" height=\"3\" fill=\"#abcdef\"/>"},
+#endif
 };
 #undef D
 #undef I
@@ -249,17 +336,17 @@ const char *vms_cause_method_name(unsigned method)
 
 unsigned vms_cause_methods(enum vms_cause c)
 {
-	return (unsigned)c < VMS_CAUSE_NR ? causes[c].methods : 0;
+	return (unsigned)c < VMS_CAUSE_NR ? vms_cause_defs[c].methods : 0;
 }
 
 const char *vms_cause_name(enum vms_cause c)
 {
-	return (unsigned)c < VMS_CAUSE_NR ? causes[c].name : causes[VMS_CAUSE_UNEXPLAINED].name;
+	return vms_cause_defs[(unsigned)c < VMS_CAUSE_NR ? c : VMS_CAUSE_UNEXPLAINED].name;
 }
 
 const char *vms_cause_description(enum vms_cause c)
 {
-	return (unsigned)c < VMS_CAUSE_NR ? causes[c].description : "";
+	return (unsigned)c < VMS_CAUSE_NR ? vms_cause_defs[c].description : "";
 }
 
 int vms_cause_find(const char *name)
@@ -267,7 +354,40 @@ int vms_cause_find(const char *name)
 	int i;
 
 	for (i = 0; name && i < VMS_CAUSE_NR; i++)
-		if (!strcmp(causes[i].name, name))
+		if (!strcmp(vms_cause_defs[i].name, name))
 			return i;
 	return -1;
+}
+
+void vms_cause_delays_line(char *buf, size_t len, const json_t *evidence)
+{
+	const char *sep = "";
+	size_t i, off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 0; i < VMS_CAUSE_NR && off + 1 < len; i++) {
+		const struct vms_cause_def *c = &vms_cause_defs[i];
+		const json_t *v = c->evidence ? json_object_get(evidence, c->evidence) : NULL;
+
+		if (!c->evidence)
+			continue;
+		snprintf(buf + off, len - off, "%s%s %.0f", sep, c->label,
+		         json_is_number(v) ? json_number_value(v) : 0.0);
+		off += strlen(buf + off);
+		sep = ", ";
+	}
+}
+
+char *vms_cause_names(const char *sep)
+{
+	char *out = vms_xstrdup(""), *next;
+	size_t i;
+
+	for (i = 0; i < VMS_CAUSE_NR; i++) {
+		next = vms_xasprintf("%s%s%s", out, i ? sep : "", vms_cause_defs[i].name);
+		free(out);
+		out = next;
+	}
+	return out;
 }

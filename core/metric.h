@@ -1,7 +1,20 @@
 /* The metric catalogue: every metric vmsuite records, with its unit, better direction, kind,
- * group, label, display precision and meaning, and the list of gap causes. Producers (the
+ * group, label, display precision and meaning, and the table of gap causes. Producers (the
  * runner, the audio probe) write through it and renderers read from it; docs/result-format.md
- * lists the same table (checked by a test). No kernel paths. */
+ * lists the same table (checked by a test). No kernel paths.
+ *
+ * Adding a metric:
+ *   1. its row in vms_metric_defs (core/metric.c): name, unit, better, kind, primary, group,
+ *      source, label, precision, description;
+ *   2. its producer: vms_metric_record() in workloads/runner.c (source runner) or
+ *      audio-probe/probe-metrics.c (source probe); a runs[]-derived one in compare/ and
+ *      report/model.c;
+ *   3. the table in docs/result-format.md from `build/tests/core/metric-table markdown`
+ *      (ctest metric_docs checks it, and the primary lists of help and docs);
+ *   4. a metric a real run records changes tests/cli/golden/real-names.txt
+ *      (scripts/update-goldens.sh).
+ * The text, markdown, HTML and JSON reports, compare and KCIDB read its row.
+ * Adding a gap cause: see enum vms_cause below. */
 #ifndef VMS_METRIC_H
 #define VMS_METRIC_H
 
@@ -75,7 +88,18 @@ void vms_metric_set_primary(json_t *metrics, const char *name, int primary);
 
 /* Why a gap in the music happened, in the order reports list them. Two methods name them:
  * "delayacct" from the player's own delay accounting (taskstats), "inference" from its faults,
- * schedstat and system PSI when delay accounting is unavailable (docs/audio-probe.md). */
+ * schedstat and system PSI when delay accounting is unavailable (docs/audio-probe.md).
+ *
+ * Adding a gap cause:
+ *   1. a value here and its row in vms_cause_defs (core/metric.c): name, label, description,
+ *      methods, evidence key, band colour, hatch pattern;
+ *   2. its producer in the audio probe: what measures it (audio-probe/probe-delay.c and
+ *      probe-player.c fill struct vms_gap_evidence, audio-probe/probe-internal.h) and the rule
+ *      that names it (vms_probe_classify(), probe-metrics.c, which also writes the evidence);
+ *   3. the causes table in docs/result-format.md from `build/tests/core/metric-table causes`
+ *      (checked by ctest metric_docs) and the rule in docs/audio-probe.md, Causes.
+ * The help of `vmsuite probe`, the HTML stylesheet, hatches, bands, hover text and legend, the
+ * result's `causes`, compare and KCIDB read the row (ctest extra_cause proves it). */
 enum vms_cause {
 	VMS_CAUSE_PAGING,      /* inference: the player took major faults */
 	VMS_CAUSE_RUNQUEUE,    /* it waited to run for at least half of its lateness */
@@ -87,11 +111,33 @@ enum vms_cause {
 	VMS_CAUSE_DECODE,      /* its own CPU time explains the lateness */
 	VMS_CAUSE_UNEXPLAINED, /* none of the above */
 	VMS_CAUSE_PROBE_DIED,  /* the probe process died: the sound stopped for good */
+#ifdef VMS_TEST_EXTRA_CAUSE
+	VMS_CAUSE_TEST_EXTRA, /* only in the test build that proves a cause is one row */
+#endif
 	VMS_CAUSE_NR
 };
 /* How causes were named: bits of a cause's `methods`. */
 #define VMS_CAUSE_BY_DELAYACCT 1u
 #define VMS_CAUSE_BY_INFERENCE 2u
+
+/* One gap cause: everything the help, reports and compare show of it. */
+struct vms_cause_def {
+	const char *name;        /* in result files and compare ("paging"); its band's CSS class
+	                          * is gap-NAME and its hatch pattern pat-NAME */
+	const char *label;       /* in a gap's hover text before its delay ("swap-in") */
+	const char *description; /* one line, for legends, help and docs */
+	unsigned methods;        /* VMS_CAUSE_BY_* bits that can name it; 0: either (probe_died) */
+	/* the key of the player's delay total for it in a gap's evidence ("swapin_ms"), listed
+	 * among "the player's own delays" of the hover text; NULL when no delay total names it */
+	const char *evidence;
+	const char *stroke; /* the outline colour of its band ("#b3261e") */
+	/* the SVG <pattern> its band is filled with, after `<pattern id="pat-NAME" `: attributes
+	 * and content, closed by the writer; NULL: the cause shares unexplained's pattern */
+	const char *pattern;
+};
+
+/* The causes, indexed by enum vms_cause. */
+extern const struct vms_cause_def vms_cause_defs[VMS_CAUSE_NR];
 /* "delayacct" or "inference" for one of the bits above. */
 const char *vms_cause_method_name(unsigned method);
 /* The methods (VMS_CAUSE_BY_* bits) that can name cause c; 0 for probe_died, which is named by
@@ -103,5 +149,12 @@ const char *vms_cause_name(enum vms_cause c);
 const char *vms_cause_description(enum vms_cause c);
 /* The cause called name, or -1. */
 int vms_cause_find(const char *name);
+/* The names of all causes in report order, joined by sep: "paging, runqueue, ...". A new
+ * string; caller frees. */
+char *vms_cause_names(const char *sep);
+/* Writes into buf the delay totals a gap's evidence object holds under the causes' evidence
+ * keys, in the table's order, labelled: "run queue 12, swap-in 0, ..., compaction 0" (ms,
+ * rounded; a key the object lacks reads 0). Truncates to len. Never fails. */
+void vms_cause_delays_line(char *buf, size_t len, const json_t *evidence);
 
 #endif

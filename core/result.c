@@ -217,12 +217,7 @@ void vms_result_add_look(json_t *doc, json_t *look)
 	json_array_append_new(looks, look);
 }
 
-int vms_json_write_file(const json_t *doc, const char *path)
-{
-	return vms_json_write_file_ex(doc, path, 0);
-}
-
-int vms_json_write_file_ex(const json_t *doc, const char *path, int flags)
+int vms_json_write_file(const json_t *doc, const char *path, int flags)
 {
 	char *text =
 	    json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
@@ -235,7 +230,7 @@ int vms_json_write_file_ex(const json_t *doc, const char *path, int flags)
 	text = vms_xrealloc(text, len + 2);
 	text[len++] = '\n';
 	text[len] = '\0';
-	ret = vms_write_atomic_ex(path, text, len, flags);
+	ret = vms_write_atomic(path, text, len, flags);
 	free(text);
 	return ret;
 }

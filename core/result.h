@@ -54,11 +54,9 @@ const char *vms_result_variant_label(const json_t *doc, size_t i);
 void vms_result_add_look(json_t *doc, json_t *look);
 
 /* Serialises doc (keys in insertion order, one-space indent, reals with 12 significant digits
- * in the C locale's notation, a final newline) and writes it atomically to path. 0 or -errno;
- * reports nothing. */
-int vms_json_write_file(const json_t *doc, const char *path);
-/* vms_json_write_file() with vms_write_atomic_ex() flags (VMS_WRITE_NOREPLACE). */
-int vms_json_write_file_ex(const json_t *doc, const char *path, int flags);
+ * in the C locale's notation, a final newline) and writes it atomically to path with
+ * vms_write_atomic() flags (0 or VMS_WRITE_NOREPLACE). 0 or -errno; reports nothing. */
+int vms_json_write_file(const json_t *doc, const char *path, int flags);
 
 enum vms_load_error {
 	VMS_LOAD_OK = 0,

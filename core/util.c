@@ -505,12 +505,7 @@ static int rename_noreplace(const char *tmp, const char *path)
 	return 0;
 }
 
-int vms_write_atomic(const char *path, const void *data, size_t len)
-{
-	return vms_write_atomic_ex(path, data, len, 0);
-}
-
-int vms_write_atomic_ex(const char *path, const void *data, size_t len, int flags)
+int vms_write_atomic(const char *path, const void *data, size_t len, int flags)
 {
 	char *tmp = vms_xasprintf("%s.tmp.%ld", path, (long)getpid());
 	char *dir = vms_xstrdup(path);

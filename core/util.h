@@ -98,19 +98,16 @@ int vms_read_u64(const char *path, uint64_t *out);
  * reject a value at either; a short write is -EIO. Only open/write/close: async-signal-safe,
  * usable between fork() and exec(). 0 or -errno; reports nothing. */
 int vms_write_text(const char *path, const char *text);
-/* Writes data to path atomically: temp file in the same directory, fsync, rename, fsync of
- * the directory. On failure nothing is left behind and -errno is returned. An existing path
- * that is not a regular file is not replaced (see vms_write_atomic_ex()). */
-int vms_write_atomic(const char *path, const void *data, size_t len);
-
-/* Flags of vms_write_atomic_ex(). */
+/* Flags of vms_write_atomic(). */
 enum {
 	VMS_WRITE_NOREPLACE = 1 << 0, /* fail with -EEXIST when path exists (checked atomically) */
 };
-/* vms_write_atomic() with flags. A destination that exists and is not a regular file (a
- * device node, a FIFO, a directory) is never replaced: -ENOTSUP (-EISDIR for a directory),
- * nothing written. 0 or -errno; reports nothing. */
-int vms_write_atomic_ex(const char *path, const void *data, size_t len, int flags);
+/* Writes data to path atomically: temp file in the same directory, fsync, rename, fsync of
+ * the directory; flags 0 or VMS_WRITE_NOREPLACE. On failure nothing is left behind. A
+ * destination that exists and is not a regular file (a device node, a FIFO, a directory) is
+ * never replaced: -ENOTSUP (-EISDIR for a directory), nothing written. 0 or -errno; reports
+ * nothing. */
+int vms_write_atomic(const char *path, const void *data, size_t len, int flags);
 
 /* Checks an output file named by -o before anything runs: it must not be a directory or another
  * file that is not a regular file (device node, FIFO: vmsuite would replace it), must not

@@ -1,6 +1,14 @@
 /* The renderers of the compare model (compare/compare.h): text, markdown, json and html, one
  * table of them for `--format`, and the verdict object `vmsuite run --against` stores. No
  * kernel paths. */
+/* Adding an output format to `vmsuite compare -f`:
+ *   1. report/compare-NAME.c with int vms_compare_render_NAME(const struct vms_compare *c,
+ *      FILE *f), declared below; it reads the model only (compare/compare.h);
+ *   2. one row {"NAME", vms_compare_render_NAME} in the renderer table
+ *      (report/compare-render.c);
+ *   3. the -f help line and the unknown-format message of cli/cmd-compare.c, docs/compare.md,
+ *      docs/vmsuite.1;
+ *   4. a test in tests/compare/ (a golden file for text that people read). */
 #ifndef VMS_REPORT_COMPARE_RENDER_H
 #define VMS_REPORT_COMPARE_RENDER_H
 

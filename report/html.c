@@ -275,6 +275,7 @@ static void draw_panel(struct vms_svg *s, const struct vms_scale *xs, double T, 
 static void gap_title(char *buf, size_t len, const json_t *g)
 {
 	const json_t *ev = json_object_get(g, "evidence");
+	char delays[256];
 	size_t off;
 
 	snprintf(buf, len, "gap of %.0f ms at %.2f s: %s", num(g, "duration_ms", 0),
@@ -288,14 +289,11 @@ static void gap_title(char *buf, size_t len, const json_t *g)
 		         num(ev, "minor_faults", 0), num(ev, "runqueue_ms", 0),
 		         num(ev, "psi_memory_ms", 0), num(ev, "psi_io_ms", 0));
 	off = strlen(buf);
-	if (json_is_object(ev) && json_is_number(json_object_get(g, "delay_ms")))
-		snprintf(buf + off, len - off,
-		         "; the player's own delays: %s %.0f ms (run queue %.0f, swap-in %.0f, "
-		         "reclaim %.0f, thrashing %.0f, block I/O %.0f, compaction %.0f ms)",
-		         str(g, "cause", "unexplained"), num(g, "delay_ms", 0),
-		         num(ev, "runqueue_ms", 0), num(ev, "swapin_ms", 0),
-		         num(ev, "reclaim_ms", 0), num(ev, "thrashing_ms", 0), num(ev, "io_ms", 0),
-		         num(ev, "compaction_ms", 0));
+	if (json_is_object(ev) && json_is_number(json_object_get(g, "delay_ms"))) {
+		vms_cause_delays_line(delays, sizeof(delays), ev);
+		snprintf(buf + off, len - off, "; the player's own delays: %s %.0f ms (%s ms)",
+		         str(g, "cause", "unexplained"), num(g, "delay_ms", 0), delays);
+	}
 	off = strlen(buf);
 	if (json_is_number(json_object_get(g, "unclipped_ms")))
 		snprintf(buf + off, len - off,
@@ -305,6 +303,8 @@ static void gap_title(char *buf, size_t len, const json_t *g)
 	if (json_is_true(json_object_get(g, "ongoing")))
 		snprintf(buf + off, len - off, "; still silent when the window ended");
 }
+
+_Static_assert(VMS_CAUSE_NR <= 32, "draw_gaps() keeps the causes seen in an unsigned's bits");
 
 /* The bands of the gaps, across every panel from y0 to y1. Returns which causes occurred
  * (bit i = cause i of the catalogue; a cause it lacks is drawn as unexplained). */

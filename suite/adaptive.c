@@ -148,7 +148,7 @@ static void judge_compare(struct vms_adaptive *a, json_t *doc, struct item_state
 	                            .decisive = a->cfg.decisive,
 	                            .n_decisive = a->cfg.n_decisive};
 	opts.alpha = a->alpha_look;
-	vms_compare_build_ex(&c, &opts, &in);
+	vms_compare_build(&c, &opts, &in);
 	for (it = 0; it < a->cfg.n_items; it++) {
 		struct item_state *s = &st[it];
 

@@ -517,7 +517,7 @@ static int checkpoint(void *ctx, const json_t *doc)
 	struct vms_suite *s = ctx;
 	const char *path = s->cfg.output;
 	int ret =
-	    vms_json_write_file_ex(doc, path, s->saves || s->cfg.force ? 0 : VMS_WRITE_NOREPLACE);
+	    vms_json_write_file(doc, path, s->saves || s->cfg.force ? 0 : VMS_WRITE_NOREPLACE);
 
 	if (ret == -EEXIST)
 		vms_error("'%s' exists: not overwritten (--force replaces it)", path);

@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < nv; i++)
 		free((char *)vlabel[i]);
-	if (vms_json_write_file(doc, out)) {
+	if (vms_json_write_file(doc, out, 0)) {
 		fprintf(stderr, "gen-result: cannot write %s\n", out);
 		return 1;
 	}

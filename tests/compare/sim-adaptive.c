@@ -97,7 +97,7 @@ static int verdict(json_t *base, json_t *doc, double alpha)
 
 	vms_compare_opts_init(&opts);
 	opts.alpha = alpha;
-	vms_compare_build_ex(&c, &opts, &in);
+	vms_compare_build(&c, &opts, &in);
 	st = vms_compare_bisect_status(&c);
 	vms_compare_release(&c);
 	return st;

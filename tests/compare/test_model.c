@@ -28,7 +28,7 @@ static void cmp2(struct vms_compare *c, json_t *a, json_t *b, int force)
 
 	vms_compare_opts_init(&o);
 	o.force = force;
-	vms_compare_build(c, &o, docs, paths, 2);
+	vms_compare_build(c, &o, &(struct vms_cmp_input){.docs = docs, .paths = paths, .n = 2});
 }
 
 static const struct vms_cmp_metric *metric(const struct vms_compare *c, const char *wl,
@@ -173,17 +173,18 @@ static void variants_paired_under_drift(void **state)
 		struct vms_cmp_input in = {.docs = &aa, .paths = &path, .n = 1};
 		struct vms_compare c;
 
-		vms_compare_build_ex(&c, &o, &in);
+		vms_compare_build(&c, &o, &in);
 		alarms += vms_compare_status(&c) == 1;
 		paired += metric(&c, "mmap001", "elapsed_s")->cells[0].method == VMS_CMP_PAIRED_LOG;
 		vms_compare_release(&c);
 		in.docs = &ab;
-		vms_compare_build_ex(&c, &o, &in);
+		vms_compare_build(&c, &o, &in);
 		found += verdict(&c, "mmap001", "elapsed_s") == VMS_VERDICT_REGRESSION;
 		vms_compare_release(&c);
 		split[0] = split_variant(ab, labels[0]);
 		split[1] = split_variant(ab, labels[1]);
-		vms_compare_build(&c, &o, split, paths, 2);
+		vms_compare_build(&c, &o,
+		                  &(struct vms_cmp_input){.docs = split, .paths = paths, .n = 2});
 		found_welch += verdict(&c, "mmap001", "elapsed_s") == VMS_VERDICT_REGRESSION;
 		vms_compare_release(&c);
 		json_decref(split[0]);
@@ -221,7 +222,7 @@ static void variants_heavy_drift(void **state)
 		const struct vms_cmp_metric *m;
 		struct vms_compare c;
 
-		vms_compare_build_ex(&c, &o, &in);
+		vms_compare_build(&c, &o, &in);
 		m = metric(&c, "mmap001", "elapsed_s");
 		found += m->cells[0].verdict == VMS_VERDICT_REGRESSION;
 		unstable_sides += m->base.s.cv > o.cv_limit || m->cells[0].side.s.cv > o.cv_limit;
@@ -813,7 +814,7 @@ static void unstable_wins(void **state)
 	vms_compare_release(&c);
 	vms_compare_opts_init(&o);
 	o.cv_limit = 0.5;
-	vms_compare_build(&c, &o, docs, paths, 2);
+	vms_compare_build(&c, &o, &(struct vms_cmp_input){.docs = docs, .paths = paths, .n = 2});
 	assert_int_equal(verdict(&c, "w", "t"), VMS_VERDICT_REGRESSION);
 	assert_int_equal(vms_compare_status(&c), 1);
 	vms_compare_release(&c);

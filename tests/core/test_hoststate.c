@@ -158,7 +158,7 @@ static void test_record_list_forget(void **state)
 		char junk[256];
 
 		snprintf(junk, sizeof(junk), "%s/journal/junk.json", tmp);
-		assert_int_equal(vms_write_atomic(junk, "{\"kind\": 1}", 11), 0);
+		assert_int_equal(vms_write_atomic(junk, "{\"kind\": 1}", 11, 0), 0);
 		assert_int_equal(vms_hoststate_list(&hs, &es, &n), 0);
 		assert_int_equal(n, 1);
 		free(es);

@@ -37,14 +37,14 @@ static void test_fifo_kept(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/fifo", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);
-	assert_int_equal(vms_write_atomic(path, "x", 1), -ENOTSUP);
-	assert_int_equal(vms_write_atomic_ex(path, "x", 1, VMS_WRITE_NOREPLACE), -ENOTSUP);
+	assert_int_equal(vms_write_atomic(path, "x", 1, 0), -ENOTSUP);
+	assert_int_equal(vms_write_atomic(path, "x", 1, VMS_WRITE_NOREPLACE), -ENOTSUP);
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISFIFO(st.st_mode));
 	assert_int_equal(vms_output_check(NULL, path, 1, "--force"), -ENOTSUP);
 	assert_int_equal(unlink(path), 0);
 	/* a directory is not replaced either */
-	assert_int_equal(vms_write_atomic(dir, "x", 1), -EISDIR);
+	assert_int_equal(vms_write_atomic(dir, "x", 1, 0), -EISDIR);
 	assert_int_equal(vms_output_check("result", dir, 1, "--force"), -EISDIR);
 }
 
@@ -55,14 +55,14 @@ static void test_noreplace(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	assert_int_equal(vms_output_check(NULL, path, 0, "--force"), 0);
-	assert_int_equal(vms_write_atomic_ex(path, "1", 1, VMS_WRITE_NOREPLACE), 0);
+	assert_int_equal(vms_write_atomic(path, "1", 1, VMS_WRITE_NOREPLACE), 0);
 	assert_int_equal(vms_output_check(NULL, path, 0, "--force"), -EEXIST);
 	assert_int_equal(vms_output_check(NULL, path, 1, "--force"), 0);
-	assert_int_equal(vms_write_atomic_ex(path, "2", 1, VMS_WRITE_NOREPLACE), -EEXIST);
+	assert_int_equal(vms_write_atomic(path, "2", 1, VMS_WRITE_NOREPLACE), -EEXIST);
 	text = vms_read_text(path);
 	assert_string_equal(text, "1");
 	free(text);
-	assert_int_equal(vms_write_atomic_ex(path, "3", 1, 0), 0);
+	assert_int_equal(vms_write_atomic(path, "3", 1, 0), 0);
 	text = vms_read_text(path);
 	assert_string_equal(text, "3");
 	free(text);

@@ -118,7 +118,7 @@ static void test_write_reparses(void **state)
 
 	(void)state;
 	close(fd);
-	assert_int_equal(vms_json_write_file(doc, path), 0);
+	assert_int_equal(vms_json_write_file(doc, path, 0), 0);
 	back = vms_result_load(path, &e, err, sizeof(err));
 	assert_non_null(back);
 	assert_true(json_equal(doc, back));

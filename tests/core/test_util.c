@@ -196,19 +196,19 @@ static void test_write_atomic(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out.json", dir);
-	assert_int_equal(vms_write_atomic(path, "{}\n", 3), 0);
+	assert_int_equal(vms_write_atomic(path, "{}\n", 3, 0), 0);
 	text = vms_read_text(path);
 	assert_string_equal(text, "{}\n");
 	free(text);
 	/* replacing keeps only the new content, and no temp file stays behind */
-	assert_int_equal(vms_write_atomic(path, "[1]\n", 4), 0);
+	assert_int_equal(vms_write_atomic(path, "[1]\n", 4, 0), 0);
 	text = vms_read_text(path);
 	assert_string_equal(text, "[1]\n");
 	free(text);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(rmdir(dir), 0); /* fails if a temp file was left */
 	/* a directory that does not exist: error, nothing created */
-	assert_int_equal(vms_write_atomic("/nonexistent-dir/x.json", "x", 1), -ENOENT);
+	assert_int_equal(vms_write_atomic("/nonexistent-dir/x.json", "x", 1, 0), -ENOENT);
 }
 
 static void test_parse_u64(void **state)

@@ -84,7 +84,7 @@ static int save(void *ctx, const json_t *doc)
 	struct saves *s = ctx;
 
 	s->n++;
-	return vms_json_write_file(doc, s->path);
+	return vms_json_write_file(doc, s->path, 0);
 }
 
 static json_t *runs_of(json_t *doc, size_t w)
