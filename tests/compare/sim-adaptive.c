@@ -112,9 +112,9 @@ static int keep(const char *dir, long t, const json_t *base, const json_t *doc, 
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/%ld-base.json", dir, t);
-	if (!(ret = vms_json_write_file(base, path))) {
+	if (!(ret = vms_json_write_file(base, path, 0))) {
 		snprintf(path, sizeof(path), "%s/%ld-run.json", dir, t);
-		ret = vms_json_write_file(doc, path);
+		ret = vms_json_write_file(doc, path, 0);
 	}
 	if (ret) {
 		fprintf(stderr, "sim-adaptive: cannot write '%s': %s\n", path, strerror(-ret));
