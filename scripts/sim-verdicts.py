@@ -183,14 +183,13 @@ def simulate(args):
     print(f"# {args.seeds} seeds a cell; 2 primary metrics (elapsed_s, sys_s), log-normal; "
           f"power: elapsed_s x {1 + args.detect / 100:g} at the printed runs-needed")
     print(f"{'cv':>4} {'n':>3}  {'null exit 1':<28} {'bisect bad':<26} {'bisect good':<26} "
-          f"outcomes (null)  |  {'power at printed n':<28} median n")
-    with multiprocessing.Pool(args.jobs) as pool:
-        results = pool.map(run_cell, [(args, cv, n) for cv, n in cells])
+          f"outcomes (null)  |  {'power at printed n':<28} median n", flush=True)
     bad, calls = [], 0
-    for line, b, c in results:
-        print(line)
-        bad += b
-        calls += c
+    with multiprocessing.Pool(args.jobs) as pool:
+        for line, b, c in pool.imap(run_cell, [(args, cv, n) for cv, n in cells]):
+            print(line, flush=True)
+            bad += b
+            calls += c
     print(f"# {calls} compare calls")
     if args.check:
         for b in bad:
