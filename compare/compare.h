@@ -221,6 +221,8 @@ int vms_compare_bisect_status(const struct vms_compare *c);
  * adaptive runs: more runs cannot change a decided comparison's outcome class, only an
  * undecided one's. Sound metrics not recorded by design are left out. */
 int vms_compare_decided(const struct vms_compare *c, size_t k);
+/* The same for one cell: 1 when its verdict is a regression, an improvement or no change. */
+int vms_cmp_cell_decided(const struct vms_cmp_cell *c);
 
 /* Every name must be a metric of some workload of some document, or a metric derived from
  * runs[] (failed_runs): a typo would leave the verdict with nothing to decide. 0, or -EINVAL

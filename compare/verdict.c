@@ -92,6 +92,12 @@ int vms_compare_bisect_status(const struct vms_compare *c)
 	return skip ? VMS_BISECT_SKIP : 0;
 }
 
+int vms_cmp_cell_decided(const struct vms_cmp_cell *c)
+{
+	return c->verdict == VMS_VERDICT_REGRESSION || c->verdict == VMS_VERDICT_IMPROVEMENT ||
+	       c->verdict == VMS_VERDICT_NO_CHANGE;
+}
+
 int vms_compare_decided(const struct vms_compare *c, size_t k)
 {
 	size_t i, j;
@@ -103,9 +109,7 @@ int vms_compare_decided(const struct vms_compare *c, size_t k)
 
 			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
 				continue;
-			if (cell->verdict != VMS_VERDICT_REGRESSION &&
-			    cell->verdict != VMS_VERDICT_IMPROVEMENT &&
-			    cell->verdict != VMS_VERDICT_NO_CHANGE)
+			if (!vms_cmp_cell_decided(cell))
 				return 0;
 		}
 	return 1;
