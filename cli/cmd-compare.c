@@ -81,8 +81,8 @@ static const struct vms_cli_option compare_options[] = {
      CMP_ALPHA, 0},
     {"detect", 0, VMS_CLI_REQUIRED, "PCT", "change the runs-needed estimate aims at (default 5)",
      CMP_DETECT, 0},
-    {"cv-limit", 0, VMS_CLI_REQUIRED, "PCT", "cv above which a metric is unstable (default 20)",
-     CMP_CV_LIMIT, 0},
+    {"cv-limit", 0, VMS_CLI_REQUIRED, "PCT",
+     "spread of ln x (~cv) above which a metric is unstable (default 50)", CMP_CV_LIMIT, 0},
     {"force", 0, VMS_CLI_FLAG, NULL, "compare despite hard environment differences", CMP_FORCE, 0},
     {"exit-zero", 0, VMS_CLI_FLAG, NULL, "exit 0 even on a regression or a not-comparable result",
      CMP_EXIT_ZERO, 0},
@@ -95,9 +95,10 @@ static const struct vms_cli_option compare_options[] = {
      "repeatable (failed_runs always decides)",
      CMP_METRIC, 1},
     {"bisect", 0, VMS_CLI_FLAG, NULL,
-     "exit as `git bisect run` reads it: 0 good, 1 bad, 125 skip\n"
-     "(cannot tell, not comparable, a deciding metric unstable),\n"
-     "128 error (stops the bisect)",
+     "exit as `git bisect run` reads it: 0 good (every deciding metric\n"
+     "non-inferior: its one-sided bound within --detect), 1 bad, 125 skip\n"
+     "(cannot tell, not comparable, unstable, not shown non-inferior),\n"
+     "128 tool error, 129 usage error (both stop the bisect)",
      CMP_BISECT, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
@@ -156,15 +157,17 @@ const struct vms_cli_usage vms_compare_usage = {
              "spread. See docs/compare.md.\n",
     .generated = primary_paragraph,
     .options = compare_options,
-    .more = "Exit status (differs from the other commands): 0 no regression; 1 a primary metric "
-            "regressed\n"
-            "(failed runs included); 2 cannot tell (a primary metric not measured on a side), "
-            "nothing\n"
-            "comparable, or an error (bad file, bad option). With --bisect: 0, 1, 125 "
-            "instead of 2\n"
-            "for cannot tell / not comparable (and for no regression with an unstable deciding "
-            "metric),\n"
-            "128 for an error (git bisect run; see docs/bisect.md).\n",
+    .more = "Exit status (differs from the other commands): 0 no regression shown (NO CHANGE "
+            "when every\n"
+            "primary metric is shown within the threshold); 1 a primary metric regressed "
+            "(one-sided,\n"
+            "failed runs included); 2 cannot tell (a primary metric not measured, unstable, "
+            "or runs\n"
+            "failed on B only), nothing comparable, or an error (bad file, bad option). With "
+            "--bisect:\n"
+            "0 good (non-inferior), 1 bad, 125 skip, 128 tool error, 129 usage error (git "
+            "bisect run;\n"
+            "see docs/bisect.md).\n",
 };
 
 struct compare_args {
@@ -280,14 +283,15 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 /* Usage errors report like every command's but exit with compare's error status. */
 #define usage_error(...) ((void)vms_usage_error(vms_command_find("compare"), __VA_ARGS__))
 
-/* The exit status of an error: 2, or 128 under --bisect (git bisect run stops). */
-static int error_status(char **argv, int argc)
+/* The exit status of an error: 2, or under --bisect (git bisect run stops) 128 for a tool
+ * error and 129 for a usage error. */
+static int error_status(char **argv, int argc, int usage)
 {
 	int i;
 
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--bisect"))
-			return VMS_EXIT_FATAL;
+			return usage ? VMS_EXIT_USAGE : VMS_EXIT_FATAL;
 	return COMPARE_EXIT_ERROR;
 }
 
@@ -335,7 +339,7 @@ int cmd_compare(int argc, char **argv)
 	int exit_zero, status, j;
 	size_t n = 0, i;
 
-	status = error_status(argv, argc);
+	status = error_status(argv, argc, 1);
 	args = vms_xcalloc((size_t)argc + 1, sizeof(*args));
 	for (j = 0; j < argc; j++)
 		args[j] = j && !strcmp(argv[j], "--") ? side_separator : argv[j];
@@ -355,6 +359,7 @@ int cmd_compare(int argc, char **argv)
 		                  "with several variants)");
 		return status;
 	}
+	status = error_status(argv, argc, 0);
 	if (!r->render) {
 		vms_error("compare: --format %s is not available in this build yet", r->name);
 		return status;
@@ -384,6 +389,7 @@ int cmd_compare(int argc, char **argv)
 	                            .decisive = a.n_metrics ? a.metrics : NULL,
 	                            .n_decisive = a.n_metrics};
 	if (vms_compare_sides(&in) < 2) {
+		status = error_status(argv, argc, 1);
 		if (n == 1)
 			usage_error("needs at least two result files, got only '%s' (BASE and one "
 			            "to compare with it), or one file with several variants "
@@ -398,13 +404,14 @@ int cmd_compare(int argc, char **argv)
 
 		if (vms_compare_check_metrics(docs, n, a.metrics, a.n_metrics, err, sizeof(err))) {
 			usage_error("%s", err);
+			status = error_status(argv, argc, 1);
 			goto out;
 		}
 	}
 	vms_compare_build(&cmp, &a.opts, &in);
 	if (render(r, &cmp, out, a.overwrite)) {
 		vms_compare_release(&cmp);
-		status = error_status(argv, argc);
+		status = error_status(argv, argc, 0);
 		goto out;
 	}
 	if (a.bisect)

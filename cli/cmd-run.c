@@ -516,7 +516,6 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	struct vms_cmp_input in;
 	struct vms_compare c;
 	char err[512];
-	unsigned more;
 	int status, ret;
 
 	if (vms_result_check_values(doc, err, sizeof(err))) {
@@ -550,11 +549,6 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	if (!a->quiet) {
 		printf("\n");
 		vms_compare_render_verdicts(&c, stdout);
-		more = vms_compare_runs_to_decide(&c, 0);
-		if (more)
-			printf("  => inconclusive metrics would need about %u runs per side "
-			       "(-n %u, and the baseline with as many)\n",
-			       more, more);
 	}
 	json_object_set_new(doc, "verdict",
 	                    vms_compare_verdict_json(&c, a->against, a->n_against, status));
@@ -567,7 +561,7 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	}
 	vms_note("verdict against %s%s: exit %d (%s)", a->against[0],
 	         a->n_against > 1 ? " and more" : "", status,
-	         status == 0   ? "good: no regression"
+	         status == 0   ? "good: not worse than the baseline by --detect"
 	         : status == 1 ? "bad: a regression"
 	                       : "skip: cannot judge");
 	return status;

@@ -18,7 +18,7 @@ void vms_compare_opts_init(struct vms_compare_opts *o)
 	o->threshold = 0.02;
 	o->alpha = 0.05;
 	o->detect = 0.05;
-	o->cv_limit = 0.20;
+	o->cv_limit = 0.50;
 	o->force = 0;
 }
 
@@ -48,6 +48,7 @@ const char *vms_cmp_method_name(enum vms_cmp_method m)
 	case VMS_CMP_PAIRED_LOG: return "paired_log";
 	case VMS_CMP_PAIRED_RAW: return "paired_raw";
 	case VMS_CMP_SUITES_LOG: return "suites_log";
+	case VMS_CMP_YUEN_LOG: return "yuen_log";
 	default: return "none";
 	}
 }
@@ -178,12 +179,28 @@ static void side_add(struct vms_cmp_side *s, const json_t *wl, unsigned su, cons
 
 static void side_done(struct vms_cmp_side *s)
 {
-	size_t i;
+	size_t i, positive = 0;
 
 	vms_summarize(s->values, s->s.n, &s->s);
 	s->events = 0;
 	for (i = 0; i < s->s.n; i++)
 		s->events += s->values[i] > 0;
+	s->lsd = NAN;
+	if (s->events == s->s.n && s->s.n >= 2) {
+		double *l = vms_xcalloc(s->s.n, sizeof(*l));
+		struct vms_summary ls;
+
+		for (i = 0; i < s->s.n; i++)
+			l[i] = log(s->values[i]);
+		vms_summarize(l, s->s.n, &ls);
+		s->lsd = ls.sd;
+		free(l);
+		positive = 1;
+	}
+	free(s->outlier);
+	s->outlier = vms_xcalloc(s->s.n + 1, 1);
+	s->outliers = positive ? vms_outliers(s->values, s->s.n, s->outlier) : 0;
+	s->bimodal = positive && vms_bimodal(s->values, s->s.n);
 }
 
 /* Fills side s with metric name of workload w in column k (every suite). */
@@ -208,6 +225,7 @@ static void side_release(struct vms_cmp_side *s)
 	free(s->runs);
 	free(s->suite);
 	free(s->index);
+	free(s->outlier);
 }
 
 static int soft_applies(const struct vms_envdiff *d, const char *workload, int audio)
@@ -235,102 +253,188 @@ static enum vms_verdict direction(const struct vms_cmp_metric *m, int up, int su
 	return worse ? VMS_VERDICT_PROB_REGRESSION : VMS_VERDICT_PROB_IMPROVEMENT;
 }
 
-/* The verdict of a Fisher cell with p-value p (the raw or the adjusted one). */
+/* True when a change of this metric upwards is worse (more time, more events). */
+static int worse_up(const struct vms_cmp_metric *m)
+{
+	return m->better == VMS_BETTER_LOWER;
+}
+
+/* The verdict of a Fisher cell; fam: the size of the Holm family it is in (its adjusted
+ * one-sided p-values decide), 0 outside it (the two-sided p decides, as for explaining
+ * metrics). A derived count (failed_runs, oom_kills) is never in the family: its one-sided
+ * p decides alone, and any event on the worse side with none on the other is at least "cannot
+ * tell" (a kernel on which the workload sometimes fails is not shown good). */
 static void decide_fisher(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
-                          struct vms_cmp_cell *c, double p)
+                          struct vms_cmp_cell *c, size_t fam)
 {
 	const struct vms_cmp_side *b = &m->base, *x = &c->side;
+	int up = x->s.n && b->s.n && (double)x->events / x->s.n > (double)b->events / b->s.n;
+	int bad_more = worse_up(m);
+	unsigned worse_ev = bad_more ? x->events : b->events,
+	         other_ev = bad_more ? b->events : x->events;
 
-	if (m->better == VMS_BETTER_NONE)
+	c->noninferior = 0;
+	if (m->better == VMS_BETTER_NONE) {
 		c->verdict = VMS_VERDICT_INFO;
-	else if (!b->s.n || !x->s.n)
+		return;
+	}
+	if (!b->s.n || !x->s.n) {
 		c->verdict = VMS_VERDICT_INCONCLUSIVE;
-	else if (m->derived &&
-	         ((!b->events && x->events == x->s.n) || (b->events == b->s.n && !x->events)))
-		/* Every run of one side failed (or was OOM-killed) and none of the other: a kernel
-		 * on which the workload cannot run, whatever n is. */
-		c->verdict = direction(m, x->events > 0, 1);
-	else if (p < o->alpha || c->p < o->alpha)
-		/* significant alone but not after Holm's adjustment: only "probably" */
-		c->verdict = direction(m, (double)x->events / x->s.n > (double)b->events / b->s.n,
-		                       p < o->alpha);
+		return;
+	}
+	if (m->derived) {
+		/* every run of one side failed (or was OOM-killed) and none of the other: a
+		 * kernel on which the workload cannot run, whatever n is */
+		if ((!b->events && x->events == x->s.n) || (b->events == b->s.n && !x->events))
+			c->verdict = direction(m, x->events > 0, 1);
+		else if (c->p_worse < o->alpha)
+			c->verdict = direction(m, bad_more, 1);
+		else if (c->p_better < o->alpha)
+			c->verdict = direction(m, !bad_more, 1);
+		else if (worse_ev && !other_ev)
+			c->verdict = VMS_VERDICT_CANNOT_TELL;
+		else if (!b->events && !x->events)
+			c->verdict = VMS_VERDICT_NO_CHANGE;
+		else
+			c->verdict = VMS_VERDICT_INCONCLUSIVE;
+		c->noninferior = bad_more ? !x->events : x->events == x->s.n;
+		return;
+	}
+	if (fam ? c->p_adj_worse < o->alpha : c->p < o->alpha && up == bad_more)
+		c->verdict = direction(m, bad_more, 1);
+	else if (fam ? c->p_adj_better < o->alpha : c->p < o->alpha)
+		c->verdict = direction(m, !bad_more, 1);
 	else if (!b->events && !x->events)
 		c->verdict = VMS_VERDICT_NO_CHANGE;
 	else
 		c->verdict = VMS_VERDICT_INCONCLUSIVE;
+	/* non-inferior: no larger share of runs with the event on the worse side */
+	c->noninferior = c->verdict != VMS_VERDICT_REGRESSION &&
+	                 (bad_more ? (double)x->events / x->s.n <= (double)b->events / b->s.n
+	                           : (double)x->events / x->s.n >= (double)b->events / b->s.n);
 }
 
 static void judge_fisher(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
                          struct vms_cmp_cell *c)
 {
 	const struct vms_cmp_side *b = &m->base, *x = &c->side;
+	double more = vms_fisher_greater(b->events, b->s.n, x->events, x->s.n),
+	       less = vms_fisher_greater(x->events, x->s.n, b->events, b->s.n);
 
 	c->method = VMS_CMP_FISHER;
 	c->p = vms_fisher_exact(b->events, b->s.n, x->events, x->s.n);
+	c->p_worse = worse_up(m) ? more : less;
+	c->p_better = worse_up(m) ? less : more;
 	c->change = b->s.mean > 0 ? x->s.mean / b->s.mean : NAN;
 	c->lo = c->hi = NAN;
-	decide_fisher(o, m, c, c->p);
+	decide_fisher(o, m, c, 0);
 }
 
-/* The verdict of a t cell (change, lo, hi set; change NAN = no relative change) with p-value
- * p; cv is the larger cv of the two sides, for the runs-needed estimate. */
-static void decide_t(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
-                     struct vms_cmp_cell *c, double p, double cv)
+/* Marks an unstable cell: runs that disagree too much for the test, on the log scale (the
+ * spread of ln x beyond --cv-limit; for pairs, of the log ratios), or by their shape (two
+ * groups, or more outliers than the trimmed test removes). */
+static void check_unstable(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
+                           struct vms_cmp_cell *c)
 {
-	double th = o->threshold, cvb = m->base.s.cv, cvx = c->side.s.cv;
+	const struct vms_cmp_side *sd[2] = {&m->base, &c->side};
+	int bad[2] = {0, 0}, i;
+
+	if (c->pairs) {
+		if (c->need_cv > o->cv_limit)
+			bad[0] = bad[1] = 1;
+	} else {
+		for (i = 0; i < 2; i++) {
+			double spread = isnan(sd[i]->lsd) ? sd[i]->s.cv : sd[i]->lsd;
+
+			bad[i] = spread > o->cv_limit;
+		}
+	}
+	for (i = 0; i < 2; i++)
+		bad[i] |= sd[i]->bimodal || sd[i]->outliers > (size_t)floor(0.2 * sd[i]->s.n);
+	if (bad[0] || bad[1]) {
+		c->verdict = VMS_VERDICT_UNSTABLE;
+		c->unstable_side = bad[0] ? (bad[1] ? 2 : 0) : 1;
+		c->runs_needed = 0;
+		c->noninferior = 0;
+	}
+}
+
+/* The verdict of a t cell (change, lo, hi, ch set; change NAN = no relative change). fam: the
+ * size of the Holm family the cell is in, 0 outside it. In the family a regression is a
+ * one-sided bound at level alpha / fam beyond the threshold in the worse direction (which
+ * implies a Holm-adjusted one-sided p below alpha), "probably" a Holm-adjusted one-sided p
+ * below alpha / 2; outside it the two-sided interval and p decide. */
+static void decide_t(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
+                     struct vms_cmp_cell *c, size_t fam)
+{
+	double th = o->threshold, a1 = fam ? o->alpha / fam : o->alpha / 2;
+	int wu = worse_up(m), reg, imp, prob_w, prob_b;
 
 	c->runs_needed = 0;
 	c->unstable_side = 0;
+	c->noninferior = 0;
+	c->bound = NAN;
 	if (m->better == VMS_BETTER_NONE) {
 		c->verdict = VMS_VERDICT_INFO;
 		return;
 	}
+	/* "probably": Holm-adjusted one-sided p below alpha / 2 in the family (both directions
+	 * together stay within alpha), the two-sided p below alpha outside it */
+	prob_w = fam ? c->p_adj_worse < o->alpha / 2 : c->p < o->alpha && c->p_worse < c->p_better;
+	prob_b = fam ? c->p_adj_better < o->alpha / 2 : c->p < o->alpha && c->p_better < c->p_worse;
 	if (isnan(c->change)) {
 		/* Raw values with a base mean <= 0: no relative change, the test alone decides. */
-		if (p >= 1 && c->side.s.mean == m->base.s.mean)
+		if (c->p >= 1 && c->side.s.mean == m->base.s.mean)
 			c->verdict = VMS_VERDICT_NO_CHANGE;
-		else if (p < o->alpha)
-			c->verdict = direction(m, c->side.s.mean > m->base.s.mean, 0);
+		else if (prob_w)
+			c->verdict = direction(m, wu, 0);
+		else if (prob_b)
+			c->verdict = direction(m, !wu, 0);
 		else
 			c->verdict = VMS_VERDICT_INCONCLUSIVE;
-	} else if (c->lo >= 1 - th && c->hi <= 1 + th) {
+		c->noninferior = c->verdict == VMS_VERDICT_NO_CHANGE;
+		check_unstable(o, m, c);
+		return;
+	}
+	{
+		double lo1 = vms_change_bound(&c->ch, a1, 1), hi1 = vms_change_bound(&c->ch, a1, 0);
+
+		reg = wu ? lo1 > 1 + th : hi1 < 1 - th;
+		imp = wu ? hi1 < 1 - th : lo1 > 1 + th;
+	}
+	if (c->lo >= 1 - th && c->hi <= 1 + th) {
 		c->verdict = VMS_VERDICT_NO_CHANGE;
-	} else if (p < o->alpha && c->lo > 1 + th) {
-		c->verdict = direction(m, 1, 1);
-	} else if (p < o->alpha && c->hi < 1 - th) {
-		c->verdict = direction(m, 0, 1);
-	} else if (p < o->alpha || c->p < o->alpha) {
-		/* significant, but the interval reaches inside the threshold, or significant
-		 * alone but not after Holm's adjustment over the deciding metrics */
-		c->verdict = direction(m, c->change > 1, 0);
+	} else if (reg) {
+		c->verdict = direction(m, wu, 1);
+	} else if (imp) {
+		c->verdict = direction(m, !wu, 1);
+	} else if (prob_w) {
+		c->verdict = direction(m, wu, 0);
+	} else if (prob_b) {
+		c->verdict = direction(m, !wu, 0);
 	} else {
 		c->verdict = VMS_VERDICT_INCONCLUSIVE;
-		c->runs_needed = vms_runs_needed(cv, o->detect, o->alpha);
+		c->runs_needed =
+		    vms_runs_needed_one_sided(c->need_cv, o->detect, th, a1, c->pairs > 0);
 	}
-	/* Runs that disagree this much break the test's assumptions (a bimodal metric, a busy
-	 * machine): no verdict, not even a clear-looking one, is trusted then. For pairs it is
-	 * the spread of the log ratios: drift that moves both sides alike is what pairing
-	 * removes, and does not make them unstable. */
-	if (c->pairs) {
-		if (c->need_cv * sqrt(2) > o->cv_limit) {
-			c->verdict = VMS_VERDICT_UNSTABLE;
-			c->unstable_side = 2;
-			c->runs_needed = 0;
-		}
-	} else if (cvb > o->cv_limit || cvx > o->cv_limit) {
-		c->verdict = VMS_VERDICT_UNSTABLE;
-		c->unstable_side = cvb > o->cv_limit ? (cvx > o->cv_limit ? 2 : 0) : 1;
-		c->runs_needed = 0;
-	}
+	/* non-inferior (bisect "good"): the one-sided bound in the worse direction stays within
+	 * --detect; every metric must be, so no multiplicity correction applies */
+	c->bound = vms_change_bound(&c->ch, o->alpha, !wu);
+	c->noninferior = c->verdict != VMS_VERDICT_REGRESSION &&
+	                 (wu ? c->bound < 1 + o->detect : c->bound > 1 - o->detect);
+	check_unstable(o, m, c);
 }
 
-/* The spread the runs-needed estimate uses: the larger cv of the sides; for a paired cell the
- * sd of the log ratios / sqrt(2), so that vms_runs_needed()'s two-sample formula gives the
- * one-sample n = (z + z)^2 (sd / delta)^2. */
+/* The spread the runs-needed estimate uses: the larger sd of ln x of the sides (the larger cv
+ * when a value is <= 0); judge_t() replaces it by the sd of the log ratios for pairs. */
 static double cell_cv(const struct vms_cmp_metric *m, const struct vms_cmp_cell *c)
 {
-	double cvb = m->base.s.cv, cvx = c->side.s.cv;
+	double cvb = m->base.lsd, cvx = c->side.lsd;
 
+	if (isnan(cvb) && isnan(cvx)) {
+		cvb = m->base.s.cv;
+		cvx = c->side.s.cv;
+	}
 	return isnan(cvb) ? cvx : isnan(cvx) ? cvb : fmax(cvb, cvx);
 }
 
@@ -380,7 +484,7 @@ static void judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *
 				                                    : (pb[i] - pa[i]) / a->s.mean;
 			vms_summarize(pa, n, &sd);
 			if (isfinite(sd.sd))
-				cv = sd.sd / sqrt(2);
+				cv = sd.sd;
 		}
 		free(pa);
 		free(pb);
@@ -390,6 +494,13 @@ static void judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *
 		                        &ch, &used, &c->drift, &c->within);
 		if (!ret)
 			c->method = used ? VMS_CMP_SUITES_LOG : VMS_CMP_LOG_T;
+	}
+	/* the rule fixed in advance for heavy tails: an outlier on either side (on the log
+	 * scale) makes the trimmed-means test decide, whatever either test would say */
+	if (ret && (a->outliers || b->outliers)) {
+		ret = vms_yuen_change(a->values, na, b->values, nb, 0.2, o->alpha, &ch);
+		if (!ret)
+			c->method = VMS_CMP_YUEN_LOG;
 	}
 	if (ret) {
 		ret = vms_change_test(a->values, na, b->values, nb, o->alpha, &ch);
@@ -401,16 +512,20 @@ static void judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *
 		c->change = na && nb && a->s.mean > 0 ? b->s.mean / a->s.mean : NAN;
 		c->verdict =
 		    m->better == VMS_BETTER_NONE ? VMS_VERDICT_INFO : VMS_VERDICT_INCONCLUSIVE;
-		c->runs_needed = vms_runs_needed(cv, o->detect, o->alpha);
+		c->runs_needed =
+		    vms_runs_needed_one_sided(cv, o->detect, o->threshold, o->alpha / 2, 0);
 		c->need_cv = cv;
 		return;
 	}
+	c->ch = ch;
 	c->p = ch.p;
+	c->p_worse = vms_change_p_beyond(&ch, 1, worse_up(m));
+	c->p_better = vms_change_p_beyond(&ch, 1, !worse_up(m));
 	c->change = ch.defined ? ch.ratio : NAN;
 	c->lo = ch.defined ? ch.lo : NAN;
 	c->hi = ch.defined ? ch.hi : NAN;
 	c->need_cv = cv;
-	decide_t(o, m, c, c->p, cv);
+	decide_t(o, m, c, 0);
 }
 
 /* True when every suite's workload has runs and none of them succeeded (status "ok"); false
@@ -479,6 +594,7 @@ static void build_cell(const struct vms_compare *cmp, const struct cmp_ctx *x,
 
 	memset(c, 0, sizeof(*c));
 	c->change = c->lo = c->hi = c->p = c->p_adj = c->drift = c->within = NAN;
+	c->p_worse = c->p_better = c->p_adj_worse = c->p_adj_better = c->bound = NAN;
 	side_fill(cmp, x, &c->side, k + 1, w, m->name, m->derived);
 	nb = c->side.s.n;
 	/* A side where the workload never ran to the end: its measurements, whatever a failed
@@ -572,6 +688,9 @@ static void metric_add(struct vms_compare *c, const struct cmp_ctx *x, struct vm
 			 */
 			cell->change = cell->lo = cell->hi = cell->p = cell->p_adj = NAN;
 			cell->drift = cell->within = NAN;
+			cell->p_worse = cell->p_better = cell->p_adj_worse = cell->p_adj_better =
+			    NAN;
+			cell->bound = NAN;
 			cell->verdict = VMS_VERDICT_MISSING;
 			cell->side.values = vms_xcalloc(1, sizeof(*cell->side.values));
 			cell->side.runs = vms_xcalloc(1, sizeof(*cell->side.runs));
@@ -778,8 +897,9 @@ static void holm_column(struct vms_compare *c, size_t k)
 			    (cell->method != VMS_CMP_FISHER && m->base.s.sd == 0 &&
 			     cell->side.s.sd == 0))
 				continue;
+			/* failed_runs and oom_kills decide by their own one-sided test */
 			if (!m->primary || !c->workloads[i].present[k] || cell->by_design ||
-			    isnan(cell->p) || cell->method == VMS_CMP_NONE ||
+			    m->derived || isnan(cell->p_worse) || cell->method == VMS_CMP_NONE ||
 			    cell->verdict == VMS_VERDICT_NOT_COMPARABLE ||
 			    cell->verdict == VMS_VERDICT_INFO)
 				continue;
@@ -795,17 +915,27 @@ static void holm_column(struct vms_compare *c, size_t k)
 		}
 	p = vms_xcalloc(n + 1, sizeof(*p));
 	adj = vms_xcalloc(n + 1, sizeof(*adj));
+	/* one-sided: exit 1 asks "did it get worse?"; the better direction has its own family
+	 * for the improvements */
 	for (i = 0; i < n; i++)
-		p[i] = cells[i]->p;
+		p[i] = cells[i]->p_worse;
 	c->family[k] = vms_holm(p, n, adj);
+	for (i = 0; i < n; i++)
+		cells[i]->p_adj_worse = adj[i];
+	for (i = 0; i < n; i++)
+		p[i] = cells[i]->p_better;
+	vms_holm(p, n, adj);
 	for (i = 0; i < n; i++) {
-		cells[i]->p_adj = adj[i];
-		if (cells[i]->method == VMS_CMP_FISHER) {
-			decide_fisher(&c->opts, ms[i], cells[i], adj[i]);
-		} else {
-			decide_t(&c->opts, ms[i], cells[i], adj[i], cells[i]->need_cv);
-		}
-		finish_cell(c, ws[i], ms[i], cells[i], k);
+		struct vms_cmp_cell *cell = cells[i];
+
+		cell->p_adj_better = adj[i];
+		cell->p_adj =
+		    cell->p_worse <= cell->p_better ? cell->p_adj_worse : cell->p_adj_better;
+		if (cell->method == VMS_CMP_FISHER)
+			decide_fisher(&c->opts, ms[i], cell, c->family[k]);
+		else
+			decide_t(&c->opts, ms[i], cell, c->family[k]);
+		finish_cell(c, ws[i], ms[i], cell, k);
 	}
 	free(p);
 	free(adj);

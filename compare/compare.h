@@ -15,12 +15,16 @@
 
 struct vms_compare_opts {
 	double threshold; /* relative change that matters, 0.02 = 2 % */
-	double alpha;     /* significance level; the CI level is 1 - alpha */
+	double alpha;     /* significance level; the CI level is 1 - alpha. A caller that looks
+	                   * again at more runs (adaptive runs) passes its per-look level here:
+	                   * every test, bound and runs-needed estimate of the model uses it */
 	double detect;    /* change the runs-needed estimate aims at, 0.05 = 5 % */
-	double cv_limit;  /* above this CV on either side a metric is "unstable", 0.20 */
+	double cv_limit;  /* above this spread of ln x (sd of the logs, ~ a cv) on a side, or of the
+	                   * log ratios of pairs, a metric is "unstable", 0.50; runs in two groups
+	                   * or more outliers than trimming removes also are */
 	int force;        /* compare despite hard environment differences */
 };
-/* The defaults above: 2 %, 0.05, 5 %, 20 %, no force. */
+/* The defaults above: 2 %, 0.05, 5 %, 50 %, no force. */
 void vms_compare_opts_init(struct vms_compare_opts *o);
 
 enum vms_verdict {
@@ -49,6 +53,8 @@ enum vms_cmp_method {
 	VMS_CMP_PAIRED_RAW, /* the same on b_i - a_i (a value <= 0 was present) */
 	VMS_CMP_SUITES_LOG, /* several suites per side, drift between them beyond the runs'
 	                     * spread: t-test on the suites' log means */
+	VMS_CMP_YUEN_LOG,   /* an outlier on a side: Yuen's test of the 20 % trimmed means of
+	                     * the log-values (ratio of the trimmed geometric means) */
 };
 const char *vms_cmp_method_name(enum vms_cmp_method m);
 
@@ -64,6 +70,10 @@ struct vms_cmp_side {
 	size_t n_suites; /* files on this side with the workload */
 	struct vms_summary s;
 	unsigned events;
+	double lsd;             /* sd of ln values (NAN when a value is <= 0 or n < 2) */
+	size_t outliers;        /* runs far from the others on the log scale (vms_outliers()) */
+	unsigned char *outlier; /* outlier[i]: values[i] is one */
+	int bimodal;            /* the runs fall into two groups (vms_bimodal()) */
 };
 
 /* One metric of one other file against BASE. change/lo/hi are ratios (1.05 = +5 %), NAN when
@@ -80,13 +90,22 @@ struct vms_cmp_cell {
 	int by_design;        /* missing because a file did not ask for it (sound metrics of a
 	                       * file recorded without --with-audio): no verdict is owed */
 	size_t pairs;         /* paired methods: the pairs used */
-	double p_adj;         /* Holm-adjusted p when the cell is in the family of primary
-	                       * (workload, metric) pairs of its file, else NAN; the verdict used it */
+	double p_adj;         /* Holm-adjusted one-sided p (in the direction the change went) when
+	                       * the cell is in the family of deciding (workload, metric) pairs of
+	                       * its file, else NAN; the verdict used it */
+	double p_worse, p_better; /* the test's own one-sided p-values of a change in the worse
+	                           * and the better direction (NAN: none) */
+	double p_adj_worse, p_adj_better; /* their Holm adjustments in the family, else NAN */
+	double bound;         /* the one-sided (1 - alpha) bound of the change in the worse
+	                       * direction (the upper one when lower is better), NAN if none */
+	int noninferior;      /* bisect "good" for this metric: the bound stays within --detect
+	                       * (counts: no more runs with an event than BASE; failed_runs: none) */
+	struct vms_change ch; /* the test's change (method != NONE and not Fisher) */
 	double drift;         /* several suites per side: the between-suite sd beyond what the
 	                       * runs' spread explains (log units, 0.03 ~ 3 %), else NAN */
 	double within;        /* ... and the within-suite sd of the runs (log units), else NAN */
-	double need_cv;       /* the spread the runs-needed estimate uses (paired: the sd of the
-	                       * log ratios / sqrt 2) */
+	double need_cv;       /* the spread the runs-needed estimate uses: the larger sd of ln x
+	                       * of the sides (paired: the sd of the log ratios; raw: the cv) */
 };
 
 /* unit, better and kind are the file's own (the first file that has the metric), completed from
@@ -134,7 +153,7 @@ struct vms_compare {
 	char **not_compared; /* "name (only in FILE)" lines */
 	size_t n_not_compared;
 	int variants;   /* the columns are the variants of one file (files[k].variant) */
-	int holm;       /* primary verdicts use Holm-adjusted p-values */
+	int holm;       /* deciding verdicts use Holm-adjusted one-sided p-values */
 	size_t *family; /* per other column: primary (workload, metric) pairs in the family */
 	const char *const *decisive; /* NULL = the primary metrics decide; else these names */
 	size_t n_decisive;
@@ -170,24 +189,38 @@ void vms_compare_release(struct vms_compare *c);
 
 /* What the VERDICT block of other file k (0 = the first after BASE) says. */
 enum vms_cmp_outcome {
-	VMS_OUTCOME_NO_REGRESSION,  /* every primary metric that could be judged was */
-	VMS_OUTCOME_REGRESSION,     /* a primary metric regressed */
+	VMS_OUTCOME_NO_REGRESSION,  /* no regression shown: no deciding metric regressed, but one
+	                             * is not decided (inconclusive, probably) */
+	VMS_OUTCOME_REGRESSION,     /* a deciding metric regressed */
 	VMS_OUTCOME_NOT_COMPARABLE, /* nothing comparable is left: no common workload, or a hard
-	                             * difference touches every primary metric */
-	VMS_OUTCOME_CANNOT_TELL,    /* a primary metric was not measured on a side (missing, or
-	                             * no successful run) */
+	                             * difference touches every deciding metric */
+	VMS_OUTCOME_CANNOT_TELL,    /* a deciding metric was not measured on a side (missing, or
+	                             * no successful run), is unstable, or B failed runs that A
+	                             * did not */
+	VMS_OUTCOME_NO_CHANGE,      /* shown: every deciding metric is "no change" (its interval
+	                             * inside the threshold) or an improvement */
 };
 enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k);
 
-/* Exit status the model calls for: 1 if a primary metric regressed in some file, else 2 if a
+/* Exit status the model calls for: 1 if a deciding metric regressed in some file, else 2 if a
  * file is not comparable or cannot tell, else 0 (docs/compare.md). */
 int vms_compare_status(const struct vms_compare *c);
 
-/* The `git bisect run` reading of the model: 1 a deciding metric regressed in some side; 125
- * (skip) when a side cannot tell, is not comparable, or has an unstable deciding metric (a
- * "good" there would be no judgement); else 0. */
+/* The `git bisect run` reading of side k + 1: 1 (bad) a deciding metric regressed; 0 (good)
+ * every deciding metric is non-inferior (its one-sided bound stays within --detect; no failed
+ * run); else 125 (skip: cannot tell, not comparable, unstable, or not shown non-inferior). */
 #define VMS_BISECT_SKIP 125
+int vms_compare_bisect_side(const struct vms_compare *c, size_t k);
+/* The same over every side: 1 if one is bad, else 125 if one is a skip, else 0. */
 int vms_compare_bisect_status(const struct vms_compare *c);
+
+/* True when every deciding metric of side k + 1 is decided: a regression, an improvement, or
+ * no change within the threshold (failed_runs: none on either side, or a change). For
+ * adaptive runs: more runs cannot change a decided comparison's outcome class, only an
+ * undecided one's. Sound metrics not recorded by design are left out. */
+int vms_compare_decided(const struct vms_compare *c, size_t k);
+/* The same for one cell: 1 when its verdict is a regression, an improvement or no change. */
+int vms_cmp_cell_decided(const struct vms_cmp_cell *c);
 
 /* Every name must be a metric of some workload of some document, or a metric derived from
  * runs[] (failed_runs): a typo would leave the verdict with nothing to decide. 0, or -EINVAL

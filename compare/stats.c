@@ -129,6 +129,9 @@ int vms_change_test(const double *a, size_t na, const double *b, size_t nb, doub
 		c->hi = exp(w.hi);
 		c->p = w.p;
 		c->df = w.df;
+		c->est = w.diff;
+		c->se = w.se;
+		c->scale = 1;
 		return 0;
 	}
 	ret = vms_welch(a, na, b, nb, alpha, &w);
@@ -140,6 +143,9 @@ int vms_change_test(const double *a, size_t na, const double *b, size_t nb, doub
 	c->method = VMS_CHANGE_RAW;
 	c->p = w.p;
 	c->df = w.df;
+	c->est = w.diff;
+	c->se = w.se;
+	c->scale = mean_a;
 	c->defined = mean_a > 0;
 	if (c->defined) {
 		c->ratio = 1 + w.diff / mean_a;
@@ -223,6 +229,9 @@ int vms_paired_change(const double *a, const double *b, size_t n, double alpha,
 	if (!isfinite(mean) || !isfinite(se))
 		return -EDOM;
 	c->df = (double)(n - 1);
+	c->est = mean;
+	c->se = se <= 1e-12 * fabs(mean) ? 0 : se;
+	c->scale = positive ? 1 : mean_a;
 	/* identical differences: the change is exact (sd is below rounding noise of the mean) */
 	if (se <= 1e-12 * fabs(mean) || se == 0) {
 		c->p = mean == 0 ? 1 : 0;
@@ -349,6 +358,9 @@ int vms_suites_change(const double *a, const unsigned *sa, size_t na, const doub
 	}
 	c->method = VMS_CHANGE_LOG;
 	c->defined = 1;
+	c->est = diff;
+	c->se = se;
+	c->scale = 1;
 	c->ratio = exp(diff);
 	c->lo = exp(diff - q * se);
 	c->hi = exp(diff + q * se);
@@ -384,4 +396,259 @@ size_t vms_holm(const double *p, size_t n, double *adj)
 	}
 	free(idx);
 	return m;
+}
+
+/* The estimate in the test's units that corresponds to ratio r. */
+static double est_of(const struct vms_change *c, double r)
+{
+	if (!c->defined)
+		return 0;
+	return c->method == VMS_CHANGE_LOG ? log(r) : (r - 1) * c->scale;
+}
+
+double vms_change_p_beyond(const struct vms_change *c, double r, int up)
+{
+	double e0 = est_of(c, r), p;
+
+	if (c->se == 0 || !isfinite(c->df))
+		return up ? (c->est > e0 ? 0 : 1) : (c->est < e0 ? 0 : 1);
+	gsl_quiet();
+	p = up ? gsl_cdf_tdist_Q((c->est - e0) / c->se, c->df)
+	       : gsl_cdf_tdist_P((c->est - e0) / c->se, c->df);
+	return p > 1 ? 1 : p;
+}
+
+double vms_change_bound(const struct vms_change *c, double alpha, int lower)
+{
+	double q = 0, x;
+
+	if (!c->defined || !(alpha > 0 && alpha < 1))
+		return NAN;
+	if (c->se > 0) {
+		gsl_quiet();
+		q = gsl_cdf_tdist_Pinv(1 - alpha, c->df);
+		if (!isfinite(q))
+			return NAN;
+	}
+	x = lower ? c->est - q * c->se : c->est + q * c->se;
+	return c->method == VMS_CHANGE_LOG ? exp(x) : 1 + x / c->scale;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Sorted ln x of n positive values in a new array, or NULL when a value is <= 0. */
+static double *sorted_logs(const double *x, size_t n)
+{
+	double *y = vms_xcalloc(n + 1, sizeof(*y));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!(x[i] > 0)) {
+			free(y);
+			return NULL;
+		}
+		y[i] = log(x[i]);
+	}
+	qsort(y, n, sizeof(*y), cmp_double);
+	return y;
+}
+
+/* Trimmed mean of sorted y[0..n) without g values at each end, and Yuen's d = (n - 1) s_w^2 /
+ * (h (h - 1)) from the Winsorized variance s_w^2 (h = n - 2g). */
+static void trimmed(const double *y, size_t n, size_t g, double *mean, double *d)
+{
+	size_t h = n - 2 * g, i;
+	double sum = 0, wm = 0, ss = 0;
+
+	for (i = g; i < n - g; i++)
+		sum += y[i];
+	*mean = sum / h;
+	for (i = 0; i < n; i++)
+		wm += i < g ? y[g] : i >= n - g ? y[n - g - 1] : y[i];
+	wm /= n;
+	for (i = 0; i < n; i++) {
+		double v = (i < g ? y[g] : i >= n - g ? y[n - g - 1] : y[i]) - wm;
+
+		ss += v * v;
+	}
+	*d = ss / (h * (h - 1.0));
+}
+
+int vms_yuen_change(const double *a, size_t na, const double *b, size_t nb, double trim,
+                    double alpha, struct vms_change *c)
+{
+	size_t ga = (size_t)floor(trim * na), gb = (size_t)floor(trim * nb);
+	double *ya, *yb, ma, mb, da, db, q;
+	int ret = 0;
+
+	if (!(alpha > 0 && alpha < 1) || !(trim >= 0 && trim < 0.5) || na < 2 * ga + 2 ||
+	    nb < 2 * gb + 2)
+		return -EINVAL;
+	ya = sorted_logs(a, na);
+	yb = sorted_logs(b, nb);
+	if (!ya || !yb) {
+		ret = -EDOM;
+		goto out;
+	}
+	gsl_quiet();
+	trimmed(ya, na, ga, &ma, &da);
+	trimmed(yb, nb, gb, &mb, &db);
+	c->method = VMS_CHANGE_LOG;
+	c->defined = 1;
+	c->scale = 1;
+	c->est = mb - ma;
+	c->se = sqrt(da + db);
+	if (!isfinite(c->est) || !isfinite(c->se)) {
+		ret = -EDOM;
+		goto out;
+	}
+	if (c->se == 0) {
+		c->df = INFINITY;
+		c->p = c->est == 0 ? 1 : 0;
+		q = 0;
+	} else {
+		size_t ha = na - 2 * ga, hb = nb - 2 * gb;
+
+		c->df = (da + db) * (da + db) / (da * da / (ha - 1) + db * db / (hb - 1));
+		c->p = 2 * gsl_cdf_tdist_Q(fabs(c->est / c->se), c->df);
+		q = gsl_cdf_tdist_Pinv(1 - alpha / 2, c->df);
+		if (isnan(c->p) || !isfinite(q)) {
+			ret = -EDOM;
+			goto out;
+		}
+		if (c->p > 1)
+			c->p = 1;
+	}
+	c->ratio = exp(c->est);
+	c->lo = exp(c->est - q * c->se);
+	c->hi = exp(c->est + q * c->se);
+out:
+	free(ya);
+	free(yb);
+	return ret;
+}
+
+double vms_grubbs_critical(size_t n, double alpha)
+{
+	double t;
+
+	if (n < 3 || !(alpha > 0 && alpha < 1))
+		return NAN;
+	gsl_quiet();
+	t = gsl_cdf_tdist_Pinv(1 - alpha / (2.0 * n), n - 2.0);
+	return (n - 1) / sqrt((double)n) * sqrt(t * t / (n - 2 + t * t));
+}
+
+size_t vms_outliers(const double *x, size_t n, unsigned char *flag)
+{
+	unsigned char *out = vms_xcalloc(n + 1, 1);
+	size_t i, left = n, found = 0;
+
+	for (i = 0; i < n; i++)
+		if (!(x[i] > 0))
+			left = 0;
+	/* Grubbs' test, repeated on the remaining runs while at least 5 remain */
+	while (left >= 5) {
+		double sum = 0, ss = 0, mean, sd, g = -1;
+		size_t far = 0;
+
+		for (i = 0; i < n; i++)
+			if (!out[i])
+				sum += log(x[i]);
+		mean = sum / left;
+		for (i = 0; i < n; i++)
+			if (!out[i])
+				ss += (log(x[i]) - mean) * (log(x[i]) - mean);
+		sd = sqrt(ss / (left - 1));
+		if (!(sd > 0))
+			break;
+		for (i = 0; i < n; i++)
+			if (!out[i] && fabs(log(x[i]) - mean) / sd > g) {
+				g = fabs(log(x[i]) - mean) / sd;
+				far = i;
+			}
+		if (!(g > vms_grubbs_critical(left, VMS_OUTLIER_ALPHA)))
+			break;
+		out[far] = 1;
+		found++;
+		left--;
+	}
+	if (flag)
+		for (i = 0; i < n; i++)
+			flag[i] = out[i];
+	free(out);
+	return found;
+}
+
+int vms_bimodal(const double *x, size_t n)
+{
+	double *y;
+	size_t i, j;
+	int found = 0;
+
+	if (n < 8 || !(y = sorted_logs(x, n)))
+		return 0;
+	/* split after y[i]: y[0..i] and y[i+1..n), at least 3 values each */
+	for (i = 2; i + 3 < n && !found; i++) {
+		double ml = 0, mr = 0, ss = 0, sw;
+
+		for (j = 0; j <= i; j++)
+			ml += y[j];
+		ml /= i + 1;
+		for (j = i + 1; j < n; j++)
+			mr += y[j];
+		mr /= n - i - 1;
+		for (j = 0; j < n; j++) {
+			double v = y[j] - (j <= i ? ml : mr);
+
+			ss += v * v;
+		}
+		sw = sqrt(ss / (n - 2));
+		found = sw > 0 ? y[i + 1] - y[i] > VMS_BIMODAL_GAP * sw : y[i + 1] > y[i];
+	}
+	free(y);
+	return found;
+}
+
+double vms_fisher_greater(unsigned a_events, unsigned a_n, unsigned b_events, unsigned b_n)
+{
+	unsigned t = a_events + b_events, k, kmax;
+	double p = 0;
+
+	if (a_events > a_n || b_events > b_n)
+		return NAN;
+	gsl_quiet();
+	kmax = t < b_n ? t : b_n;
+	for (k = b_events; k <= kmax; k++)
+		p += gsl_ran_hypergeometric_pdf(k, b_n, a_n, t);
+	return p > 1 ? 1 : p;
+}
+
+unsigned vms_runs_needed_one_sided(double sd, double detect, double th, double alpha, int paired)
+{
+	double delta, z, k = paired ? 1 : 2, n0;
+	unsigned n;
+
+	if (!(sd > 0) || !isfinite(sd) || !(detect > th) || !(th >= 0) || !(alpha > 0 && alpha < 1))
+		return 0;
+	gsl_quiet();
+	delta = log1p(detect) - log1p(th);
+	z = gsl_cdf_ugaussian_Pinv(1 - alpha) + gsl_cdf_ugaussian_Pinv(0.8);
+	/* the normal approximation is a lower bound: t quantiles are larger */
+	n0 = floor(k * z * z * (sd / delta) * (sd / delta));
+	if (n0 >= 1e6)
+		return 1000000;
+	for (n = n0 < 2 ? 2 : (unsigned)n0; n < 1000000; n++) {
+		double df = paired ? n - 1.0 : 2.0 * n - 2, q;
+
+		q = gsl_cdf_tdist_Pinv(1 - alpha, df) + gsl_cdf_tdist_Pinv(0.8, df);
+		if (n >= k * q * q * (sd / delta) * (sd / delta))
+			return n;
+	}
+	return 1000000;
 }

@@ -43,6 +43,10 @@ struct vms_change {
 	enum vms_change_method method;
 	int defined;
 	double ratio, lo, hi, p, df;
+	/* the tested difference and its standard error in the test's units (log: ln ratio; raw:
+	 * the difference of the means, ratio = 1 + est / scale), for one-sided p-values and bounds
+	 * at other levels (vms_change_p_beyond(), vms_change_bound()); se 0: exact */
+	double est, se, scale;
 };
 int vms_change_test(const double *a, size_t na, const double *b, size_t nb, double alpha,
                     struct vms_change *c);
@@ -70,6 +74,43 @@ int vms_suites_change(const double *a, const unsigned *sa, size_t na, const doub
                       const unsigned *sb, size_t nb, double alpha, struct vms_change *c,
                       int *used_suites, double *drift, double *within);
 
+/* The one-sided p-value of the null hypothesis "the true ratio is at most r" (up = 1) or "at
+ * least r" (up = 0) for a change c filled by one of the tests above, with its t distribution.
+ * When c has no relative change (defined 0) r is ignored and the null is "no difference". An
+ * exact change (se 0): 0 when the estimate is beyond r, else 1. NAN if GSL fails. */
+double vms_change_p_beyond(const struct vms_change *c, double r, int up);
+
+/* The one-sided (1 - alpha) confidence bound of the ratio: the lower one (lower = 1) or the
+ * upper one. NAN when c has no relative change or GSL fails. */
+double vms_change_bound(const struct vms_change *c, double alpha, int lower);
+
+/* Yuen's test of trimmed means on ln x (both samples > 0, else -EDOM): each side trimmed by
+ * g = floor(trim n) values at each end, the Winsorized variances give the standard error and
+ * Welch-type degrees of freedom on n - 2g. The change is the ratio of the trimmed geometric
+ * means (VMS_CHANGE_LOG); trim 0 is Welch's test. Needs n - 2g >= 2 on each side (-EINVAL). */
+int vms_yuen_change(const double *a, size_t na, const double *b, size_t nb, double trim,
+                    double alpha, struct vms_change *c);
+
+/* The critical value of Grubbs' test for n values at level alpha (two-sided):
+ * (n - 1) / sqrt(n) * sqrt(t^2 / (n - 2 + t^2)), t the t quantile at 1 - alpha / (2n) with n - 2
+ * degrees of freedom. NAN for n < 3. */
+double vms_grubbs_critical(size_t n, double alpha);
+
+/* The runs whose ln x lies far from the others: Grubbs' test at level VMS_OUTLIER_ALPHA on the
+ * logs, repeated on the remaining values while at least 5 remain (so nothing is judged with
+ * fewer than 5 runs, and at most n - 4 are flagged). Only when every value is > 0. flag (may
+ * be NULL) gets 1 per outlier. Returns their number. On normal samples a side shows an
+ * outlier about 1 % of the time. */
+#define VMS_OUTLIER_ALPHA 0.01
+size_t vms_outliers(const double *x, size_t n, unsigned char *flag);
+
+/* True when the runs of one side fall into two groups: n >= 8, every value > 0, and a gap
+ * between consecutive sorted ln x, with at least 3 values on each side, wider than
+ * VMS_BIMODAL_GAP times the pooled sd within the two groups. On normal samples (n 8-20) the
+ * largest such ratio exceeds 8 less than 0.1 % of the time. */
+#define VMS_BIMODAL_GAP 8.0
+int vms_bimodal(const double *x, size_t n);
+
 /* Holm's step-down adjustment of the n p-values p[] (NaN entries are left out of the family
  * and stay NaN): sorted ascending, adj(i) = max over j <= i of min(1, (m - j) p(j)) with m the
  * family size (j 0-based); written to adj[]. Returns m. */
@@ -80,10 +121,24 @@ size_t vms_holm(const double *p, size_t n, double *adj);
  * likely than the observed one (relative tolerance 1e-7). Returns the p-value in [0, 1]. */
 double vms_fisher_exact(unsigned a_events, unsigned a_n, unsigned b_events, unsigned b_n);
 
+/* One-sided Fisher's exact test: the probability, given the margins, that b has at least
+ * b_events of the events (the upper tail of the hypergeometric distribution): small when b has
+ * more events than a. NAN for impossible tables. */
+double vms_fisher_greater(unsigned a_events, unsigned a_n, unsigned b_events, unsigned b_n);
+
 /* Runs per side needed to detect a relative change delta (0.05 = 5 %) with a two-sided test at
  * level alpha and 80 % power, for a coefficient of variation cv:
  * n = ceil(2 (z[1-alpha/2] + z[0.8])^2 (cv / delta)^2), which is 15.7 (cv/delta)^2 at
  * alpha = 0.05; at least 2. Returns 0 when cv or delta is not a positive finite number. */
 unsigned vms_runs_needed(double cv, double delta, double alpha);
+
+/* Runs per side needed so that a true change of detect (0.05 = 5 %) is called, with 80 % power,
+ * by a one-sided test whose bound must clear the threshold th: the smallest n with
+ * n >= k (t[1-alpha, df] + t[0.8, df])^2 (sd / (ln(1 + detect) - ln(1 + th)))^2, k = 2 and
+ * df = 2n - 2 for two samples, k = 1 and df = n - 1 for pairs (sd: of the log ratios). sd is
+ * the spread of ln x (a cv for small spreads); alpha is the one-sided level the bound uses
+ * (alpha / m under a family of m). At least 2; capped at 1e6. Returns 0 when sd is not
+ * positive and finite or detect <= th. */
+unsigned vms_runs_needed_one_sided(double sd, double detect, double th, double alpha, int paired);
 
 #endif

@@ -1,5 +1,7 @@
-/* What the compare model concludes: each side's outcome, the exit status of `vmsuite compare`
- * and of `git bisect run`, and the runs an inconclusive deciding metric asks for. Reads the
+/* What the compare model concludes: each side's outcome (no change shown, no regression shown,
+ * regression, cannot tell, not comparable), the exit status of `vmsuite compare` and of `git
+ * bisect run` (non-inferiority for good), whether every deciding metric is decided, and the
+ * runs an inconclusive deciding metric asks for. Reads the
  * model only; no kernel paths. */
 #include <stddef.h>
 
@@ -7,7 +9,7 @@
 
 enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
 {
-	size_t i, j, primary = 0, blocked = 0, untold = 0, common = 0;
+	size_t i, j, primary = 0, blocked = 0, untold = 0, common = 0, shown = 0;
 
 	for (i = 0; i < c->n_workloads; i++) {
 		common += c->workloads[i].present[k];
@@ -22,13 +24,18 @@ enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
 			primary++;
 			blocked += cell->verdict == VMS_VERDICT_NOT_COMPARABLE;
 			untold += cell->verdict == VMS_VERDICT_CANNOT_TELL ||
-			          cell->verdict == VMS_VERDICT_MISSING;
+			          cell->verdict == VMS_VERDICT_MISSING ||
+			          cell->verdict == VMS_VERDICT_UNSTABLE;
+			shown += cell->verdict == VMS_VERDICT_NO_CHANGE ||
+			         cell->verdict == VMS_VERDICT_IMPROVEMENT;
 		}
 	}
 	if (!common || (primary && blocked == primary))
 		return VMS_OUTCOME_NOT_COMPARABLE;
 	if (untold || (c->decisive && !primary))
 		return VMS_OUTCOME_CANNOT_TELL;
+	if (primary && shown + blocked == primary)
+		return VMS_OUTCOME_NO_CHANGE;
 	return VMS_OUTCOME_NO_REGRESSION;
 }
 
@@ -42,37 +49,70 @@ int vms_compare_status(const struct vms_compare *c)
 
 		if (o == VMS_OUTCOME_REGRESSION)
 			return 1;
-		untold |= o != VMS_OUTCOME_NO_REGRESSION;
+		untold |= o == VMS_OUTCOME_NOT_COMPARABLE || o == VMS_OUTCOME_CANNOT_TELL;
 	}
 	return untold ? 2 : 0;
 }
-/* True when a deciding metric of side k + 1 is unstable: its runs disagree too much for the
- * test, so "no regression" there is no judgement. */
-static int unstable_decider(const struct vms_compare *c, size_t k)
+
+int vms_compare_bisect_side(const struct vms_compare *c, size_t k)
 {
+	enum vms_cmp_outcome o = vms_compare_outcome(c, k);
 	size_t i, j;
 
+	if (o == VMS_OUTCOME_REGRESSION)
+		return 1;
+	if (o == VMS_OUTCOME_NOT_COMPARABLE || o == VMS_OUTCOME_CANNOT_TELL)
+		return VMS_BISECT_SKIP;
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
 			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_cmp_cell *cell = &m->cells[k];
 
-			if (m->primary && c->workloads[i].present[k] &&
-			    m->cells[k].verdict == VMS_VERDICT_UNSTABLE)
-				return 1;
+			if (!m->primary || !c->workloads[i].present[k] || cell->by_design ||
+			    cell->verdict == VMS_VERDICT_NOT_COMPARABLE)
+				continue;
+			if (!cell->noninferior)
+				return VMS_BISECT_SKIP;
 		}
 	return 0;
 }
 
 int vms_compare_bisect_status(const struct vms_compare *c)
 {
-	int status = vms_compare_status(c);
+	int skip = 0;
 	size_t k;
 
-	if (status == 0)
-		for (k = 0; k + 1 < c->n_files; k++)
-			if (unstable_decider(c, k))
-				return VMS_BISECT_SKIP;
-	return status == 2 ? VMS_BISECT_SKIP : status;
+	for (k = 0; k + 1 < c->n_files; k++) {
+		int s = vms_compare_bisect_side(c, k);
+
+		if (s == 1)
+			return 1;
+		skip |= s == VMS_BISECT_SKIP;
+	}
+	return skip ? VMS_BISECT_SKIP : 0;
+}
+
+int vms_cmp_cell_decided(const struct vms_cmp_cell *c)
+{
+	return c->verdict == VMS_VERDICT_REGRESSION || c->verdict == VMS_VERDICT_IMPROVEMENT ||
+	       c->verdict == VMS_VERDICT_NO_CHANGE;
+}
+
+int vms_compare_decided(const struct vms_compare *c, size_t k)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_cmp_cell *cell = &m->cells[k];
+
+			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
+				continue;
+			if (!vms_cmp_cell_decided(cell))
+				return 0;
+		}
+	return 1;
 }
 
 unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k)

@@ -212,8 +212,9 @@ void vms_cmp_tests_note(const struct vms_compare *c, FILE *f, const char *prefix
 	                           "their index",
 	    [VMS_CMP_SUITES_LOG] = "t-test on the suites' log means (drift between suites > "
 	                           "the runs' spread)",
+	    [VMS_CMP_YUEN_LOG] = "Yuen's test of 20% trimmed log means (an outlier on a side)",
 	};
-	int used[VMS_CMP_SUITES_LOG + 1] = {0};
+	int used[VMS_CMP_YUEN_LOG + 1] = {0};
 	size_t i, j, k, pairs = 0, family = 0;
 
 	for (i = 0; i < c->n_workloads; i++)
@@ -227,7 +228,7 @@ void vms_cmp_tests_note(const struct vms_compare *c, FILE *f, const char *prefix
 					pairs = cell->pairs;
 			}
 	fprintf(f, "%sTests used:\n", prefix);
-	for (i = VMS_CMP_LOG_T; i <= VMS_CMP_SUITES_LOG; i++)
+	for (i = VMS_CMP_LOG_T; i <= VMS_CMP_YUEN_LOG; i++)
 		if (used[i])
 			fprintf(f, "%s  %-10s %s\n", prefix,
 			        vms_cmp_method_name((enum vms_cmp_method)i), what[i]);
@@ -239,12 +240,15 @@ void vms_cmp_tests_note(const struct vms_compare *c, FILE *f, const char *prefix
 	for (k = 0; k + 1 < c->n_files; k++)
 		family = c->family && c->family[k] > family ? c->family[k] : family;
 	if (c->holm)
-		fprintf(f,
-		        "%sDeciding metrics: p is Holm-adjusted over the %s (workload, metric) "
-		        "pairs tested\n%sagainst each other side (up to %zu): the chance that any "
-		        "of them is "
-		        "called changed by chance\n%sstays below alpha.\n",
-		        prefix, c->decisive ? "chosen" : "primary", prefix, family, prefix);
+		fprintf(
+		    f,
+		    "%sDeciding metrics: p is one-sided (in the direction of the change) and "
+		    "Holm-adjusted over the\n%s%s (workload, metric) pairs tested against each "
+		    "other side (up to %zu); exit 1 needs the\n%sone-sided bound at alpha/%zu "
+		    "beyond the threshold, so a false exit 1 stays below alpha.\n%sfailed_runs: "
+		    "a one-sided Fisher test of its own.\n",
+		    prefix, prefix, c->decisive ? "chosen" : "primary", family, prefix,
+		    family ? family : 1, prefix);
 }
 
 /* The drift between suites (sides of several result files), per deciding metric: the
@@ -279,6 +283,18 @@ void vms_cmp_drift_note(const struct vms_compare *c, FILE *f, const char *prefix
 				        cell->method == VMS_CMP_SUITES_LOG ? "suite means decide"
 				                                           : "runs decide");
 			}
+}
+
+void vms_cmp_outliers_put(FILE *f, const struct vms_cmp_side *s, char letter)
+{
+	size_t i, any = 0;
+
+	if (!s->outliers)
+		return;
+	fprintf(f, ", %c run", letter);
+	for (i = 0; i < s->s.n; i++)
+		if (s->outlier && s->outlier[i])
+			fprintf(f, "%s%zu", any++ ? "," : " ", s->runs[i] + 1);
 }
 
 /* The verdict with its qualifiers: runs needed, unstable side, confounder mark. */

@@ -22,6 +22,8 @@ const char *vms_cmp_fmt_n(const struct vms_cmp_side *s, char *buf, size_t len);
 const char *vms_cmp_fmt_p(double p, char *buf, size_t len);
 /* The verdict with its qualifiers (runs needed, unstable side, confounder mark); brief: the
  * short names of the 100-column table. */
+/* ", L run N,M" for the outlier runs of side s (nothing when it has none), letter its name. */
+void vms_cmp_outliers_put(FILE *f, const struct vms_cmp_side *s, char letter);
 const char *vms_cmp_fmt_verdict(const struct vms_cmp_cell *c, double detect, int brief, char *buf,
                                 size_t len);
 /* The unstable side's name, indexed by unstable_side + 1 (both = 2 maps to [0]). */

@@ -319,7 +319,7 @@ int vms_compare_render_html(const struct vms_compare *c, FILE *f)
 	fprintf(
 	    f,
 	    "</table>\n<p class=\"meta\">alpha %g (%g%% CI), threshold \u00b1%g%%, detect %g%%, "
-	    "unstable above cv %g%%</p>\n</header>\n",
+	    "unstable above log-sd %g%%</p>\n</header>\n",
 	    c->opts.alpha, 100 * (1 - c->opts.alpha), 100 * c->opts.threshold, 100 * c->opts.detect,
 	    100 * c->opts.cv_limit);
 	fputs("<section class=\"envdiff\">\n<h2>Environment</h2>\n", f);

@@ -21,8 +21,17 @@ static json_t *side_json(const struct vms_cmp_metric *m, const struct vms_cmp_si
 	                      num(s->s.mean), "sd", num(s->s.sd), "cv", num(s->s.cv), "min",
 	                      num(s->s.min), "max", num(s->s.max));
 
+	json_t *out = json_array();
+	size_t i;
+
 	if (m->count)
 		json_object_set_new(o, "runs_with_event", json_integer(s->events));
+	for (i = 0; i < s->s.n; i++)
+		if (s->outlier && s->outlier[i])
+			json_array_append_new(out, json_integer((json_int_t)s->runs[i] + 1));
+	json_object_set_new(o, "outlier_runs", out);
+	json_object_set_new(o, "log_sd", num(s->lsd));
+	json_object_set_new(o, "bimodal", json_boolean(s->bimodal));
 	return o;
 }
 
@@ -48,6 +57,7 @@ static const char *method_test(enum vms_cmp_method m)
 	case VMS_CMP_PAIRED_LOG: return "paired t on log ratios";
 	case VMS_CMP_PAIRED_RAW: return "paired t on differences";
 	case VMS_CMP_SUITES_LOG: return "t on suite log means";
+	case VMS_CMP_YUEN_LOG: return "yuen t on 20% trimmed log values";
 	default: return "none";
 	}
 }
@@ -88,6 +98,26 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 		json_object_set_new(fo, "paired", json_boolean(c->files[k].paired));
 		json_object_set_new(fo, "family_size",
 		                    json_integer(k ? (json_int_t)c->family[k - 1] : 0));
+		if (k) {
+			static const char *const outcome[] = {
+			    [VMS_OUTCOME_NO_REGRESSION] = "no regression shown",
+			    [VMS_OUTCOME_REGRESSION] = "regression",
+			    [VMS_OUTCOME_NOT_COMPARABLE] = "not comparable",
+			    [VMS_OUTCOME_CANNOT_TELL] = "cannot tell",
+			    [VMS_OUTCOME_NO_CHANGE] = "no change",
+			};
+
+			json_object_set_new(fo, "outcome",
+			                    json_string(outcome[vms_compare_outcome(c, k - 1)]));
+			json_object_set_new(fo, "decided",
+			                    json_boolean(vms_compare_decided(c, k - 1)));
+			json_object_set_new(fo, "bisect_exit",
+			                    json_integer(vms_compare_bisect_side(c, k - 1)));
+			json_object_set_new(fo, "runs_to_decide",
+			                    json_integer(vms_compare_runs_to_decide(c, k - 1)));
+		} else {
+			json_object_set_new(fo, "outcome", json_null());
+		}
 	}
 	json_object_set_new(doc, "compared", json_string(c->variants ? "variants" : "files"));
 	json_object_set_new(doc, "options",
@@ -95,7 +125,7 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 	                              "threshold_pct", 100 * c->opts.threshold, "detect_pct",
 	                              100 * c->opts.detect, "cv_limit_pct", 100 * c->opts.cv_limit,
 	                              "force", c->opts.force, "p_adjustment",
-	                              c->holm ? "holm" : "none"));
+	                              c->holm ? "holm_one_sided" : "none"));
 	for (k = 0; k + 1 < c->n_files; k++) {
 		json_t *items = json_array();
 
@@ -151,7 +181,13 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 				json_object_set_new(o, "p_adjusted", num(cell->p_adj));
 				json_object_set_new(
 				    o, "p_adjustment",
-				    json_string(isnan(cell->p_adj) ? "none" : "holm"));
+				    json_string(isnan(cell->p_adj) ? "none" : "holm_one_sided"));
+				json_object_set_new(o, "p_worse", num(cell->p_worse));
+				json_object_set_new(o, "p_better", num(cell->p_better));
+				json_object_set_new(o, "p_worse_adjusted", num(cell->p_adj_worse));
+				json_object_set_new(o, "bound_worse_pct", pct_json(cell->bound));
+				json_object_set_new(o, "noninferior",
+				                    json_boolean(cell->noninferior));
 				json_object_set_new(o, "pairs",
 				                    json_integer((json_int_t)cell->pairs));
 				json_object_set_new(o, "suites",

@@ -145,11 +145,11 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 		md_cell_str(f, c->files[k].path);
 		fputc('\n', f);
 	}
-	fprintf(
-	    f,
-	    "\nalpha %g (%g%% CI), threshold \u00b1%g%%, detect %g%%, unstable above cv %g%%\n\n",
-	    c->opts.alpha, 100 * (1 - c->opts.alpha), 100 * c->opts.threshold, 100 * c->opts.detect,
-	    100 * c->opts.cv_limit);
+	fprintf(f,
+	        "\nalpha %g (%g%% CI), threshold \u00b1%g%%, detect %g%%, unstable above log-sd "
+	        "%g%%\n\n",
+	        c->opts.alpha, 100 * (1 - c->opts.alpha), 100 * c->opts.threshold,
+	        100 * c->opts.detect, 100 * c->opts.cv_limit);
 	for (k = 0; k + 1 < c->n_files; k++) {
 		const struct vms_envdiff *d = &c->env[k];
 

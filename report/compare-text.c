@@ -212,8 +212,11 @@ static void text_series_workload(const struct vms_compare *c, const struct vms_c
 
 void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 {
-	size_t i, j, regressions = 0, untold = 0;
+	size_t i, j, regressions = 0, untold = 0, unstable = 0, failed = 0, improved = 0,
+	             undecided = 0;
+	unsigned more = vms_compare_runs_to_decide(c, k);
 	char ch[64], p[16], v[64];
+	const char *sep = "";
 
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
@@ -223,8 +226,14 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
 				continue;
 			regressions += cell->verdict == VMS_VERDICT_REGRESSION;
-			untold += cell->verdict == VMS_VERDICT_CANNOT_TELL ||
+			failed += cell->verdict == VMS_VERDICT_CANNOT_TELL && m->derived;
+			untold += (cell->verdict == VMS_VERDICT_CANNOT_TELL && !m->derived) ||
 			          cell->verdict == VMS_VERDICT_MISSING;
+			unstable += cell->verdict == VMS_VERDICT_UNSTABLE;
+			improved += cell->verdict == VMS_VERDICT_IMPROVEMENT;
+			undecided += cell->verdict == VMS_VERDICT_INCONCLUSIVE ||
+			             cell->verdict == VMS_VERDICT_PROB_REGRESSION ||
+			             cell->verdict == VMS_VERDICT_PROB_IMPROVEMENT;
 		}
 	fprintf(f, "VERDICT %c (", vms_cmp_file_letter(k + 1));
 	vms_cmp_put_str(f, c->files[k + 1].label, 0);
@@ -241,10 +250,34 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 		        c->n_workloads ? "hard environment differences" : "no common workload");
 		break;
 	case VMS_OUTCOME_CANNOT_TELL:
-		fprintf(f, "CANNOT TELL (%zu primary metric%s not measured on a side)\n", untold,
-		        untold > 1 ? "s" : "");
+		fputs("CANNOT TELL (", f);
+		if (untold) {
+			fprintf(f, "%zu primary metric%s not measured on a side", untold,
+			        untold > 1 ? "s" : "");
+			sep = "; ";
+		}
+		if (unstable) {
+			fprintf(f, "%s%zu unstable", sep, unstable);
+			sep = "; ";
+		}
+		if (failed)
+			fprintf(f, "%sruns failed on %c, none on A", sep,
+			        vms_cmp_file_letter(k + 1));
+		if (!untold && !unstable && !failed)
+			fputs("no deciding metric measured", f);
+		fputs(")\n", f);
 		break;
-	default: fprintf(f, "no regression\n"); break;
+	case VMS_OUTCOME_NO_CHANGE:
+		fprintf(f, "NO CHANGE (every primary metric within \u00b1%g%%",
+		        100 * c->opts.threshold);
+		if (improved)
+			fprintf(f, " or better: %zu improved", improved);
+		fputs(")\n", f);
+		break;
+	default:
+		fprintf(f, "no regression shown (%zu primary metric%s undecided)\n", undecided,
+		        undecided == 1 ? "" : "s");
+		break;
 	}
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
@@ -263,6 +296,31 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 			fprintf(f, " %-20s p %s%s\n", vms_cmp_fmt_change(cell, ch, sizeof(ch)),
 			        vms_cmp_fmt_p(vms_cmp_cell_p(cell), p, sizeof(p)),
 			        isnan(cell->p_adj) ? "" : " (Holm)");
+		}
+	if (more && vms_compare_outcome(c, k) != VMS_OUTCOME_REGRESSION)
+		fprintf(
+		    f,
+		    "  => undecided metrics would need about %u runs per side (-n %u, and A with "
+		    "as many)\n",
+		    more, more);
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_cmp_cell *cell = &m->cells[k];
+
+			if (!m->primary || !c->workloads[i].present[k] ||
+			    (!m->base.outliers && !cell->side.outliers))
+				continue;
+			fputs("  => outliers: ", f);
+			vms_cmp_put_str(f, c->workloads[i].display, 0);
+			fputc(' ', f);
+			vms_cmp_put_str(f, m->name, 0);
+			vms_cmp_outliers_put(f, &m->base, 'A');
+			vms_cmp_outliers_put(f, &cell->side, vms_cmp_file_letter(k + 1));
+			fprintf(f, " (%s)\n",
+			        cell->verdict == VMS_VERDICT_UNSTABLE
+			            ? "more than trimming removes: unstable"
+			            : "the trimmed-means test decides");
 		}
 }
 
@@ -306,10 +364,11 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 		fputc('\n', f);
 	}
 	snprintf(pct, sizeof(pct), "%g%%", 100 * (1 - c->opts.alpha));
-	fprintf(f,
-	        "  alpha %g (%s CI), threshold \u00b1%g%%, detect %g%%, unstable above cv %g%%\n\n",
-	        c->opts.alpha, pct, 100 * c->opts.threshold, 100 * c->opts.detect,
-	        100 * c->opts.cv_limit);
+	fprintf(
+	    f,
+	    "  alpha %g (%s CI), threshold \u00b1%g%%, detect %g%%, unstable above log-sd %g%%\n\n",
+	    c->opts.alpha, pct, 100 * c->opts.threshold, 100 * c->opts.detect,
+	    100 * c->opts.cv_limit);
 	for (k = 0; k + 1 < c->n_files; k++)
 		text_env(c, k, f);
 	text_baselines(c, f);

@@ -411,7 +411,8 @@ if "$VMSUITE" run --machine host --no-drop-caches -w mtest01:bytes=8M -n 2 -o h1
 		rm -f filler
 		rc=0
 		"$VMSUITE" compare h1.json h2.json >out 2>err || rc=$?
-		if grep -q 'HARD' out || [ "$rc" -eq 2 ]; then
+		# exit 2 may be "cannot tell" (two 8M runs are noisy), never "not comparable"
+		if grep -q 'HARD' out || grep -q 'NOT COMPARABLE' out; then
 			fail "two identical host runs: exit $rc, $(grep HARD out)"
 		else
 			ok "two identical host runs: no hard difference (exit $rc)"

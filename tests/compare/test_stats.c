@@ -11,7 +11,12 @@
  *   2/C(10,5) = 2/252; the others by enumeration with math.comb in reference.py.
  * - runs needed: 2 (z[0.975] + z[0.8])^2 = 15.6978 with the textbook normal quantiles.
  * - paired t on log ratios, Holm's adjustment and the suite-means test: reference.py's
- *   paired_log(), holm() and suite_means() (same Simpson integration, no GSL). */
+ *   paired_log(), holm() and suite_means() (same Simpson integration, no GSL).
+ * - one-sided p-values and bounds, Yuen's trimmed test, one-sided Fisher, Grubbs' critical
+ *   value and the one-sided runs needed: SciPy 1.10 (Debian's python3-scipy):
+ *   ttest_ind(..., equal_var=False, alternative='greater'), ttest_ind(..., trim=0.2),
+ *   fisher_exact(..., alternative='greater'), t.ppf; the runs-needed loop written out with
+ *   t.ppf (the smallest n with n >= 2 (t[0.95] + t[0.8])^2 (sd / delta)^2). */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -322,6 +327,87 @@ static void suites_drift(void **state)
 	}
 }
 
+/* One-sided p-values and bounds of the log change (SciPy: see the top of the file). */
+static void one_sided(void **state)
+{
+	struct vms_change c;
+
+	(void)state;
+	assert_int_equal(vms_change_test(mmap_a, 5, mmap_b, 5, 0.05, &c), 0);
+	assert_close(vms_change_p_beyond(&c, 1, 1), 0.0001350591450989595, 1e-6);
+	assert_close(vms_change_p_beyond(&c, 1, 0), 1 - 0.0001350591450989595, 1e-6);
+	assert_close(vms_change_p_beyond(&c, 1.10, 1), 0.7212954196019499, 1e-6);
+	assert_close(vms_change_bound(&c, 0.05, 1), 1.0635682485568956, 1e-8);
+	assert_close(vms_change_bound(&c, 0.01, 0), 1.1352379075619745, 1e-8);
+	/* an exact change: 0 or 1 */
+	assert_int_equal(vms_change_test(small_a, 2, small_a, 2, 0.05, &c), 0);
+	c.est = 0.1;
+	c.se = 0;
+	assert_true(vms_change_p_beyond(&c, 1.05, 1) == 0);
+	assert_true(vms_change_p_beyond(&c, 1.20, 1) == 1);
+}
+
+static void yuen_trimmed(void **state)
+{
+	static const double x[] = {10, 11, 12, 13, 14, 30}, y[] = {12, 14, 15, 17, 20, 21, 22, 60};
+	static const double neg[] = {-1, 2, 3, 4, 5};
+	struct vms_change c, w;
+
+	(void)state;
+	assert_int_equal(vms_yuen_change(x, 6, y, 8, 0.2, 0.05, &c), 0);
+	assert_close(c.p, 0.016252917857140524, 1e-6);
+	assert_close(c.ratio, 1.4384519790822248, 1e-9);
+	assert_true(c.lo < c.ratio && c.ratio < c.hi);
+	/* trim 0 is Welch's test on the logs */
+	assert_int_equal(vms_yuen_change(mmap_a, 5, mmap_b, 5, 0, 0.05, &c), 0);
+	assert_int_equal(vms_change_test(mmap_a, 5, mmap_b, 5, 0.05, &w), 0);
+	assert_close(c.p, w.p, 1e-12);
+	assert_close(c.lo, w.lo, 1e-12);
+	assert_int_equal(vms_yuen_change(neg, 5, x, 6, 0.2, 0.05, &c), -EDOM);
+	assert_int_equal(vms_yuen_change(x, 3, y, 8, 0.4, 0.05, &c), -EINVAL);
+}
+
+static void fisher_one_sided(void **state)
+{
+	(void)state;
+	assert_close(vms_fisher_greater(0, 5, 4, 5), 0.023809523809523808, 1e-9);
+	assert_close(vms_fisher_greater(1, 5, 3, 6), 0.3484848484848485, 1e-9);
+	assert_close(vms_fisher_greater(0, 5, 0, 5), 1, 1e-12);
+	/* the other direction: B has fewer */
+	assert_close(vms_fisher_greater(4, 5, 0, 5), 1, 1e-12);
+	assert_true(isnan(vms_fisher_greater(6, 5, 0, 5)));
+}
+
+static void outliers_and_groups(void **state)
+{
+	/* mmap001 256M on a busy VM: one run of ten took three times as long */
+	static const double heavy[] = {0.33, 0.35, 0.40, 0.45, 0.38, 0.36, 1.1, 0.41, 0.37, 0.39};
+	static const double clean[] = {0.33, 0.35, 0.40, 0.45, 0.38, 0.36, 0.42, 0.41, 0.37, 0.39};
+	static const double two[] = {1.0, 1.01, 0.99, 1.02, 1.5, 1.52, 1.49, 1.51};
+	unsigned char flag[10];
+
+	(void)state;
+	assert_close(vms_grubbs_critical(10, 0.05), 2.28995408447961, 1e-8);
+	assert_int_equal(vms_outliers(heavy, 10, flag), 1);
+	assert_int_equal(flag[6], 1);
+	assert_int_equal(flag[0], 0);
+	assert_int_equal(vms_outliers(clean, 10, NULL), 0);
+	assert_int_equal(vms_outliers(heavy, 4, NULL), 0); /* fewer than 5: not judged */
+	assert_true(vms_bimodal(two, 8));
+	assert_false(vms_bimodal(clean, 10));
+	assert_false(vms_bimodal(two, 7)); /* fewer than 8: not judged */
+}
+
+static void runs_needed_one_sided(void **state)
+{
+	(void)state;
+	assert_int_equal(vms_runs_needed_one_sided(0.10, 0.05, 0.02, 0.05, 0), 148);
+	assert_int_equal(vms_runs_needed_one_sided(0.03, 0.05, 0.02, 0.025, 1), 11);
+	assert_int_equal(vms_runs_needed_one_sided(0.001, 0.05, 0.02, 0.05, 0), 2);
+	assert_int_equal(vms_runs_needed_one_sided(0.1, 0.02, 0.02, 0.05, 0), 0);
+	assert_int_equal(vms_runs_needed_one_sided(NAN, 0.05, 0.02, 0.05, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +425,11 @@ int main(void)
 	    cmocka_unit_test(paired_edge_cases),
 	    cmocka_unit_test(holm_adjustment),
 	    cmocka_unit_test(suites_drift),
+	    cmocka_unit_test(one_sided),
+	    cmocka_unit_test(yuen_trimmed),
+	    cmocka_unit_test(fisher_one_sided),
+	    cmocka_unit_test(outliers_and_groups),
+	    cmocka_unit_test(runs_needed_one_sided),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
