@@ -88,8 +88,11 @@ void vms_busy_apportion(const struct vms_busy_totals *t, struct vms_busy_figures
 	busy_else = t->user_s + t->sys_s - t->suite_user_s - t->suite_sys_s;
 	if (busy_else < 0)
 		busy_else = 0;
-	if (other > busy_else)
+	out->other_scale = 1;
+	if (other > busy_else) {
+		out->other_scale = other > 0 ? busy_else / other : 1;
 		other = busy_else;
+	}
 	out->other_s = other;
 	out->kthread_s = busy_else - other;
 	if (denom > 0) {
@@ -409,7 +412,9 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 		if (p->cls != CLS_OTHER || p->where == WHERE_OUT ||
 		    (q && q->user + q->sys > p->user + p->sys))
 			continue;
-		top_put(b, p, p->where == WHERE_IN ? cpu : cpu * b->fig.split_share);
+		top_put(b, p,
+		        (p->where == WHERE_IN ? cpu : cpu * b->fig.split_share) *
+		            b->fig.other_scale);
 	}
 }
 

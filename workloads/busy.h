@@ -38,6 +38,7 @@ struct vms_busy_figures {
 	double other_s, kthread_s;
 	double split_share;  /* estimated share of split processes' time on those CPUs */
 	int share_from_user; /* 1: split_share from their user time, 0: prior_share */
+	double other_scale;  /* 1, or how much the cap at busy - suite cut the estimate */
 	double other_cpu_pct, kthread_cpu_pct, steal_pct;
 };
 
