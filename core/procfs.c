@@ -429,6 +429,7 @@ int vms_cpustat_parse(const char *text, const cpu_set_t *set, struct vms_cpustat
 			out->idle += v[3];
 			out->iowait += v[4];
 			out->steal += v[7];
+			out->irq += v[5] + v[6];
 			out->cpus++;
 		}
 		line = strchr(line, '\n');

@@ -139,6 +139,7 @@ void vms_proc_cgroup_release(struct vms_proc_cgroup *pc);
  * nice (and guest, which the kernel counts in user too); system includes irq and softirq. */
 struct vms_cpustat {
 	uint64_t user, system, idle, iowait, steal;
+	uint64_t irq;  /* irq + softirq: also in system */
 	unsigned cpus; /* how many CPUs of the set the file listed */
 };
 

@@ -88,6 +88,10 @@ void vms_busy_apportion(const struct vms_busy_totals *t, struct vms_busy_figures
 	busy_else = t->user_s + t->sys_s - t->suite_user_s - t->suite_sys_s;
 	if (busy_else < 0)
 		busy_else = 0;
+	/* kernel time beyond what every kernel thread allowed here ran, and the interrupts, is
+	 * system time of processes the scans did not see whole (born and reaped in the window) */
+	if (busy_else - other > t->kthread_seen_s + t->irq_s)
+		other = busy_else - t->kthread_seen_s - t->irq_s;
 	out->other_scale = 1;
 	if (other > busy_else) {
 		out->other_scale = other > 0 ? busy_else / other : 1;
@@ -381,6 +385,7 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 		t->user_s = (double)(b->c1.user - b->c0.user) / hz;
 		t->sys_s = (double)(b->c1.system - b->c0.system) / hz;
 		t->steal_s = (double)(b->c1.steal - b->c0.steal) / hz;
+		t->irq_s = (double)(b->c1.irq - b->c0.irq) / hz;
 	}
 	/* the workload is pinned to these CPUs (or every CPU is the machine's) */
 	t->suite_user_s = b->child_user_s;
@@ -391,8 +396,12 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 		double u = (double)(p->user - (q && q->user <= p->user ? q->user : 0)) / hz;
 		double s = (double)(p->sys - (q && q->sys <= p->sys ? q->sys : 0)) / hz;
 
-		if (p->where == WHERE_OUT || p->cls == CLS_KTHREAD)
+		if (p->where == WHERE_OUT)
 			continue;
+		if (p->cls == CLS_KTHREAD) {
+			t->kthread_seen_s += u + s;
+			continue;
+		}
 		if (p->cls == CLS_SUITE) { /* a split suite thread counts as if it ran here */
 			t->suite_user_s += u;
 			t->suite_sys_s += s;
@@ -461,6 +470,9 @@ json_t *vms_busy_json(const struct vms_busy *b, double disturbed_above)
 	                              round3(f->other_s), "kthreads_irq", round3(f->kthread_s),
 	                              "steal", round3(t->steal_s), "wait",
 	                              round3(vms_busy_wait_s(b))));
+	json_object_set_new(json_object_get(o, "cpu_s"), "kthreads_seen",
+	                    json_real(round3(t->kthread_seen_s)));
+	json_object_set_new(json_object_get(o, "cpu_s"), "irq", json_real(round3(t->irq_s)));
 	json_object_set_new(o, "resolution_pct",
 	                    json_real(round3(denom > 0 ? 100 * 2 / b->hz / denom : 0)));
 	json_object_set_new(o, "split_share", json_real(round3(f->split_share)));

@@ -18,19 +18,22 @@
 /* The CPU seconds of one run window on the emulated machine's CPUs, as measured (the input of
  * vms_busy_apportion()). */
 struct vms_busy_totals {
-	double elapsed_s;     /* the window */
-	unsigned cpus;        /* the emulated machine's CPUs */
-	double user_s, sys_s; /* /proc/stat: user+nice, system+irq+softirq on those CPUs */
-	double steal_s;       /* /proc/stat steal on those CPUs */
-	double suite_user_s;  /* the suite on those CPUs: the workload (wait4 rusage), the audio
-	                       * probe's and vmsuite's own threads that may run there */
-	double suite_sys_s;   /*   (the same, system time) */
-	double in_user_s;     /* other user-space processes allowed only on those CPUs */
-	double in_sys_s;      /*   (their system time, reaped children included) */
-	double split_user_s;  /* other user-space processes allowed there and elsewhere */
-	double split_sys_s;   /*   (their system time) */
-	double prior_share;   /* the share of those CPUs among all: used for split processes
-	                       * when they had no user time to tell where they ran */
+	double elapsed_s;      /* the window */
+	unsigned cpus;         /* the emulated machine's CPUs */
+	double user_s, sys_s;  /* /proc/stat: user+nice, system+irq+softirq on those CPUs */
+	double steal_s;        /* /proc/stat steal on those CPUs */
+	double suite_user_s;   /* the suite on those CPUs: the workload (wait4 rusage), the audio
+	                        * probe's and vmsuite's own threads that may run there */
+	double suite_sys_s;    /*   (the same, system time) */
+	double in_user_s;      /* other user-space processes allowed only on those CPUs */
+	double in_sys_s;       /*   (their system time, reaped children included) */
+	double split_user_s;   /* other user-space processes allowed there and elsewhere */
+	double split_sys_s;    /*   (their system time) */
+	double kthread_seen_s; /* kernel threads allowed on those CPUs: all their time (at most what
+	                        * they can have spent there) */
+	double irq_s;          /* /proc/stat irq + softirq on those CPUs (within sys_s) */
+	double prior_share;    /* the share of those CPUs among all: used for split processes
+	                        * when they had no user time to tell where they ran */
 };
 
 /* What vms_busy_apportion() makes of the totals, in seconds and % of elapsed x CPUs. */
@@ -47,7 +50,9 @@ struct vms_busy_figures {
  *                lived only inside the window are in it too);
  *   split share f = (other user - in_user) / split_user, at most 1 (prior_share when the
  *                split processes had no user time);
- *   other = other user + in_sys + f x split_sys, at most busy - suite;
+ *   other = other user + in_sys + f x split_sys, plus whatever the kernel would get beyond
+ *           kthread_seen + irq (system time of processes the scans missed), at most
+ *           busy - suite;
  *   kthread = busy - suite - other, at least 0 (kernel threads and interrupts).
  * Never fails; a zero window gives zero percentages. */
 void vms_busy_apportion(const struct vms_busy_totals *t, struct vms_busy_figures *out);

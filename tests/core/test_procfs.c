@@ -281,6 +281,7 @@ static void test_cpustat(void **state)
 	assert_int_equal(c.idle, 500);
 	assert_int_equal(c.iowait, 3);
 	assert_int_equal(c.steal, 4);
+	assert_int_equal(c.irq, 2);
 	/* "cpu1" must not match "cpu12", nor the total line any CPU */
 	CPU_SET(12, &set);
 	assert_int_equal(vms_cpustat_parse(text, &set, &c), 0);

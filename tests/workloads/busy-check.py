@@ -1,4 +1,7 @@
-"""Checks of a result file for tests/workloads/busy.sh: busy-check.py FILE quiet|busy [PID].
+"""Checks of a result file for tests/workloads/busy.sh: busy-check.py FILE MODE [PID].
+
+MODE quiet: no competitor of ours; busy: competitor PID pinned to the emulated CPU; quota: the
+suite under a CPU quota of half a CPU (its throttled time must show as wait, not as others).
 
 Prints one line per problem; lines starting with NOTE or INFO are not problems."""
 import json
@@ -28,9 +31,11 @@ for r in wl["runs"]:
     if r["disturbed"] is not want:
         print(f"run {i}: disturbed {r['disturbed']} with other_cpu_pct {o} (above {above})")
     others = ", ".join(f"{x['comm']} {x['cpu_pct']:.1f}" for x in b["others"])
-    if mode == "quiet":
-        if o <= 2 and w <= 2:
-            print(f"INFO run {i}: quiet: other_cpu_pct {o:.2f}, cpu_wait_pct {w:.2f}")
+    if mode == "quota" and not w >= 20:
+        print(f"run {i}: cpu_wait_pct {w} < 20 under a quota of half a CPU")
+    if mode in ("quiet", "quota"):
+        if o <= 2 and (w <= 2 or mode == "quota"):
+            print(f"INFO run {i}: {mode}: other_cpu_pct {o:.2f}, cpu_wait_pct {w:.2f}")
             continue
         named = sum(x["cpu_pct"] for x in b["others"])
         if o - named > 2:  # busy, but not by processes it can name: the method leaks

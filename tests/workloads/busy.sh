@@ -90,4 +90,27 @@ expect_exit 0 "run with --disturbed-above 100" -- run -n 1 --disturbed-above 100
   fail "--disturbed-above not recorded"
 expect_exit 0 "text report of high.json" -- "$VMSUITE" report high.json
 if printf '%s' "$out" | grep -q "^disturbed:"; then fail "a run not disturbed is listed"; else ok; fi
+kill "$spin_pid"
+wait "$spin_pid" 2>/dev/null
+spin_pid=
+
+# ---- a CPU quota is not a disturbance ------------------------------------------------------
+# the whole suite in a cgroup v1 cpu controller with half a CPU: throttled time shows as
+# run-queue wait, never as other processes' CPU
+cpu_root=/sys/fs/cgroup/cpu
+if [ "$(id -u)" != 0 ] || [ ! -w "$cpu_root/cgroup.procs" ] || [ ! -e "$cpu_root/cpu.cfs_quota_us" ]; then
+  skip_rest "the CPU quota case needs root and a cgroup v1 cpu controller at $cpu_root"
+fi
+qcg=$cpu_root/vmsuite-test-busy-$$
+mkdir "$qcg" || fail "cannot make $qcg"
+trap '[ -n "$spin_pid" ] && kill "$spin_pid" 2>/dev/null; wait 2>/dev/null
+  for p in $(cat "$qcg/cgroup.procs" 2>/dev/null); do echo "$p" >"$cpu_root/cgroup.procs"; done
+  rmdir "$qcg" 2>/dev/null' EXIT
+echo 100000 >"$qcg/cpu.cfs_period_us" && echo 50000 >"$qcg/cpu.cfs_quota_us" ||
+  fail "cannot set the quota of $qcg"
+expect_exit 0 "run under a CPU quota of half a CPU" -- sh -c 'echo $$ >"$1/cgroup.procs" && shift &&
+  exec "$@"' sh "$qcg" "$VMSUITE" run --machine host --cpus 1 --no-drop-caches -q \
+  -w mtest01:bytes=1G -n 2 -o quota.json
+grep -q "^nr_throttled [1-9]" "$qcg/cpu.stat" && ok || fail "the quota never throttled: $(cat "$qcg/cpu.stat")"
+check quota.json quota
 finish

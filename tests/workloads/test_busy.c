@@ -29,6 +29,7 @@ static void test_quiet(void **state)
 	                            .sys_s = 1.8,
 	                            .suite_user_s = 0.1,
 	                            .suite_sys_s = 1.6,
+	                            .kthread_seen_s = 0.3,
 	                            .prior_share = 0.5};
 	struct vms_busy_figures f;
 
@@ -39,6 +40,37 @@ static void test_quiet(void **state)
 	/* the 0.2 s of system time nobody in user space claims is the kernel's, never other */
 	NEAR(f.kthread_s, 0.2);
 	NEAR(f.kthread_cpu_pct, 10);
+}
+
+/* Kernel time beyond every kernel thread's and the interrupts' is processes' the scans missed
+ * (a compiler's short-lived children): other, not kernel. */
+static void test_unseen_sys(void **state)
+{
+	struct vms_busy_totals t = {.elapsed_s = 2,
+	                            .cpus = 1,
+	                            .user_s = 0.5,
+	                            .sys_s = 1.3,
+	                            .suite_user_s = 0.1,
+	                            .suite_sys_s = 0.8,
+	                            .split_user_s = 0.4,
+	                            .split_sys_s = 0.1,
+	                            .kthread_seen_s = 0.05,
+	                            .irq_s = 0.05,
+	                            .prior_share = 0.5};
+	struct vms_busy_figures f;
+
+	(void)state;
+	vms_busy_apportion(&t, &f);
+	/* other user 0.4 (all of the split processes' user time: share 1), sys 0.1; of the 0.5 s
+	 * of kernel time left, kernel threads and interrupts can have had 0.1 */
+	NEAR(f.split_share, 1);
+	NEAR(f.other_s, 0.8);
+	NEAR(f.kthread_s, 0.1);
+	/* with kernel threads that ran long enough, the kernel keeps the rest */
+	t.kthread_seen_s = 1;
+	vms_busy_apportion(&t, &f);
+	NEAR(f.other_s, 0.5);
+	NEAR(f.kthread_s, 0.4);
 }
 
 /* A competitor pinned to the CPU: its user and system time count whole. */
@@ -53,6 +85,7 @@ static void test_pinned(void **state)
 	                            .suite_sys_s = 1.3,
 	                            .in_user_s = 0.4,
 	                            .in_sys_s = 0.1,
+	                            .kthread_seen_s = 0.1,
 	                            .prior_share = 0.5};
 	struct vms_busy_figures f;
 
@@ -76,6 +109,7 @@ static void test_split(void **state)
 	                            .suite_sys_s = 0.5,
 	                            .split_user_s = 0.8,
 	                            .split_sys_s = 0.4,
+	                            .irq_s = 0.1,
 	                            .prior_share = 0.5};
 	struct vms_busy_figures f;
 
@@ -164,9 +198,8 @@ static void test_real_window(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_quiet),
-	    cmocka_unit_test(test_pinned),
-	    cmocka_unit_test(test_split),
+	    cmocka_unit_test(test_quiet),       cmocka_unit_test(test_pinned),
+	    cmocka_unit_test(test_unseen_sys),  cmocka_unit_test(test_split),
 	    cmocka_unit_test(test_real_window),
 	};
 
