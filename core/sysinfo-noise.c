@@ -177,7 +177,8 @@ static json_t *damon_threads(const char *root)
 		}
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
 	out = json_array();
 	for (i = 0; i < n; i++) {
 		json_array_append_new(out, json_string(names[i]));

@@ -38,7 +38,8 @@ struct busy_thread_wait {
 	uint64_t wait_ns;
 };
 
-#define BUSY_TOP 5
+#define BUSY_TOP  5  /* the largest others listed */
+#define BUSY_KEEP 32 /* kept, so that pinned ones beyond the largest are listed too */
 
 struct vms_busy {
 	cpu_set_t cpus; /* the emulated machine's CPUs */
@@ -61,7 +62,7 @@ struct vms_busy {
 		char comm[64];
 		double cpu_s;
 		int pinned;
-	} top[BUSY_TOP];
+	} top[BUSY_KEEP];
 	size_t n_top;
 };
 
@@ -351,9 +352,9 @@ static void top_put(struct vms_busy *b, const struct busy_proc *p, double cpu_s)
 		return;
 	for (i = 0; i < b->n_top && b->top[i].cpu_s >= cpu_s; i++)
 		;
-	if (i == BUSY_TOP)
+	if (i == BUSY_KEEP)
 		return;
-	if (b->n_top < BUSY_TOP)
+	if (b->n_top < BUSY_KEEP)
 		b->n_top++;
 	for (j = b->n_top - 1; j > i; j--)
 		b->top[j] = b->top[j - 1];
@@ -479,11 +480,13 @@ json_t *vms_busy_json(const struct vms_busy *b, double disturbed_above)
 	json_object_set_new(o, "split_share_from",
 	                    json_string(f->share_from_user ? "user_time" : "cpu_count"));
 	for (i = 0; i < b->n_top; i++)
-		json_array_append_new(
-		    top, json_pack("{s:i, s:s, s:f, s:b}", "pid", (int)b->top[i].pid, "comm",
-		                   b->top[i].comm, "cpu_pct",
-		                   round3(denom > 0 ? 100 * b->top[i].cpu_s / denom : 0), "pinned",
-		                   b->top[i].pinned));
+		if (i < BUSY_TOP ||
+		    (b->top[i].pinned && denom > 0 && 100 * b->top[i].cpu_s / denom >= 1))
+			json_array_append_new(
+			    top, json_pack("{s:i, s:s, s:f, s:b}", "pid", (int)b->top[i].pid,
+			                   "comm", b->top[i].comm, "cpu_pct",
+			                   round3(denom > 0 ? 100 * b->top[i].cpu_s / denom : 0),
+			                   "pinned", b->top[i].pinned));
 	json_object_set_new(o, "others", top);
 	return o;
 }
