@@ -41,6 +41,7 @@ struct run_args {
 	struct vms_probe_opts probe;
 	int probe_opts; /* a probe option was given */
 	double baseline_s;
+	double disturbed_above; /* --disturbed-above: other_cpu_pct that marks a run disturbed */
 	const char *sysctls[VMS_VARIANT_KNOBS_MAX]; /* --sysctl NAME=V1[,V2...] as given */
 	size_t n_sysctls;
 	const char *thp;         /* --thp off|kernel|off,kernel; NULL = the default */
@@ -66,6 +67,7 @@ enum run_key {
 	RUN_NO_DROP_CACHES,
 	RUN_WITH_AUDIO,
 	RUN_BASELINE,
+	RUN_DISTURBED_ABOVE,
 	RUN_PROBE, /* the probe's own options, parsed by audio-probe */
 	RUN_QUIET,
 	RUN_SYSCTL,
@@ -141,6 +143,10 @@ static const struct vms_cli_option run_options[] = {
      RUN_WITH_AUDIO, 0},
     {"baseline", 0, VMS_CLI_REQUIRED, "SECONDS",
      "idle audio baseline before the first workload (default 10)", RUN_BASELINE, 0},
+    {"disturbed-above", 0, VMS_CLI_REQUIRED, "PCT",
+     "mark a run disturbed when other processes used more than PCT % of\n"
+     "the emulated machine's CPUs during it (default 5)",
+     RUN_DISTURBED_ABOVE, 0},
     {"sysctl", 0, VMS_CLI_REQUIRED, "NAME=V1[,V2...]",
      "run under these values of a kernel knob (repeatable): vm.NAME,\n"
      "kernel.sched_*, kernel.task_delayacct, transparent_hugepage.*;\n"
@@ -396,6 +402,17 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		if (vms_parse_seconds(val, &a->baseline_s) || a->baseline_s > 3600) {
 			snprintf(err, errlen, "--baseline needs seconds (0 to 3600), not '%s'",
 			         val);
+			return -EINVAL;
+		}
+		return 0;
+	case RUN_DISTURBED_ABOVE:
+		if (vms_parse_decimal(val, NULL, &a->disturbed_above) || a->disturbed_above <= 0 ||
+		    a->disturbed_above > 100) {
+			snprintf(
+			    err, errlen,
+			    "--disturbed-above needs a percentage above 0 and at most 100, not "
+			    "'%s'",
+			    val);
 			return -EINVAL;
 		}
 		return 0;
@@ -808,6 +825,7 @@ int cmd_run(int argc, char **argv)
 	sc.probe.file = a.audio_file;
 	sc.probe_cpu_list = a.probe.cpu_list;
 	sc.baseline_s = a.baseline_s;
+	sc.disturbed_above = a.disturbed_above;
 	sc.variants = variants.v;
 	sc.n_variants = variants.n;
 	sc.knobs = variants.knobs;

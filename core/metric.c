@@ -77,6 +77,20 @@ const struct vms_metric_def vms_metric_defs[] = {
      "`memory.failcnt`)"},
     {"cgroup_oom_kill", "kills", L, C, 0, VMS_GROUP_CGROUP, VMS_SOURCE_RUNNER, "cgroup OOM kills",
      1, "OOM kills inside the emulated machine (its cgroup's own count)"},
+    {"other_cpu_pct", "%", N, G, 0, VMS_GROUP_MACHINE, VMS_SOURCE_RUNNER, "other processes' CPU", 1,
+     "CPU time user-space processes outside the suite used on the emulated machine's CPUs, % "
+     "of elapsed × CPUs (`/proc/stat` per CPU less the suite's; see `runs[].busy`): above "
+     "`--disturbed-above` (5) the run is disturbed"},
+    {"kthread_cpu_pct", "%", N, G, 0, VMS_GROUP_MACHINE, VMS_SOURCE_RUNNER, "kernel threads' CPU",
+     1,
+     "kernel threads' and interrupts' time on the emulated machine's CPUs, % of elapsed × "
+     "CPUs: the kernel's own work, never a disturbance"},
+    {"steal_pct", "%", N, G, 0, VMS_GROUP_MACHINE, VMS_SOURCE_RUNNER, "steal", 1,
+     "`/proc/stat` steal on the emulated machine's CPUs: time the hypervisor gave to others, % "
+     "of elapsed × CPUs"},
+    {"cpu_wait_pct", "%", N, G, 0, VMS_GROUP_MACHINE, VMS_SOURCE_RUNNER, "run-queue wait", 1,
+     "the workload's threads' time runnable but waiting for a CPU (`/proc/PID/schedstat`), % "
+     "of elapsed: evidence, since a CPU quota and kernel threads also cause it"},
     {"sound_rating", "score", H, G, 1, VMS_GROUP_SOUND, VMS_SOURCE_PROBE, "sound rating", 1,
      "10 × clean seconds / seconds; a second is clean when no gap touches it"},
     {"underruns", "count", L, C, 1, VMS_GROUP_SOUND, VMS_SOURCE_PROBE, "underruns", 0,
@@ -151,8 +165,9 @@ const char *vms_metric_group_name(enum vms_metric_group g)
 	    [VMS_GROUP_WORKLOAD] = "workload", [VMS_GROUP_TIME] = "time",
 	    [VMS_GROUP_PROCESS] = "process",   [VMS_GROUP_RECLAIM] = "reclaim",
 	    [VMS_GROUP_PRESSURE] = "pressure", [VMS_GROUP_CGROUP] = "cgroup",
-	    [VMS_GROUP_SOUND] = "sound",       [VMS_GROUP_LATENCY] = "latency",
-	    [VMS_GROUP_PROBE] = "probe",       [VMS_GROUP_RUNS] = "runs",
+	    [VMS_GROUP_MACHINE] = "machine",   [VMS_GROUP_SOUND] = "sound",
+	    [VMS_GROUP_LATENCY] = "latency",   [VMS_GROUP_PROBE] = "probe",
+	    [VMS_GROUP_RUNS] = "runs",
 	};
 
 	return (unsigned)g < VMS_GROUP_NR ? names[g] : "?";

@@ -36,6 +36,7 @@ enum vms_metric_group {
 	VMS_GROUP_RECLAIM,  /* system-wide /proc/vmstat deltas */
 	VMS_GROUP_PRESSURE, /* system-wide PSI deltas */
 	VMS_GROUP_CGROUP,   /* the emulated machine's memory cgroup */
+	VMS_GROUP_MACHINE,  /* what else used the emulated machine's CPUs during the run */
 	VMS_GROUP_SOUND,    /* the audio probe: what a listener hears */
 	VMS_GROUP_LATENCY,  /* the audio probe: wake-up lateness and buffer headroom */
 	VMS_GROUP_PROBE,    /* the audio probe's own cost */

@@ -394,3 +394,127 @@ int vms_proc_cgroup_read(struct vms_proc_cgroup *pc, const char *path)
 	free(text);
 	return 0;
 }
+
+/* The CPU number of a "cpuN" word, or -1 (the "cpu" total line, or not a CPU line). */
+static int cpu_line_number(const char *line, const char **rest)
+{
+	char *end;
+	long n;
+
+	if (strncmp(line, "cpu", 3) || !isdigit((unsigned char)line[3]))
+		return -1;
+	n = strtol(line + 3, &end, 10);
+	if (n < 0 || n >= CPU_SETSIZE || (*end != ' ' && *end != '\t'))
+		return -1;
+	*rest = end;
+	return (int)n;
+}
+
+int vms_cpustat_parse(const char *text, const cpu_set_t *set, struct vms_cpustat *out)
+{
+	const char *line = text;
+
+	memset(out, 0, sizeof(*out));
+	while (line && *line) {
+		const char *rest;
+		int cpu = cpu_line_number(line, &rest);
+		/* user nice system idle iowait irq softirq steal (guest guest_nice are in user) */
+		unsigned long long v[8] = {0};
+
+		if (cpu >= 0 && (!set || CPU_ISSET(cpu, set)) &&
+		    sscanf(rest, "%llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		           &v[3], &v[4], &v[5], &v[6], &v[7]) >= 4) {
+			out->user += v[0] + v[1];
+			out->system += v[2] + v[5] + v[6];
+			out->idle += v[3];
+			out->iowait += v[4];
+			out->steal += v[7];
+			out->irq += v[5] + v[6];
+			out->cpus++;
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return out->cpus ? 0 : -ENOENT;
+}
+
+int vms_cpustat_read(const char *path, const cpu_set_t *set, struct vms_cpustat *out)
+{
+	/* a line per CPU of ~60 bytes plus the interrupt counters: read it all */
+	char *text = vms_read_text(path ? path : "/proc/stat");
+	int ret;
+
+	if (!text)
+		return -errno;
+	ret = vms_cpustat_parse(text, set, out);
+	free(text);
+	return ret;
+}
+
+int vms_pid_stat_parse(const char *line, struct vms_pid_stat *out)
+{
+	const char *open = strchr(line, '('), *close = strrchr(line, ')');
+	unsigned long long f[20];
+	long pid;
+	char *end;
+	size_t n;
+	int i, processor = -1;
+	const char *p;
+
+	memset(out, 0, sizeof(*out));
+	if (!open || !close || close < open)
+		return -EINVAL;
+	pid = strtol(line, &end, 10);
+	if (end == line || pid <= 0 || end > open)
+		return -EINVAL;
+	n = (size_t)(close - open - 1);
+	if (n >= sizeof(out->comm))
+		n = sizeof(out->comm) - 1;
+	memcpy(out->comm, open + 1, n);
+	out->comm[n] = '\0';
+	p = close + 1;
+	while (*p == ' ')
+		p++;
+	if (!*p || *p == '\n')
+		return -EINVAL;
+	out->state = *p++;
+	/* fields 4 (ppid) to 22 (starttime) */
+	for (i = 0; i < 19; i++) {
+		f[i] = strtoull(p, &end, 10);
+		if (end == p)
+			return -EINVAL;
+		p = end;
+	}
+	/* on to field 39 (processor): 23 vsize ... 38 exit_signal */
+	for (i = 0; i < 17; i++) {
+		long long v = strtoll(p, &end, 10);
+
+		if (end == p)
+			break;
+		p = end;
+		if (i == 16)
+			processor = (int)v;
+	}
+	out->pid = (pid_t)pid;
+	out->ppid = (pid_t)f[0];
+	out->flags = (unsigned long)f[5];
+	out->utime = f[10];
+	out->stime = f[11];
+	out->cutime = f[12];
+	out->cstime = f[13];
+	out->starttime = f[18];
+	out->processor = processor;
+	return 0;
+}
+
+int vms_schedstat_parse(const char *text, uint64_t *run_ns, uint64_t *wait_ns)
+{
+	unsigned long long r, w;
+
+	if (sscanf(text, "%llu %llu", &r, &w) != 2)
+		return -EINVAL;
+	*run_ns = r;
+	*wait_ns = w;
+	return 0;
+}

@@ -1,12 +1,15 @@
 /* Readers for the system-wide VM state: /proc/vmstat, /proc/meminfo and PSI
  * (/proc/pressure/{memory,io,cpu}); snapshots are plain structs so the 10 Hz sampler can take
- * them without allocating. Also the parsers of /proc/self/mountinfo and /proc/self/cgroup. */
+ * them without allocating. Also the parsers of /proc/self/mountinfo and /proc/self/cgroup, and
+ * of the CPU accounting files: /proc/stat per CPU, /proc/<pid>/stat and /proc/<pid>/schedstat. */
 #ifndef VMS_PROCFS_H
 #define VMS_PROCFS_H
 
 #include <jansson.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define VMS_VMSTAT_MAX 256
 
@@ -130,5 +133,42 @@ void vms_proc_cgroup_parse(struct vms_proc_cgroup *pc, const char *text);
 int vms_proc_cgroup_read(struct vms_proc_cgroup *pc, const char *path);
 /* Frees the strings of pc and zeroes it; safe on a zeroed struct. */
 void vms_proc_cgroup_release(struct vms_proc_cgroup *pc);
+
+/* CPU time of a set of CPUs from the "cpuN" lines of /proc/stat (proc(5)), summed over the
+ * CPUs of the set that the file lists, in clock ticks (sysconf(_SC_CLK_TCK)). user includes
+ * nice (and guest, which the kernel counts in user too); system includes irq and softirq. */
+struct vms_cpustat {
+	uint64_t user, system, idle, iowait, steal;
+	uint64_t irq;  /* irq + softirq: also in system */
+	unsigned cpus; /* how many CPUs of the set the file listed */
+};
+
+/* Parses /proc/stat text into *out for the CPUs in set (NULL = every "cpuN" line). 0, or
+ * -ENOENT when no CPU of the set is listed. */
+int vms_cpustat_parse(const char *text, const cpu_set_t *set, struct vms_cpustat *out);
+/* Reads path (NULL = /proc/stat) with vms_cpustat_parse(). 0 or -errno; reports nothing. */
+int vms_cpustat_read(const char *path, const cpu_set_t *set, struct vms_cpustat *out);
+
+/* The fields of one /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat line that say who used
+ * how much CPU (proc(5); times in clock ticks). */
+struct vms_pid_stat {
+	pid_t pid, ppid;
+	char comm[64]; /* without the parentheses; may hold spaces and ')' */
+	char state;
+	unsigned long flags; /* PF_* ; PF_KTHREAD (0x00200000) marks a kernel thread */
+	uint64_t utime, stime, cutime, cstime;
+	uint64_t starttime; /* ticks after boot: tells a reused pid apart */
+	int processor;      /* the CPU it last ran on */
+};
+
+#define VMS_PF_KTHREAD 0x00200000UL
+
+/* Parses one stat line into *out. The command name is the text between the first '(' and the
+ * last ')'. 0, or -EINVAL when the line is not a stat line. */
+int vms_pid_stat_parse(const char *line, struct vms_pid_stat *out);
+
+/* Parses /proc/<pid>/schedstat ("run_ns wait_ns timeslices"): time on the CPU and time spent
+ * runnable on a run queue, both in nanoseconds. 0, or -EINVAL. */
+int vms_schedstat_parse(const char *text, uint64_t *run_ns, uint64_t *wait_ns);
 
 #endif

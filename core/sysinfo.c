@@ -317,29 +317,13 @@ static json_t *psi_available(const char *root)
 }
 
 const char *const vms_sysinfo_keys[] = {
-    "kernel_release",
-    "kernel_version",
-    "kernel_cmdline",
-    "hostname",
-    "architecture",
-    "vm_sysctl",
-    "thp_enabled",
-    "thp_defrag",
-    "swap_devices",
-    "swap_total_bytes",
-    "mem_total_bytes",
-    "page_size",
-    "cpu_model",
-    "cpu_count",
-    "cpu_governor",
-    "workdir_fs",
-    "psi_available",
-    "cgroup",
-    "alsa_cards",
-    "vmsuite_version",
-    "compiler",
-    "build_type",
-    NULL,
+    "kernel_release",  "kernel_version",   "kernel_cmdline",  "hostname",
+    "architecture",    "vm_sysctl",        "thp_enabled",     "thp_defrag",
+    "swap_devices",    "swap_total_bytes", "mem_total_bytes", "page_size",
+    "cpu_model",       "cpu_count",        "cpu_governor",    "workdir_fs",
+    "psi_available",   "cgroup",           "alsa_cards",      "page_reporting",
+    "virtio_balloon",  "damon_threads",    "cpufreq",         "noise_sources",
+    "vmsuite_version", "compiler",         "build_type",      NULL,
 };
 
 json_t *vms_sysinfo_collect_at(const char *root, const char *workdir)
@@ -401,6 +385,7 @@ json_t *vms_sysinfo_collect_at(const char *root, const char *workdir)
 	put(info, "cgroup", cgroup_summary(root), "/proc/self/cgroup");
 	put(info, "alsa_cards", string_or_null(read_trimmed(root, "/proc/asound/cards")),
 	    "/proc/asound/cards");
+	vms_sysinfo_put_noise(info, root);
 	put(info, "vmsuite_version", json_string(VMS_VERSION), "core/version.h VMS_VERSION");
 	put(info, "compiler", json_string(VMS_C_COMPILER), "core/version.h VMS_C_COMPILER");
 	put(info, "build_type", json_string(VMS_BUILD_TYPE), "core/version.h VMS_BUILD_TYPE");
@@ -543,6 +528,8 @@ int vms_sysinfo_write_text(FILE *f, const json_t *info)
 
 		if (!value)
 			value = entry;
+		if (!strcmp(key, "noise_sources"))
+			continue; /* a section of its own, after the facts */
 		if (!strcmp(key, "vm_sysctl") && json_is_object(value) && json_object_size(value)) {
 			const char *name;
 			json_t *sv;
@@ -580,5 +567,6 @@ int vms_sysinfo_write_text(FILE *f, const json_t *info)
 		free(r.v[i].source);
 	}
 	free(r.v);
+	vms_sysinfo_write_noise(f, info);
 	return ferror(f) ? -EIO : 0;
 }

@@ -32,4 +32,13 @@ json_t *vms_sysinfo_collect_at(const char *root, const char *workdir);
  * to dotted keys, vm_sysctl one sysctl per line. 0, or -EIO when the stream has an error. */
 int vms_sysinfo_write_text(FILE *f, const json_t *info);
 
+/* Adds the noise-source facts to info (keys page_reporting, virtio_balloon, damon_threads,
+ * cpufreq and noise_sources; docs/sysinfo.md), reading below root like
+ * vms_sysinfo_collect_at(); info must already hold kernel_cmdline and thp_enabled. Never
+ * fails. (core/sysinfo-noise.c) */
+void vms_sysinfo_put_noise(json_t *info, const char *root);
+/* Writes the "noise sources" section of the text listing: each source found, what was found
+ * and what to do about it. 0, or -1 when the stream has an error. */
+int vms_sysinfo_write_noise(FILE *f, const json_t *info);
+
 #endif

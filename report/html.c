@@ -708,6 +708,11 @@ static void other_line(void *ctx, enum vms_report_line kind, const char *text)
 	case VMS_LINE_ROW2001:
 	case VMS_LINE_NO_RUNS:
 	case VMS_LINE_SOUND: return;
+	case VMS_LINE_DISTURBED: /* the run's figures may not be the kernel's: stands out */
+		fputs("<p class=\"note\">", ctx);
+		esc(ctx, text);
+		fputs("</p>\n", ctx);
+		return;
 	default: line_p(ctx, text);
 	}
 }

@@ -101,6 +101,7 @@ static void workload_init(struct vms_report_workload *w, const json_t *wl)
 
 		w->has_pressure |= d && d->group == VMS_GROUP_PRESSURE;
 		w->has_cgroup |= d && d->group == VMS_GROUP_CGROUP;
+		w->has_busy |= !strcmp(w->metrics.v[i].name, "other_cpu_pct");
 	}
 	w->n_runs = json_array_size(runs);
 	w->runs = w->n_runs ? vms_xcalloc(w->n_runs, sizeof(*w->runs)) : NULL;
@@ -125,6 +126,13 @@ static void workload_init(struct vms_report_workload *w, const json_t *wl)
 		r->audio = json_is_object(json_object_get(run, "audio"))
 		               ? json_object_get(run, "audio")
 		               : NULL;
+		r->disturbed = json_is_true(json_object_get(run, "disturbed"));
+		w->n_disturbed += (size_t)r->disturbed;
+		r->other_cpu_pct =
+		    json_is_number(json_object_get(json_object_get(run, "busy"), "other_cpu_pct"))
+		        ? json_number_value(
+		              json_object_get(json_object_get(run, "busy"), "other_cpu_pct"))
+		        : NAN;
 	}
 }
 
@@ -411,6 +419,37 @@ static void failed_lines(const struct vms_report_workload *w, emit_fn *emit, voi
 	}
 }
 
+/* What else used the emulated machine's CPUs, and one line per run marked disturbed. */
+static void busy_lines(const struct vms_report_workload *w, emit_fn *emit, void *ctx)
+{
+	char line[1024], a[48], b[48], c[48], d[48];
+	size_t i;
+
+	if (w->has_busy) {
+		snprintf(
+		    line, sizeof(line),
+		    "Beside the workload per run: other processes %s %% of the CPU, kernel "
+		    "threads %s %%, steal %s %%; the workload waited for a CPU %s %% of the time",
+		    mean_str(a, sizeof(a), w, "other_cpu_pct"),
+		    mean_str(b, sizeof(b), w, "kthread_cpu_pct"),
+		    mean_str(c, sizeof(c), w, "steal_pct"),
+		    mean_str(d, sizeof(d), w, "cpu_wait_pct"));
+		emit(ctx, VMS_LINE_BUSY, line);
+	}
+	for (i = 0; i < w->n_runs; i++) {
+		if (!w->runs[i].disturbed)
+			continue;
+		if (isnan(w->runs[i].other_cpu_pct))
+			snprintf(line, sizeof(line),
+			         "disturbed: run %zu (other processes took the CPU)", i + 1);
+		else
+			snprintf(line, sizeof(line),
+			         "disturbed: run %zu (other processes took %.0f %% of the CPU)",
+			         i + 1, w->runs[i].other_cpu_pct);
+		emit(ctx, VMS_LINE_DISTURBED, line);
+	}
+}
+
 void vms_report_workload_lines(const struct vms_report_workload *w, emit_fn *emit, void *ctx)
 {
 	const struct vms_summary *el = &w->elapsed;
@@ -491,6 +530,7 @@ void vms_report_workload_lines(const struct vms_report_workload *w, emit_fn *emi
 		         mean_str(c, sizeof(c), w, "cgroup_oom_kill"), tail);
 		emit(ctx, VMS_LINE_CGROUP, line);
 	}
+	busy_lines(w, emit, ctx);
 	failed_lines(w, emit, ctx);
 }
 
@@ -519,7 +559,7 @@ json_t *vms_report_summary_of_model(const struct vms_report_model *m)
 	                json_object_get(json_object_get(doc, "protocol"), "machine"));
 	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
 		const struct vms_report_workload *w = &m->workloads[i];
-		json_t *ms = json_object();
+		json_t *ms = json_object(), *dist = json_array();
 
 		for (k = 0; k < w->metrics.n; k++) {
 			const struct vms_report_metric *r = &w->metrics.v[k];
@@ -535,10 +575,19 @@ json_t *vms_report_summary_of_model(const struct vms_report_model *m)
 			                              s->sd, "cv", s->cv, "min", s->min, "max",
 			                              s->max));
 		}
+		for (k = 0; k < w->n_runs; k++)
+			if (w->runs[k].disturbed)
+				json_array_append_new(
+				    dist, json_pack("{s:I, s:o}", "run", (json_int_t)k + 1,
+				                    "other_cpu_pct",
+				                    isnan(w->runs[k].other_cpu_pct)
+				                        ? json_null()
+				                        : json_real(w->runs[k].other_cpu_pct)));
 		json_array_append_new(
-		    wls, json_pack("{s:O, s:s, s:O, s:I, s:o}", "name", json_object_get(wl, "name"),
-		                   "variant", w->variant, "options", json_object_get(wl, "options"),
-		                   "runs", (json_int_t)w->n_runs, "metrics", ms));
+		    wls, json_pack("{s:O, s:s, s:O, s:I, s:o, s:o}", "name",
+		                   json_object_get(wl, "name"), "variant", w->variant, "options",
+		                   json_object_get(wl, "options"), "runs", (json_int_t)w->n_runs,
+		                   "metrics", ms, "disturbed_runs", dist));
 	}
 	{
 		json_t *vs = json_array();

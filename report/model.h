@@ -36,6 +36,8 @@ struct vms_report_run {
 	double elapsed_s;     /* t_end - t_start, NAN when unknown */
 	const json_t *series; /* the runner's time series, NULL when none */
 	const json_t *audio; /* the probe's window detail (gaps, fill, histogram), NULL when none */
+	int disturbed;       /* runs[].disturbed: other processes took the emulated machine's CPU */
+	double other_cpu_pct; /* runs[].busy.other_cpu_pct, NAN when absent */
 };
 
 struct vms_report_workload {
@@ -47,9 +49,11 @@ struct vms_report_workload {
 	struct vms_report_sound sound;
 	int has_pressure; /* the file has a PSI metric (none on kernels without PSI) */
 	int has_cgroup;   /* the file has a memory cgroup metric (an emulated machine) */
+	int has_busy;     /* the file has other_cpu_pct (what else used the machine's CPUs) */
 	struct vms_report_run *runs;
 	size_t n_runs, n_failed, n_interrupted;
 	size_t n_oom;        /* failed runs the OOM killer ended ("oom_killed") */
+	size_t n_disturbed;  /* runs marked disturbed */
 	const char *skipped; /* the reason when the workload was skipped (status "skipped") */
 };
 
@@ -124,17 +128,19 @@ const char *vms_report_fmt(char *buf, size_t len, const struct vms_summary *s, i
 
 /* The lines of the text report that renderers show verbatim, by kind. */
 enum vms_report_line {
-	VMS_LINE_HEADER,     /* "vmsuite 0.1.0 — label — started ... — machine ..." */
-	VMS_LINE_MACHINE,    /* "Machine: ..." and "Note: ..." */
-	VMS_LINE_CAPTION,    /* "Average for 3 mmap001 runs" */
-	VMS_LINE_ROW2001,    /* "bytes allocated: 2048000000" */
-	VMS_LINE_NO_RUNS,    /* "No successful mmap001 runs." */
-	VMS_LINE_SPREAD,     /* "Elapsed low/high: ..." */
-	VMS_LINE_SOUND,      /* "Sound: ..." and its "gaps caused by" line */
-	VMS_LINE_RECLAIM,    /* "System-wide reclaim per run: ..." */
-	VMS_LINE_PRESSURE,   /* "Pressure per run: ..." */
-	VMS_LINE_CGROUP,     /* "Memory cgroup per run: ..." */
-	VMS_LINE_FAILED,     /* "Failed runs: 1 of 3" */
+	VMS_LINE_HEADER,    /* "vmsuite 0.1.0 — label — started ... — machine ..." */
+	VMS_LINE_MACHINE,   /* "Machine: ..." and "Note: ..." */
+	VMS_LINE_CAPTION,   /* "Average for 3 mmap001 runs" */
+	VMS_LINE_ROW2001,   /* "bytes allocated: 2048000000" */
+	VMS_LINE_NO_RUNS,   /* "No successful mmap001 runs." */
+	VMS_LINE_SPREAD,    /* "Elapsed low/high: ..." */
+	VMS_LINE_SOUND,     /* "Sound: ..." and its "gaps caused by" line */
+	VMS_LINE_RECLAIM,   /* "System-wide reclaim per run: ..." */
+	VMS_LINE_PRESSURE,  /* "Pressure per run: ..." */
+	VMS_LINE_CGROUP,    /* "Memory cgroup per run: ..." */
+	VMS_LINE_BUSY,      /* "Beside the workload per run: other processes 0.4 % of the CPU..." */
+	VMS_LINE_DISTURBED, /* "disturbed: run 2 (other processes took 12 % of the CPU)" */
+	VMS_LINE_FAILED,    /* "Failed runs: 1 of 3" */
 	VMS_LINE_FAILED_RUN, /* "  run 2: failed — reason" (also of an interrupted run) */
 	VMS_LINE_STOPPED,    /* "Interrupted runs: 1 of 3" */
 	VMS_LINE_VARIANT, /* "Variants (...)" and "  page-cluster=0: vm.page-cluster=0, thp=kernel"
@@ -152,8 +158,8 @@ void vms_report_header_lines(const struct vms_report_model *m,
                              void (*emit)(void *ctx, enum vms_report_line kind, const char *text),
                              void *ctx);
 /* Calls emit once per line of the text report's block of workload w after its name, in order:
- * caption and 2001 rows (or the no-runs line), spread, sound, reclaim, pressure, cgroup and
- * failed runs. Absent metrics read "n/a". */
+ * caption and 2001 rows (or the no-runs line), spread, sound, reclaim, pressure, cgroup, what
+ * else used the CPUs, disturbed runs and failed runs. Absent metrics read "n/a". */
 void vms_report_workload_lines(const struct vms_report_workload *w,
                                void (*emit)(void *ctx, enum vms_report_line kind, const char *text),
                                void *ctx);

@@ -1,6 +1,7 @@
 /* The runner: forks one child per workload run, measures it from outside (wait4 rusage,
- * /proc/vmstat, PSI, /proc/meminfo start state, a ~10 Hz series), stores every raw number in
- * the result document and checkpoints that document atomically after each run. */
+ * /proc/vmstat, PSI, /proc/meminfo start state, a ~10 Hz series, what else used its CPUs:
+ * workloads/busy.c), stores every raw number in the result document and checkpoints that
+ * document atomically after each run. */
 #include "workloads/runner.h"
 
 #include <errno.h>
@@ -28,6 +29,7 @@
 #include "core/sysinfo.h"
 #include "core/util.h"
 #include "core/version.h"
+#include "workloads/busy.h"
 
 /* The stop signal received so far (0 = none). */
 static int stop_signal(const struct vms_run_config *cfg)
@@ -256,14 +258,17 @@ static int pidfd_open_(pid_t pid)
 /* Waits for the child while sampling; on a stop signal, terminates it (SIGTERM, then SIGKILL
  * after 2 s) and still reaps it. */
 static void supervise(pid_t pid, struct series *se, double hz, struct run_outcome *o,
-                      const struct vms_run_config *cfg, const char *what)
+                      const struct vms_run_config *cfg, const char *what, struct vms_busy *busy)
 {
 	int pfd = pidfd_open_(pid);
 	double period = 1.0 / hz, next = o->t0, kill_at = 0, last_progress = 0;
 	int termed = 0;
 
 	take_sample(se, 0);
+	vms_busy_sample_wait(busy, pid);
 	for (;;) {
+		siginfo_t si;
+
 		double now = vms_now_mono();
 		int timeout;
 		pid_t r;
@@ -284,11 +289,17 @@ static void supervise(pid_t pid, struct series *se, double hz, struct run_outcom
 			struct pollfd p = {.fd = pfd, .events = POLLIN};
 
 			if (poll(&p, 1, timeout) > 0) {
+				/* exited, not reaped: its schedstat is still there */
+				vms_busy_child_exited(busy, pid);
 				r = wait4(pid, &o->status, WNOHANG, &o->ru);
 				if (r == pid)
 					break;
 			}
 		} else {
+			si.si_pid = 0;
+			if (!waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) &&
+			    si.si_pid)
+				vms_busy_child_exited(busy, pid);
 			r = wait4(pid, &o->status, WNOHANG, &o->ru);
 			if (r == pid)
 				break;
@@ -298,6 +309,7 @@ static void supervise(pid_t pid, struct series *se, double hz, struct run_outcom
 		}
 		now = vms_now_mono();
 		take_sample(se, now - o->t0);
+		vms_busy_sample_wait(busy, pid);
 		if (cfg->progress && now - last_progress >= 0.5) {
 			fprintf(stderr, "\r\033[Kvmsuite: %s  %.1f s", what, now - o->t0);
 			if (cfg->audio)
@@ -520,6 +532,9 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	int wd_made = 0, wd_recorded = 0;
 	char what[256];
 	json_t *cgj = NULL;
+	struct vms_busy *busy = NULL;
+	double disturbed_above =
+	    cfg->disturbed_above > 0 ? cfg->disturbed_above : VMS_BUSY_DISTURBED_ABOVE;
 	int ret = 0;
 	pid_t pid;
 
@@ -571,6 +586,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	vms_psi_read(&pb, NULL);
 
 	fflush(NULL);
+	busy = vms_busy_begin(cfg->cpu_list);
 	getrusage(RUSAGE_SELF, &self0);
 	o.t0 = vms_now_mono();
 	pid = fork();
@@ -583,7 +599,8 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	}
 	if (pid == 0)
 		child_main(ctx, cfg, var->thp_off);
-	supervise(pid, &se, cfg->sample_hz, &o, cfg, what);
+	supervise(pid, &se, cfg->sample_hz, &o, cfg, what, busy);
+	vms_busy_end(busy, &o.ru);
 	getrusage(RUSAGE_SELF, &self1);
 	/* whatever happened to the child, its file goes (an O_TMPFILE went with it) */
 	private_dir_remove(cfg, &wd, &wd_made, &wd_recorded);
@@ -657,15 +674,21 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	json_object_set_new(run, "psi_delta", vms_psi_delta_json(&pb, &pa));
 	if (cgj)
 		json_object_set_new(run, "cgroup", cgj);
+	/* what else used the emulated machine's CPUs: the run's figures may not be the kernel's */
+	json_object_set_new(run, "busy", vms_busy_json(busy, disturbed_above));
+	json_object_set_new(run, "disturbed",
+	                    json_boolean(vms_busy_disturbed(busy, disturbed_above)));
 	json_object_set_new(run, "series", series_json(&se, cfg->sample_hz));
 	if (ret == 0) {
 		put_metrics(metrics, index, &o, sh->bytes_allocated, vb, va, &pb, &pa,
 		            cfg->cgroup == NULL);
 		put_cgroup_metrics(metrics, index, json_object_get(run, "cgroup"));
+		vms_busy_record(busy, metrics, index);
 		if (ctx->w->own_metric && sh->own_set)
 			vms_metric_record(metrics, ctx->w->own_metric, index, sh->own_value);
 	}
 out:
+	vms_busy_free(busy);
 	private_dir_remove(cfg, &wd, &wd_made, &wd_recorded);
 	munmap(sh, sizeof(*sh));
 	ctx->shared = NULL;
@@ -701,6 +724,9 @@ static json_t *protocol_json(const struct vms_run_config *cfg)
 		              vms_workload_opts_json(cfg->items[i].spec.w, cfg->items[i].spec.opts),
 		              "runs", (int)cfg->items[i].runs));
 	json_object_set_new(p, "plan", plan);
+	json_object_set_new(
+	    p, "disturbed_above_pct",
+	    json_real(cfg->disturbed_above > 0 ? cfg->disturbed_above : VMS_BUSY_DISTURBED_ABOVE));
 	json_object_set_new(p, "machine",
 	                    cfg->machine ? json_incref(cfg->machine)
 	                                 : json_pack("{s:s, s:n, s:n, s:n, s:n, s:i, s:n}",

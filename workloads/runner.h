@@ -70,6 +70,9 @@ struct vms_run_config {
 	int progress;    /* progress lines on stderr (a terminal) */
 	int drop_caches; /* sync + drop_caches between runs when root */
 	double sample_hz;
+	/* a run whose other_cpu_pct exceeds this is marked disturbed (`--disturbed-above`);
+	 * 0 = VMS_BUSY_DISTURBED_ABOVE */
+	double disturbed_above;
 	json_t *machine;           /* protocol.machine (owned by the caller), or NULL for "host" */
 	const char *cpu_list;      /* pin children to these CPUs ("0-1"), or NULL */
 	struct vms_cgroup *cgroup; /* the emulated machine's memory cgroup, or NULL */

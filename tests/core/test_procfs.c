@@ -260,12 +260,119 @@ static void test_proc_cgroup(void **state)
 	vms_proc_cgroup_release(&pc);
 }
 
+static void test_cpustat(void **state)
+{
+	/* user nice system idle iowait irq softirq steal guest guest_nice */
+	const char *text = "cpu  100 10 50 1000 5 1 2 7 0 0\n"
+	                   "cpu0 40 4 20 500 2 0 1 3 0 0\n"
+	                   "cpu1 60 6 30 500 3 1 1 4 0 0\n"
+	                   "cpu12 9 0 0 1 0 0 0 0 0 0\n"
+	                   "intr 249322 0 0\nctxt 1\n";
+	struct vms_cpustat c;
+	cpu_set_t set;
+
+	(void)state;
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	assert_int_equal(vms_cpustat_parse(text, &set, &c), 0);
+	assert_int_equal(c.cpus, 1);
+	assert_int_equal(c.user, 66);   /* user + nice */
+	assert_int_equal(c.system, 32); /* system + irq + softirq */
+	assert_int_equal(c.idle, 500);
+	assert_int_equal(c.iowait, 3);
+	assert_int_equal(c.steal, 4);
+	assert_int_equal(c.irq, 2);
+	/* "cpu1" must not match "cpu12", nor the total line any CPU */
+	CPU_SET(12, &set);
+	assert_int_equal(vms_cpustat_parse(text, &set, &c), 0);
+	assert_int_equal(c.cpus, 2);
+	assert_int_equal(c.user, 75);
+	assert_int_equal(vms_cpustat_parse(text, NULL, &c), 0);
+	assert_int_equal(c.cpus, 3);
+	assert_int_equal(c.user, 119);
+	CPU_ZERO(&set);
+	CPU_SET(5, &set);
+	assert_int_equal(vms_cpustat_parse(text, &set, &c), -ENOENT);
+	assert_int_equal(vms_cpustat_parse("", NULL, &c), -ENOENT);
+	/* an old kernel without steal */
+	assert_int_equal(vms_cpustat_parse("cpu0 1 2 3 4\n", NULL, &c), 0);
+	assert_int_equal(c.user, 3);
+	assert_int_equal(c.steal, 0);
+	/* the real file lists at least one CPU */
+	assert_int_equal(vms_cpustat_read(NULL, NULL, &c), 0);
+	assert_true(c.cpus >= 1);
+}
+
+static void test_pid_stat(void **state)
+{
+	struct vms_pid_stat s;
+	char line[512];
+	FILE *f;
+
+	(void)state;
+	/* a name with spaces and a ')' in it; tpgid -1 */
+	assert_int_equal(
+	    vms_pid_stat_parse("4242 (my (odd) name) R 17 4242 17 0 -1 4194304 99 0 0 0 123 45 6 "
+	                       "7 20 0 1 0 326188 3133440 410 18446744073709551615 1 2 3 0 0 0 0 "
+	                       "0 0 0 0 0 17 1 0 0 0 0 0\n",
+	                       &s),
+	    0);
+	assert_int_equal(s.pid, 4242);
+	assert_string_equal(s.comm, "my (odd) name");
+	assert_int_equal(s.state, 'R');
+	assert_int_equal(s.ppid, 17);
+	assert_int_equal(s.flags, 4194304);
+	assert_false(s.flags & VMS_PF_KTHREAD);
+	assert_int_equal(s.utime, 123);
+	assert_int_equal(s.stime, 45);
+	assert_int_equal(s.cutime, 6);
+	assert_int_equal(s.cstime, 7);
+	assert_int_equal(s.starttime, 326188);
+	assert_int_equal(s.processor, 1);
+	/* a kernel thread, cut short before the processor field */
+	assert_int_equal(vms_pid_stat_parse("73 (kswapd0) S 2 0 0 0 -1 2129984 0 0 0 0 0 59 0 0 20 "
+	                                    "0 1 0 120",
+	                                    &s),
+	                 0);
+	assert_true(s.flags & VMS_PF_KTHREAD);
+	assert_int_equal(s.stime, 59);
+	assert_int_equal(s.processor, -1);
+	assert_int_equal(vms_pid_stat_parse("", &s), -EINVAL);
+	assert_int_equal(vms_pid_stat_parse("12 (x) S 1 2 3", &s), -EINVAL);
+	assert_int_equal(
+	    vms_pid_stat_parse("x (y) S 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19", &s),
+	    -EINVAL);
+	assert_int_equal(vms_pid_stat_parse("12 (never closed S 1", &s), -EINVAL);
+	/* this process */
+	f = fopen("/proc/self/stat", "re");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	assert_int_equal(vms_pid_stat_parse(line, &s), 0);
+	assert_int_equal(s.pid, getpid());
+	assert_int_equal(s.ppid, getppid());
+}
+
+static void test_schedstat(void **state)
+{
+	uint64_t run, wait;
+
+	(void)state;
+	assert_int_equal(vms_schedstat_parse("166001149 211401241 53\n", &run, &wait), 0);
+	assert_int_equal(run, 166001149);
+	assert_int_equal(wait, 211401241);
+	assert_int_equal(vms_schedstat_parse("12\n", &run, &wait), -EINVAL);
+	assert_int_equal(vms_schedstat_parse("", &run, &wait), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_vmstat_delta),      cmocka_unit_test(test_psi_file),
 	    cmocka_unit_test(test_meminfo),           cmocka_unit_test(test_mountinfo_line),
 	    cmocka_unit_test(test_mountinfo_iterate), cmocka_unit_test(test_proc_cgroup),
+	    cmocka_unit_test(test_cpustat),           cmocka_unit_test(test_pid_stat),
+	    cmocka_unit_test(test_schedstat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,7 +10,8 @@ fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
 keys='kernel_release kernel_version kernel_cmdline hostname vm_sysctl thp_enabled thp_defrag
 swap_devices swap_total_bytes mem_total_bytes page_size cpu_model cpu_count cpu_governor
-workdir_fs psi_available cgroup alsa_cards vmsuite_version compiler'
+workdir_fs psi_available cgroup alsa_cards page_reporting virtio_balloon damon_threads cpufreq
+noise_sources vmsuite_version compiler'
 
 # JSON: parses, and every key is {"value": ..., "source": "..."}
 "$VMSUITE" sysinfo --format json >out.json 2>err.txt; rc=$?

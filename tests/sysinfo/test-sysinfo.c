@@ -391,6 +391,84 @@ static void test_collect_fake_tree(void **state)
 	free(root);
 }
 
+/* The noise sources: free page reporting, a virtio balloon, DAMON threads, cpufreq policies,
+ * each found in a fake tree and listed with what to do. */
+static void test_noise_sources(void **state)
+{
+	char *root = make_root();
+	const json_t *v, *n;
+	json_t *info;
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	(void)state;
+	build_fake_tree(root);
+	put_file(root, "proc/cmdline",
+	         "console=ttyS0 page_reporting.page_reporting_order=11 quiet -- "
+	         "page_reporting.not_the_kernels=1\n");
+	put_file(root, "sys/module/page_reporting/parameters/page_reporting_order", "9\n");
+	mkdirs(root, "sys/bus/virtio/drivers/virtio_balloon/virtio0");
+	put_file(root, "sys/bus/virtio/drivers/virtio_balloon/bind", "");
+	put_file(root, "sys/bus/virtio/devices/virtio0/features", "0110010000000000\n");
+	put_file(root, "proc/79/comm", "kdamond.0\n");
+	put_file(root, "proc/80/comm", "kswapd0\n");
+	put_file(root, "sys/devices/system/cpu/cpufreq/boost", "1\n");
+	put_file(root, "sys/devices/system/cpu/cpufreq/policy0/scaling_governor", "powersave\n");
+	put_file(root, "sys/devices/system/cpu/cpufreq/policy0/affected_cpus", "0 1\n");
+	put_file(root, "sys/devices/system/cpu/cpufreq/policy0/scaling_max_freq", "3600000\n");
+	put_file(root, "sys/devices/system/cpu/cpufreq/policy1/scaling_governor", "performance\n");
+	put_file(root, "sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n");
+	info = vms_sysinfo_collect_at(root, "/");
+
+	v = value_of(info, "page_reporting");
+	assert_int_equal(json_integer_value(json_object_get(v, "order")), 9);
+	assert_int_equal(json_array_size(json_object_get(v, "cmdline")), 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(v, "cmdline"), 0)),
+	                    "page_reporting.page_reporting_order=11");
+	v = value_of(info, "virtio_balloon");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(v, "devices"), 0)),
+	                    "virtio0");
+	assert_true(json_is_true(json_object_get(v, "free_page_reporting")));
+	assert_true(json_is_false(json_object_get(v, "free_page_hinting")));
+	assert_true(json_is_true(json_object_get(v, "deflate_on_oom")));
+	v = value_of(info, "damon_threads");
+	assert_int_equal(json_array_size(v), 1);
+	assert_string_equal(json_string_value(json_array_get(v, 0)), "kdamond.0");
+	v = value_of(info, "cpufreq");
+	assert_true(json_is_true(json_object_get(v, "boost")));
+	assert_int_equal(json_array_size(json_object_get(v, "policies")), 2);
+	n = json_array_get(json_object_get(v, "policies"), 0);
+	assert_string_equal(json_string_value(json_object_get(n, "name")), "policy0");
+	assert_string_equal(json_string_value(json_object_get(n, "governor")), "powersave");
+	assert_string_equal(json_string_value(json_object_get(n, "cpus")), "0 1");
+	assert_int_equal(json_integer_value(json_object_get(n, "max_khz")), 3600000);
+	assert_true(json_is_null(json_object_get(n, "driver")));
+
+	/* free page reporting, balloon, DAMON, policy0's governor, boost, THP always */
+	v = value_of(info, "noise_sources");
+	assert_int_equal(json_array_size(v), 6);
+	json_array_foreach ((json_t *)v, i, n) {
+		assert_non_null(json_string_value(json_object_get(n, "source")));
+		assert_non_null(json_string_value(json_object_get(n, "found")));
+		assert_true(strlen(json_string_value(json_object_get(n, "advice"))) > 20);
+	}
+	assert_string_equal(json_string_value(json_object_get(json_array_get(v, 0), "source")),
+	                    "free page reporting");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(v, 3), "found")),
+	                    "policy0: governor powersave");
+	f = open_memstream(&text, &len);
+	assert_int_equal(vms_sysinfo_write_text(f, info), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "\nnoise sources (what else can move the figures"));
+	assert_non_null(strstr(text, "- DAMON: 1 DAMON thread(s): kdamond.0\n  DAMON samples"));
+	assert_null(strstr(text, "noise_sources["));
+	free(text);
+	json_decref(info);
+	remove_tree(root);
+	free(root);
+}
+
 /* An empty tree: every key is still there with a source; what cannot be read is null. */
 static void test_collect_empty_tree(void **state)
 {
@@ -413,6 +491,11 @@ static void test_collect_empty_tree(void **state)
 	assert_true(json_is_null(value_of(info, "cgroup")));
 	assert_true(json_is_null(value_of(info, "alsa_cards")));
 	assert_true(json_is_false(value_of(info, "psi_available")));
+	assert_true(json_is_null(value_of(info, "page_reporting")));
+	assert_true(json_is_null(value_of(info, "virtio_balloon")));
+	assert_true(json_is_null(value_of(info, "damon_threads")));
+	assert_true(json_is_null(value_of(info, "cpufreq")));
+	assert_int_equal(json_array_size(value_of(info, "noise_sources")), 0);
 	/* the CPU count falls back to sysconf and says so */
 	assert_int_equal(json_integer_value(value_of(info, "cpu_count")),
 	                 sysconf(_SC_NPROCESSORS_ONLN));
@@ -554,11 +637,11 @@ static void test_fs_info(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_unescape_octal),    cmocka_unit_test(test_sysfs_selection),
-	    cmocka_unit_test(test_swaps_parse),       cmocka_unit_test(test_mountinfo_find),
-	    cmocka_unit_test(test_collect_fake_tree), cmocka_unit_test(test_collect_empty_tree),
-	    cmocka_unit_test(test_write_text),        cmocka_unit_test(test_collect_real),
-	    cmocka_unit_test(test_fs_info),
+	    cmocka_unit_test(test_unescape_octal),     cmocka_unit_test(test_sysfs_selection),
+	    cmocka_unit_test(test_swaps_parse),        cmocka_unit_test(test_mountinfo_find),
+	    cmocka_unit_test(test_collect_fake_tree),  cmocka_unit_test(test_noise_sources),
+	    cmocka_unit_test(test_collect_empty_tree), cmocka_unit_test(test_write_text),
+	    cmocka_unit_test(test_collect_real),       cmocka_unit_test(test_fs_info),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,207 @@
+/* Unit tests of workloads/busy.c: how a run window's CPU time on the emulated machine's CPUs is
+ * split into the suite's, other processes' and the kernel's (vms_busy_apportion), and a real
+ * window measured around a pinned busy child. */
+#include <math.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "workloads/busy.h"
+
+#define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
+
+/* One CPU, a 2 s window: the workload alone, with its sys time and a kernel thread's. */
+static void test_quiet(void **state)
+{
+	struct vms_busy_totals t = {.elapsed_s = 2,
+	                            .cpus = 1,
+	                            .user_s = 0.1,
+	                            .sys_s = 1.8,
+	                            .suite_user_s = 0.1,
+	                            .suite_sys_s = 1.6,
+	                            .kthread_seen_s = 0.3,
+	                            .prior_share = 0.5};
+	struct vms_busy_figures f;
+
+	(void)state;
+	vms_busy_apportion(&t, &f);
+	NEAR(f.other_s, 0);
+	NEAR(f.other_cpu_pct, 0);
+	/* the 0.2 s of system time nobody in user space claims is the kernel's, never other */
+	NEAR(f.kthread_s, 0.2);
+	NEAR(f.kthread_cpu_pct, 10);
+}
+
+/* Kernel time beyond every kernel thread's and the interrupts' is processes' the scans missed
+ * (a compiler's short-lived children): other, not kernel. */
+static void test_unseen_sys(void **state)
+{
+	struct vms_busy_totals t = {.elapsed_s = 2,
+	                            .cpus = 1,
+	                            .user_s = 0.5,
+	                            .sys_s = 1.3,
+	                            .suite_user_s = 0.1,
+	                            .suite_sys_s = 0.8,
+	                            .split_user_s = 0.4,
+	                            .split_sys_s = 0.1,
+	                            .kthread_seen_s = 0.05,
+	                            .irq_s = 0.05,
+	                            .prior_share = 0.5};
+	struct vms_busy_figures f;
+
+	(void)state;
+	vms_busy_apportion(&t, &f);
+	/* other user 0.4 (all of the split processes' user time: share 1), sys 0.1; of the 0.5 s
+	 * of kernel time left, kernel threads and interrupts can have had 0.1 */
+	NEAR(f.split_share, 1);
+	NEAR(f.other_s, 0.8);
+	NEAR(f.kthread_s, 0.1);
+	/* with kernel threads that ran long enough, the kernel keeps the rest */
+	t.kthread_seen_s = 1;
+	vms_busy_apportion(&t, &f);
+	NEAR(f.other_s, 0.5);
+	NEAR(f.kthread_s, 0.4);
+}
+
+/* A competitor pinned to the CPU: its user and system time count whole. */
+static void test_pinned(void **state)
+{
+	struct vms_busy_totals t = {.elapsed_s = 2,
+	                            .cpus = 1,
+	                            .user_s = 0.5,
+	                            .sys_s = 1.5,
+	                            .steal_s = 0.02,
+	                            .suite_user_s = 0.1,
+	                            .suite_sys_s = 1.3,
+	                            .in_user_s = 0.4,
+	                            .in_sys_s = 0.1,
+	                            .kthread_seen_s = 0.1,
+	                            .prior_share = 0.5};
+	struct vms_busy_figures f;
+
+	(void)state;
+	vms_busy_apportion(&t, &f);
+	NEAR(f.other_s, 0.5);
+	NEAR(f.other_cpu_pct, 25);
+	NEAR(f.kthread_s, 0.1);
+	NEAR(f.steal_pct, 1);
+}
+
+/* An unpinned process that spent a quarter of its user time here: a quarter of its system
+ * time is counted too. */
+static void test_split(void **state)
+{
+	struct vms_busy_totals t = {.elapsed_s = 1,
+	                            .cpus = 1,
+	                            .user_s = 0.3,
+	                            .sys_s = 0.7,
+	                            .suite_user_s = 0.1,
+	                            .suite_sys_s = 0.5,
+	                            .split_user_s = 0.8,
+	                            .split_sys_s = 0.4,
+	                            .irq_s = 0.1,
+	                            .prior_share = 0.5};
+	struct vms_busy_figures f;
+
+	(void)state;
+	vms_busy_apportion(&t, &f);
+	assert_true(f.share_from_user);
+	NEAR(f.split_share, 0.25);
+	NEAR(f.other_s, 0.2 + 0.1);
+	NEAR(f.kthread_s, 0.1);
+	/* no user time to tell where it ran: the CPUs' share among all */
+	t.user_s = 0.1;
+	t.split_user_s = 0;
+	vms_busy_apportion(&t, &f);
+	assert_false(f.share_from_user);
+	NEAR(f.split_share, 0.5);
+	NEAR(f.other_s, 0.2);
+	/* never more than the CPUs' time less the suite's, never below 0 */
+	t.split_sys_s = 10;
+	vms_busy_apportion(&t, &f);
+	NEAR(f.other_s, 0.2);
+	NEAR(f.kthread_s, 0);
+	t.suite_user_s = 5;
+	t.suite_sys_s = 5;
+	vms_busy_apportion(&t, &f);
+	NEAR(f.other_s, 0);
+	NEAR(f.kthread_s, 0);
+	/* an empty window */
+	memset(&t, 0, sizeof(t));
+	vms_busy_apportion(&t, &f);
+	NEAR(f.other_cpu_pct, 0);
+}
+
+/* A real window: this process's child spins pinned to the last CPU we may use; measured as
+ * the suite's (it is our descendant), never as another process's. */
+static void test_real_window(void **state)
+{
+	cpu_set_t set, one;
+	struct vms_busy *b;
+	struct rusage ru;
+	char list[16];
+	json_t *o;
+	int st, cpu;
+	size_t i;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, &set); cpu--)
+		;
+	snprintf(list, sizeof(list), "%d", cpu);
+	b = vms_busy_begin(list);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		double t0 = vms_now_mono();
+
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		while (vms_now_mono() - t0 < 0.5)
+			;
+		_exit(0);
+	}
+	usleep(100000);
+	vms_busy_sample_wait(b, pid);
+	assert_int_equal(wait4(pid, &st, 0, &ru), pid);
+	vms_busy_end(b, &ru);
+	o = vms_busy_json(b, 5);
+	assert_string_equal(json_string_value(json_object_get(o, "cpu_list")), list);
+	assert_int_equal(json_integer_value(json_object_get(o, "cpus")), 1);
+	assert_true(json_is_number(json_object_get(o, "other_cpu_pct")));
+	assert_true(json_is_number(json_object_get(o, "cpu_wait_pct")));
+	assert_true(json_is_array(json_object_get(o, "others")));
+	/* the child's time is the suite's (it is our descendant), never another process's */
+	assert_true(json_number_value(json_object_get(json_object_get(o, "cpu_s"), "suite")) >=
+	            (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	                (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6 - 0.001);
+	for (i = 0; i < json_array_size(json_object_get(o, "others")); i++)
+		assert_int_not_equal(json_integer_value(json_object_get(
+		                         json_array_get(json_object_get(o, "others"), i), "pid")),
+		                     pid);
+	json_decref(o);
+	vms_busy_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_quiet),       cmocka_unit_test(test_pinned),
+	    cmocka_unit_test(test_unseen_sys),  cmocka_unit_test(test_split),
+	    cmocka_unit_test(test_real_window),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
