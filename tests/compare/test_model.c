@@ -916,7 +916,7 @@ static void unstable_wins(void **state)
 	vms_compare_release(&c);
 	vms_compare_opts_init(&o);
 	o.cv_limit = 0.2;
-	vms_compare_build(&c, &o, docs, paths, 2);
+	vms_compare_build(&c, &o, &(struct vms_cmp_input){.docs = docs, .paths = paths, .n = 2});
 	assert_int_equal(verdict(&c, "w", "t"), VMS_VERDICT_UNSTABLE);
 	assert_int_equal(metric(&c, "w", "t")->cells[0].unstable_side, 1);
 	assert_true(metric(&c, "w", "t")->cells[0].p < 0.05);
