@@ -8,6 +8,15 @@
 
 #include "core/util.h"
 
+const char *vms_better_name(enum vms_better b)
+{
+	switch (b) {
+	case VMS_BETTER_LOWER: return "lower";
+	case VMS_BETTER_HIGHER: return "higher";
+	default: return "none";
+	}
+}
+
 #define L VMS_BETTER_LOWER
 #define H VMS_BETTER_HIGHER
 #define N VMS_BETTER_NONE

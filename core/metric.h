@@ -21,7 +21,14 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "core/result.h"
+enum vms_better {
+	VMS_BETTER_LOWER,
+	VMS_BETTER_HIGHER,
+	VMS_BETTER_NONE, /* informational: a size, a setting */
+};
+
+/* "lower"/"higher"/"none". */
+const char *vms_better_name(enum vms_better b);
 
 enum vms_metric_kind {
 	VMS_KIND_GAUGE, /* a measured amount: compared by its values */

@@ -11,15 +11,6 @@
 #include "core/util.h"
 #include "core/version.h"
 
-const char *vms_better_name(enum vms_better b)
-{
-	switch (b) {
-	case VMS_BETTER_LOWER: return "lower";
-	case VMS_BETTER_HIGHER: return "higher";
-	default: return "none";
-	}
-}
-
 void vms_metrics_pad(json_t *metrics, size_t n)
 {
 	const char *name;

@@ -14,20 +14,12 @@
  * format-1 file). */
 #define VMS_RESULT_VARIANT_DEFAULT "default"
 
-enum vms_better {
-	VMS_BETTER_LOWER,
-	VMS_BETTER_HIGHER,
-	VMS_BETTER_NONE, /* informational: a size, a setting */
-};
-
 /* Metrics are recorded with vms_metric_record() of core/metric.h, through the catalogue. */
 /* Pads every metric's samples with null to length n (failed runs have no value). */
 void vms_metrics_pad(json_t *metrics, size_t n);
 /* The non-null samples of metrics[name] as doubles into a new array; *n gets the count.
  * Returns NULL (and *n = 0) when the metric does not exist. Caller frees. */
 double *vms_metric_values(const json_t *metrics, const char *name, size_t *n);
-/* "lower"/"higher"/"none" and back. */
-const char *vms_better_name(enum vms_better b);
 
 /* A new result document holding the header: format, tool (version, build type, compiler),
  * command_line (argv[0..argc)), label, start_time (start_real, a CLOCK_REALTIME value), then
