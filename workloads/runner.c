@@ -30,153 +30,12 @@
 #include "core/util.h"
 #include "core/version.h"
 #include "workloads/busy.h"
+#include "workloads/series.h"
 
 /* The stop signal received so far (0 = none). */
 static int stop_signal(const struct vms_run_config *cfg)
 {
 	return cfg->stop ? (int)*cfg->stop : 0;
-}
-
-/* ---- the time series ---------------------------------------------------------------- */
-
-enum series_col {
-	COL_PGFAULT,
-	COL_PGMAJFAULT,
-	COL_PSWPIN,
-	COL_PSWPOUT,
-	COL_PGSCAN,
-	COL_PGSTEAL,
-	COL_PSI_MEM_SOME,
-	COL_PSI_IO_SOME,
-	COL_MEM_FREE,
-	COL_DIRTY,
-	COL_WRITEBACK,
-	COL_SWAP_USED,
-	COL_CGROUP_USAGE,
-	COL_NR
-};
-
-static const struct {
-	const char *name, *unit;
-	int cumulative; /* counters: stored as the increase since the run started */
-} series_cols[COL_NR] = {
-    [COL_PGFAULT] = {"pgfault", "faults", 1},
-    [COL_PGMAJFAULT] = {"pgmajfault", "faults", 1},
-    [COL_PSWPIN] = {"pswpin", "pages", 1},
-    [COL_PSWPOUT] = {"pswpout", "pages", 1},
-    [COL_PGSCAN] = {"pgscan", "pages", 1},
-    [COL_PGSTEAL] = {"pgsteal", "pages", 1},
-    [COL_PSI_MEM_SOME] = {"psi_memory_some_us", "us", 1},
-    [COL_PSI_IO_SOME] = {"psi_io_some_us", "us", 1},
-    [COL_MEM_FREE] = {"mem_free_kib", "KiB", 0},
-    [COL_DIRTY] = {"dirty_kib", "KiB", 0},
-    [COL_WRITEBACK] = {"writeback_kib", "KiB", 0},
-    [COL_SWAP_USED] = {"swap_used_kib", "KiB", 0},
-    [COL_CGROUP_USAGE] = {"cgroup_usage_kib", "KiB", 0},
-};
-
-struct sample {
-	double t;
-	uint64_t v[COL_NR];
-};
-
-struct series {
-	struct sample *s;
-	size_t n, cap;
-	const struct vms_cgroup *cg; /* sampled too when not NULL */
-	struct vms_vmstat vm;        /* scratch, too large for the stack of a tight loop */
-};
-
-/* Sums vmstat counters with a prefix; pgscan_/pgsteal_ also have _anon/_file splits of the
- * same pages, which must not be added twice. */
-static uint64_t vmstat_sum(const struct vms_vmstat *s, const char *prefix, int skip_type_split)
-{
-	size_t plen = strlen(prefix);
-	uint64_t sum = 0;
-	unsigned i;
-
-	for (i = 0; i < s->n; i++) {
-		const char *rest = s->kv[i].name + plen;
-
-		if (strncmp(s->kv[i].name, prefix, plen))
-			continue;
-		if (skip_type_split && (!strcmp(rest, "anon") || !strcmp(rest, "file") ||
-		                        !strcmp(rest, "direct_throttle")))
-			continue;
-		sum += s->kv[i].value;
-	}
-	return sum;
-}
-
-static void take_sample(struct series *se, double t)
-{
-	struct vms_meminfo mi;
-	struct vms_psi psi;
-	struct sample *x;
-
-	if (se->n == se->cap) {
-		se->cap = se->cap ? se->cap * 2 : 256;
-		se->s = vms_xrealloc(se->s, se->cap * sizeof(*se->s));
-	}
-	x = &se->s[se->n++];
-	memset(x, 0, sizeof(*x));
-	x->t = t;
-	if (!vms_vmstat_read(&se->vm, NULL)) {
-		x->v[COL_PGFAULT] = vms_vmstat_get(&se->vm, "pgfault");
-		x->v[COL_PGMAJFAULT] = vms_vmstat_get(&se->vm, "pgmajfault");
-		x->v[COL_PSWPIN] = vms_vmstat_get(&se->vm, "pswpin");
-		x->v[COL_PSWPOUT] = vms_vmstat_get(&se->vm, "pswpout");
-		x->v[COL_PGSCAN] = vmstat_sum(&se->vm, "pgscan_", 1);
-		x->v[COL_PGSTEAL] = vmstat_sum(&se->vm, "pgsteal_", 1);
-	}
-	vms_psi_read(&psi, NULL);
-	x->v[COL_PSI_MEM_SOME] = psi.some_us[VMS_PSI_MEMORY];
-	x->v[COL_PSI_IO_SOME] = psi.some_us[VMS_PSI_IO];
-	if (!vms_meminfo_read(&mi, NULL)) {
-		x->v[COL_MEM_FREE] = mi.mem_free / 1024;
-		x->v[COL_DIRTY] = mi.dirty / 1024;
-		x->v[COL_WRITEBACK] = mi.writeback / 1024;
-		x->v[COL_SWAP_USED] = (mi.swap_total - mi.swap_free) / 1024;
-	}
-	if (se->cg) {
-		uint64_t usage = 0;
-
-		vms_cgroup_usage(se->cg, &usage);
-		x->v[COL_CGROUP_USAGE] = usage / 1024;
-	}
-}
-
-static json_t *series_json(const struct series *se, double hz)
-{
-	json_t *o = json_object(), *t = json_array(), *cols = json_object();
-	size_t i;
-	int c;
-
-	for (i = 0; i < se->n; i++)
-		json_array_append_new(t, json_real((double)(long)(se->s[i].t * 1000) / 1000));
-	for (c = 0; c < COL_NR; c++) {
-		json_t *a;
-
-		if (c == COL_CGROUP_USAGE && !se->cg)
-			continue;
-		a = json_array();
-
-		for (i = 0; i < se->n; i++) {
-			uint64_t v = se->s[i].v[c];
-
-			if (series_cols[c].cumulative)
-				v = v >= se->s[0].v[c] ? v - se->s[0].v[c] : 0;
-			json_array_append_new(a, json_integer((json_int_t)v));
-		}
-		json_object_set_new(cols, series_cols[c].name,
-		                    json_pack("{s:s, s:b, s:o}", "unit", series_cols[c].unit,
-		                              "cumulative", series_cols[c].cumulative, "values",
-		                              a));
-	}
-	json_object_set_new(o, "interval_s", json_real(1.0 / hz));
-	json_object_set_new(o, "t_s", t);
-	json_object_set_new(o, "columns", cols);
-	return o;
 }
 
 /* ---- one run ------------------------------------------------------------------------ */
@@ -257,14 +116,14 @@ static int pidfd_open_(pid_t pid)
 
 /* Waits for the child while sampling; on a stop signal, terminates it (SIGTERM, then SIGKILL
  * after 2 s) and still reaps it. */
-static void supervise(pid_t pid, struct series *se, double hz, struct run_outcome *o,
+static void supervise(pid_t pid, struct vms_series *se, double hz, struct run_outcome *o,
                       const struct vms_run_config *cfg, const char *what, struct vms_busy *busy)
 {
 	int pfd = pidfd_open_(pid);
 	double period = 1.0 / hz, next = o->t0, kill_at = 0, last_progress = 0;
 	int termed = 0;
 
-	take_sample(se, 0);
+	vms_series_take(se, 0);
 	vms_busy_sample_wait(busy, pid);
 	for (;;) {
 		siginfo_t si;
@@ -308,7 +167,7 @@ static void supervise(pid_t pid, struct series *se, double hz, struct run_outcom
 				continue;
 		}
 		now = vms_now_mono();
-		take_sample(se, now - o->t0);
+		vms_series_take(se, now - o->t0);
 		vms_busy_sample_wait(busy, pid);
 		if (cfg->progress && now - last_progress >= 0.5) {
 			fprintf(stderr, "\r\033[Kvmsuite: %s  %.1f s", what, now - o->t0);
@@ -320,7 +179,7 @@ static void supervise(pid_t pid, struct series *se, double hz, struct run_outcom
 	}
 	o->t1 = vms_now_mono();
 	o->waited = 1;
-	take_sample(se, o->t1 - o->t0);
+	vms_series_take(se, o->t1 - o->t0);
 	if (pfd >= 0)
 		close(pfd);
 	if (cfg->progress)
@@ -377,8 +236,9 @@ static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o
 {
 	double user = tv(&o->ru.ru_utime), sys = tv(&o->ru.ru_stime), el = o->t1 - o->t0;
 
-#define D(name)          ((double)(vms_vmstat_get(a, name) - vms_vmstat_get(b, name)))
-#define S(prefix, split) ((double)(vmstat_sum(a, prefix, split) - vmstat_sum(b, prefix, split)))
+#define D(name) ((double)(vms_vmstat_get(a, name) - vms_vmstat_get(b, name)))
+#define S(prefix, split)                                                                           \
+	((double)(vms_vmstat_sum(a, prefix, split) - vms_vmstat_sum(b, prefix, split)))
 	vms_metric_record(metrics, "bytes_allocated", run, (double)bytes);
 	vms_metric_record(metrics, "elapsed_s", run, el);
 	vms_metric_record(metrics, "user_s", run, user);
@@ -522,7 +382,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 {
 	struct vms_vmstat *vb = vms_xmalloc(sizeof(*vb)), *va = vms_xmalloc(sizeof(*va));
 	struct vms_psi pb, pa;
-	struct series se = {0};
+	struct vms_series se = {0};
 	struct run_outcome o = {0};
 	struct rusage self0, self1;
 	struct vms_workload_shared *sh;
@@ -678,7 +538,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	json_object_set_new(run, "busy", vms_busy_json(busy, disturbed_above));
 	json_object_set_new(run, "disturbed",
 	                    json_boolean(vms_busy_disturbed(busy, disturbed_above)));
-	json_object_set_new(run, "series", series_json(&se, cfg->sample_hz));
+	json_object_set_new(run, "series", vms_series_json(&se, cfg->sample_hz));
 	if (ret == 0) {
 		put_metrics(metrics, index, &o, sh->bytes_allocated, vb, va, &pb, &pa,
 		            cfg->cgroup == NULL);
