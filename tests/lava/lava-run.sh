@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The real LAVA dispatcher (Debian's lava-dispatcher, `lava-run`) runs lava/sample-job.yaml on
+# the QEMU device of lava/qemu-device.yaml (TCG, no KVM): a Debian kernel and a cpio.newc
+# ramdisk with this build's vmsuite baked in, to which LAVA appends its own overlay (the test
+# definition from a git repository made of this source tree's lava/, and LAVA's helpers).
+# Asserts on what LAVA itself records (its `lvl: results` log lines): the test cases and their
+# measurements. `lava-run --validate` of the sample job runs whenever lava-run is installed;
+# the run itself needs qemu-system-x86_64, a static busybox, cpio and a kernel image
+# (VMS_LAVA_KERNEL, else /boot/vmlinuz-*). Skips, saying why, when something is missing.
+. "$VMS_SOURCE_DIR/tests/cli/lib.sh"
+
+command -v lava-run >/dev/null 2>&1 ||
+  skip_rest "no lava-run (Debian: apt-get install lava-dispatcher); LAVA's run not tried"
+
+# fill_job KERNEL RAMDISK REPOSITORY: the sample job with its @...@ words filled in
+fill_job() {
+  sed -e "s|@KERNEL@|$1|" -e "s|@RAMDISK@|$2|" -e "s|@REPOSITORY@|$3|" \
+    "$VMS_SOURCE_DIR/lava/sample-job.yaml"
+}
+device=$VMS_SOURCE_DIR/lava/qemu-device.yaml
+# lava-run works in /var/lib/lava/dispatcher/tmp/JOB-ID: a job id of our own, and its
+# directory removed on every exit (a finished job removes it; --validate leaves it)
+jobid=$$
+lava_tmp=/var/lib/lava/dispatcher/tmp/$jobid
+[ ! -e "$lava_tmp" ] || skip_rest "$lava_tmp exists already (another lava-run with job id $jobid?)"
+trap 'rm -rf "$lava_tmp"' EXIT
+
+# --- the test definition as a git repository (LAVA clones it) ---------------------------------
+mkdir -p repo/scripts
+cp -r "$VMS_SOURCE_DIR/lava" repo/
+rm -rf repo/lava/output
+cp "$VMS_SOURCE_DIR/scripts/deps.txt" repo/scripts/
+if git -C repo init -q && git -C repo add -A &&
+  git -C repo -c user.name=vmsuite -c user.email=test@vmsuite.invalid commit -qm definition; then ok; else
+  fail "cannot make the definition's git repository"
+fi
+
+# --- validate ---------------------------------------------------------------------------------
+kernel=${VMS_LAVA_KERNEL:-}
+if [ -z "$kernel" ]; then
+  for k in /boot/vmlinuz-*; do [ -r "$k" ] && kernel=$k; done
+fi
+touch placeholder
+fill_job "${kernel:-$VMS_TEST_TMP/placeholder}" "$VMS_TEST_TMP/ramdisk.cpio" "$VMS_TEST_TMP/repo" >job.yaml
+touch ramdisk.cpio
+if lava-run --validate --job-id "$jobid" --output-dir "$VMS_TEST_TMP/validate" --device "$device" \
+  job.yaml >validate.out 2>&1; then ok; else
+  fail "lava-run --validate of lava/sample-job.yaml: $(grep -E '"lvl": "(error|exception)"|"result": "fail"' validate.out | tail -5)"
+fi
+rm -f ramdisk.cpio
+
+# --- what the run needs -----------------------------------------------------------------------
+[ -n "$kernel" ] || skip_rest "no kernel image (VMS_LAVA_KERNEL or /boot/vmlinuz-*): LAVA's run not tried"
+for t in qemu-system-x86_64 busybox cpio; do
+  command -v "$t" >/dev/null 2>&1 ||
+    skip_rest "needs $t (Debian: qemu-system-x86, busybox-static, cpio): LAVA's run not tried"
+done
+busybox_bin=$(command -v busybox)
+! ldd "$busybox_bin" >/dev/null 2>&1 ||
+  skip_rest "$busybox_bin is not a static busybox (Debian: busybox-static): LAVA's run not tried"
+
+# --- the ramdisk: busybox, vmsuite and its libraries, an init that gives a shell --------------
+root=$VMS_TEST_TMP/root
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,root,etc}
+cp "$busybox_bin" "$root/bin/busybox"
+cp "$VMSUITE" "$root/usr/bin/vmsuite"
+ldd "$VMSUITE" | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u |
+  while read -r lib; do
+    mkdir -p "$root$(dirname "$lib")"
+    cp -L "$lib" "$root$lib"
+  done
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
+printf 'root:x:0:\n' >"$root/etc/group"
+cat >"$root/init" <<'EOF'
+#!/bin/busybox sh
+# the guest of tests/lava/lava-run.sh: mounts, then a root shell on the console for LAVA
+/bin/busybox --install -s
+export PATH=/usr/bin:/bin:/usr/sbin:/sbin HOME=/root
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+cd /root
+export PS1='vmsuite-guest# '
+exec setsid cttyhack /bin/sh -i
+EOF
+chmod 755 "$root/init"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >ramdisk.cpio ||
+  fail "cannot pack the ramdisk"
+
+# --- the run ----------------------------------------------------------------------------------
+fill_job "$kernel" "$VMS_TEST_TMP/ramdisk.cpio" "$VMS_TEST_TMP/repo" >job.yaml
+timeout 600 lava-run --job-id "$jobid" --output-dir "$VMS_TEST_TMP/out" --device "$device" job.yaml \
+  >lava.log 2>&1
+rc=$?
+echo "lava-run exited with $rc; its log: $VMS_TEST_TMP/lava.log"
+# LAVA's own records: one YAML flow mapping per log line (JSON, but a result's figures carry
+# YAML's `!` tag); the results are the lvl: results ones, written "definition case result
+# measurement units set"
+python3 - lava.log >results.txt 2>results.err <<'PY'
+import sys, yaml
+for line in open(sys.argv[1], errors="replace"):
+    if not line.startswith("{"):
+        continue
+    try:
+        rec = yaml.safe_load(line)
+    except yaml.YAMLError:
+        continue
+    if not isinstance(rec, dict):
+        continue
+    if rec.get("lvl") != "results":
+        continue
+    m = rec["msg"]
+    print(m.get("definition"), m.get("case"), m.get("result"), m.get("measurement", ""),
+          m.get("units", ""), m.get("set", ""))
+PY
+res=$(cat results.txt)
+if ! grep -q '^0_vmsuite ' results.txt; then
+  # no case from the test definition: the guest did not get as far; say which action failed
+  failed=$(grep -E "^lava [a-z0-9-]+ fail" results.txt | head -3)
+  if grep -qE "^lava (auto-login-action|boot-qemu-image|qemu-boot|bootqemu|boot-image-retry|login-action|expect-shell-connection) fail" results.txt; then
+    skip_rest "the guest did not boot under LAVA here: $failed; $(grep -E '"lvl": "error"' lava.log | tail -2)"
+  fi
+  fail "LAVA recorded no vmsuite case (lava-run exit $rc): $failed; $(grep -E '"lvl": "(error|exception)"' lava.log | tail -3)"
+  finish
+fi
+# the cases, each with the measurement LAVA recorded
+for re in '^0_vmsuite vmsuite-run pass 0(\.0+)? exit-status $' \
+  '^0_vmsuite mtest01-runs pass 0(\.0+)? failed-runs mtest01$' \
+  '^0_vmsuite mtest01-elapsed-s pass [0-9.]+ s mtest01$' \
+  '^0_vmsuite mtest01-major-faults pass [0-9.]+ faults mtest01$' \
+  '^lava job pass '; do
+  if grep -Eq -- "$re" results.txt; then ok; else fail "LAVA did not record /$re/ in: $res"; fi
+done
+# a measurement is a real figure: mtest01 took some time
+el=$(awk '$2 == "mtest01-elapsed-s" {print $4}' results.txt)
+if awk -v e="$el" 'BEGIN { exit !(e > 0) }'; then ok; else fail "mtest01-elapsed-s is '$el'"; fi
+# the test definition's own result (lava-test-shell's) and the params as LAVA wrote them
+if grep -Eq '^lava 0_vmsuite pass' results.txt; then ok; else fail "definition 0_vmsuite not passed: $res"; fi
+# SKIP_INSTALL: true arrived as True (nothing built: the run took seconds, not a build)
+expect_in "$(cat lava.log)" "-s True -v /usr/bin/vmsuite" "LAVA's boolean as LAVA passes it"
+expect_in "$(cat lava.log)" "--label lava-run's guest" "the label with a ' reached vmsuite"
+finish
