@@ -7,6 +7,7 @@
 # measurements. `lava-run --validate` of the sample job runs whenever lava-run is installed;
 # the run itself needs qemu-system-x86_64, a static busybox, cpio and a kernel image
 # (VMS_LAVA_KERNEL, else /boot/vmlinuz-*). Skips, saying why, when something is missing.
+# The job plays the sample MP3 on the virtual clock device (AUDIO: true, arriving as True).
 . "$VMS_SOURCE_DIR/tests/cli/lib.sh"
 
 command -v lava-run >/dev/null 2>&1 ||
@@ -59,12 +60,28 @@ busybox_bin=$(command -v busybox)
 ! ldd "$busybox_bin" >/dev/null 2>&1 ||
   skip_rest "$busybox_bin is not a static busybox (Debian: busybox-static): LAVA's run not tried"
 
-# --- the ramdisk: busybox, vmsuite and its libraries, an init that gives a shell --------------
+# --- the ramdisk: busybox, vmsuite installed under /opt/vmsuite (its ALSA plugin, the sample
+# MP3, alsa-lib's configuration) with their libraries, an init that gives a shell -----------
+plugin=$VMS_BINARY_DIR/audio-probe/libasound_module_pcm_vmsclock.so
+mp3=$VMS_SOURCE_DIR/data/sample.mp3
+[ -r "$plugin" ] || fail "no $plugin in the build tree"
+[ -r "$mp3" ] || fail "no $mp3"
+[ -d /usr/share/alsa ] || skip_rest "no /usr/share/alsa (alsa-lib's configuration): LAVA's run not tried"
+# where an installed vmsuite looks for them: <prefix>/<libdir>/vmsuite, <prefix>/<datadir>/vmsuite
+rel() { sed -n "s/^#define VMS_INSTALL_$1_REL \"\(.*\)\"$/\1/p" "$VMS_BINARY_DIR/core/version.h"; }
+libdir=$(rel LIBDIR) datadir=$(rel DATADIR)
+if [ -z "$libdir" ] || [ -z "$datadir" ]; then
+  fail "no VMS_INSTALL_LIBDIR_REL or _DATADIR_REL in $VMS_BINARY_DIR/core/version.h"
+fi
 root=$VMS_TEST_TMP/root
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,tmp,run,root,etc}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,usr/share,dev,proc,sys,tmp,run,root,etc} \
+  "$root/opt/vmsuite/bin" "$root/opt/vmsuite/$libdir/vmsuite" "$root/opt/vmsuite/$datadir/vmsuite"
 cp "$busybox_bin" "$root/bin/busybox"
-cp "$VMSUITE" "$root/usr/bin/vmsuite"
-ldd "$VMSUITE" | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u |
+cp "$VMSUITE" "$root/opt/vmsuite/bin/vmsuite"
+cp "$plugin" "$root/opt/vmsuite/$libdir/vmsuite/"
+cp "$mp3" "$root/opt/vmsuite/$datadir/vmsuite/sample.mp3"
+cp -a /usr/share/alsa "$root/usr/share/alsa"
+for elf in "$VMSUITE" "$plugin"; do ldd "$elf"; done | awk '/=> \//{print $3} /^[[:space:]]*\//{print $1}' | sort -u |
   while read -r lib; do
     mkdir -p "$root$(dirname "$lib")"
     cp -L "$lib" "$root$lib"
@@ -131,6 +148,8 @@ for re in '^0_vmsuite vmsuite-run pass 0(\.0+)? exit-status $' \
   '^0_vmsuite mtest01-runs pass 0(\.0+)? failed-runs mtest01$' \
   '^0_vmsuite mtest01-elapsed-s pass [0-9.]+ s mtest01$' \
   '^0_vmsuite mtest01-major-faults pass [0-9.]+ faults mtest01$' \
+  '^0_vmsuite mtest01-sound-rating pass [0-9.]+ score mtest01$' \
+  '^0_vmsuite mtest01-underruns pass [0-9.]+ count mtest01$' \
   '^lava job pass '; do
   if grep -Eq -- "$re" results.txt; then ok; else fail "LAVA did not record /$re/ in: $res"; fi
 done
@@ -139,7 +158,8 @@ el=$(awk '$2 == "mtest01-elapsed-s" {print $4}' results.txt)
 if awk -v e="$el" 'BEGIN { exit !(e > 0) }'; then ok; else fail "mtest01-elapsed-s is '$el'"; fi
 # the test definition's own result (lava-test-shell's) and the params as LAVA wrote them
 if grep -Eq '^lava 0_vmsuite pass' results.txt; then ok; else fail "definition 0_vmsuite not passed: $res"; fi
-# SKIP_INSTALL: true arrived as True (nothing built: the run took seconds, not a build)
-expect_in "$(cat lava.log)" "-s True -v /usr/bin/vmsuite" "LAVA's boolean as LAVA passes it"
+# the booleans arrived as True: nothing built, and the probe ran (the sound cases above)
+expect_in "$(cat lava.log)" "-a True" "AUDIO as LAVA passes it"
+expect_in "$(cat lava.log)" "-s True -v /opt/vmsuite/bin/vmsuite" "SKIP_INSTALL as LAVA passes it"
 expect_in "$(cat lava.log)" "--label lava-run's guest" "the label with a ' reached vmsuite"
 finish
