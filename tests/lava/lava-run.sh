@@ -107,16 +107,24 @@ chmod 755 "$root/init"
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >ramdisk.cpio ||
   fail "cannot pack the ramdisk"
 
-# --- the run ----------------------------------------------------------------------------------
-fill_job "$kernel" "$VMS_TEST_TMP/ramdisk.cpio" "$VMS_TEST_TMP/repo" >job.yaml
-timeout 600 lava-run --job-id "$jobid" --output-dir "$VMS_TEST_TMP/out" --device "$device" job.yaml \
-  >lava.log 2>&1
-rc=$?
-echo "lava-run exited with $rc; its log: $VMS_TEST_TMP/lava.log"
-# LAVA's own records: one YAML flow mapping per log line (JSON, but a result's figures carry
-# YAML's `!` tag); the results are the lvl: results ones, written "definition case result
-# measurement units set"
-python3 - lava.log >results.txt 2>results.err <<'PY'
+# --- the runs: signals on stdout (LAVA's default), then through /dev/kmsg -------------------
+# (`lava-signal: kmsg` on the definition: LAVA exports KMSG, and its helpers write the signal
+# lines to /dev/kmsg, so they reach the console as kernel messages)
+for mode in stdout kmsg; do
+  fill_job "$kernel" "$VMS_TEST_TMP/ramdisk.cpio" "$VMS_TEST_TMP/repo" >job-$mode.yaml
+  if [ $mode = kmsg ]; then
+    sed -i 's/^      name: vmsuite$/&\n      lava-signal: kmsg/' job-$mode.yaml
+    expect_in "$(cat job-$mode.yaml)" "lava-signal: kmsg" "the kmsg job"
+  fi
+  log=lava-$mode.log results=results-$mode.txt
+  timeout 600 lava-run --job-id "$jobid" --output-dir "$VMS_TEST_TMP/out-$mode" --device "$device" \
+    job-$mode.yaml >$log 2>&1
+  rc=$?
+  echo "lava-run ($mode) exited with $rc; its log: $VMS_TEST_TMP/$log"
+  # LAVA's own records: one YAML flow mapping per log line (JSON, but a result's figures carry
+  # YAML's `!` tag); the results are the lvl: results ones, written "definition case result
+  # measurement units set"
+  python3 - $log >$results 2>results.err <<'PY'
 import sys, yaml
 for line in open(sys.argv[1], errors="replace"):
     if not line.startswith("{"):
@@ -125,41 +133,44 @@ for line in open(sys.argv[1], errors="replace"):
         rec = yaml.safe_load(line)
     except yaml.YAMLError:
         continue
-    if not isinstance(rec, dict):
-        continue
-    if rec.get("lvl") != "results":
+    if not isinstance(rec, dict) or rec.get("lvl") != "results":
         continue
     m = rec["msg"]
     print(m.get("definition"), m.get("case"), m.get("result"), m.get("measurement", ""),
           m.get("units", ""), m.get("set", ""))
 PY
-res=$(cat results.txt)
-if ! grep -q '^0_vmsuite ' results.txt; then
-  # no case from the test definition: the guest did not get as far; say which action failed
-  failed=$(grep -E "^lava [a-z0-9-]+ fail" results.txt | head -3)
-  if grep -qE "^lava (auto-login-action|boot-qemu-image|qemu-boot|bootqemu|boot-image-retry|login-action|expect-shell-connection) fail" results.txt; then
-    skip_rest "the guest did not boot under LAVA here: $failed; $(grep -E '"lvl": "error"' lava.log | tail -2)"
+  res=$(cat $results)
+  if ! grep -q '^0_vmsuite ' $results; then
+    # no case from the test definition: the guest did not get as far; say which action failed
+    failed=$(grep -E "^lava [a-z0-9-]+ fail" $results | head -3)
+    if grep -qE "^lava (auto-login-action|boot-qemu-image|qemu-boot|boot-image-retry|login-action|expect-shell-connection) fail" $results; then
+      skip_rest "the guest did not boot under LAVA here: $failed; $(grep -E '"lvl": "error"' $log | tail -2)"
+    fi
+    fail "LAVA ($mode) recorded no vmsuite case (lava-run exit $rc): $failed; $(grep -E '"lvl": "(error|exception)"' $log | tail -3)"
+    continue
   fi
-  fail "LAVA recorded no vmsuite case (lava-run exit $rc): $failed; $(grep -E '"lvl": "(error|exception)"' lava.log | tail -3)"
-  finish
-fi
-# the cases, each with the measurement LAVA recorded
-for re in '^0_vmsuite vmsuite-run pass 0(\.0+)? exit-status $' \
-  '^0_vmsuite mtest01-runs pass 0(\.0+)? failed-runs mtest01$' \
-  '^0_vmsuite mtest01-elapsed-s pass [0-9.]+ s mtest01$' \
-  '^0_vmsuite mtest01-major-faults pass [0-9.]+ faults mtest01$' \
-  '^0_vmsuite mtest01-sound-rating pass [0-9.]+ score mtest01$' \
-  '^0_vmsuite mtest01-underruns pass [0-9.]+ count mtest01$' \
-  '^lava job pass '; do
-  if grep -Eq -- "$re" results.txt; then ok; else fail "LAVA did not record /$re/ in: $res"; fi
+  # the cases, each with the measurement LAVA recorded; the sound ones: AUDIO: true (True) ran
+  # the probe
+  for re in '^0_vmsuite vmsuite-run pass 0(\.0+)? exit-status $' \
+    '^0_vmsuite mtest01-runs pass 0(\.0+)? failed-runs mtest01$' \
+    '^0_vmsuite mtest01-elapsed-s pass [0-9.]+ s mtest01$' \
+    '^0_vmsuite mtest01-major-faults pass [0-9.]+ faults mtest01$' \
+    '^0_vmsuite mtest01-sound-rating pass [0-9.]+ score mtest01$' \
+    '^0_vmsuite mtest01-underruns pass [0-9.]+ count mtest01$' \
+    '^lava 0_vmsuite pass ' '^lava job pass '; do
+    if grep -Eq -- "$re" $results; then ok; else fail "LAVA ($mode) did not record /$re/ in: $res"; fi
+  done
+  # a measurement is a real figure: mtest01 took some time
+  el=$(awk '$2 == "mtest01-elapsed-s" {print $4}' $results)
+  if awk -v e="$el" 'BEGIN { exit !(e > 0) }'; then ok; else fail "($mode) mtest01-elapsed-s is '$el'"; fi
+  # the params as LAVA passed them: booleans as True, the label with a ' whole
+  expect_in "$(cat $log)" "-a True" "($mode) AUDIO as LAVA passes it"
+  expect_in "$(cat $log)" "-s True -v /opt/vmsuite/bin/vmsuite" "($mode) SKIP_INSTALL as LAVA passes it"
+  expect_in "$(cat $log)" "--label lava-run's guest" "($mode) the label with a ' reached vmsuite"
+  # where the signal lines came from: the shell's output, or kernel messages ("[  7.96] <LAVA...")
+  if [ $mode = kmsg ]; then sig='"msg": "\[ *[0-9.]+\] <LAVA_SIGNAL_TESTCASE TEST_CASE_ID=mtest01-runs '; else
+    sig='"msg": "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=mtest01-runs '
+  fi
+  if grep -Eq "$sig" $log; then ok; else fail "($mode) no signal line /$sig/ in $log"; fi
 done
-# a measurement is a real figure: mtest01 took some time
-el=$(awk '$2 == "mtest01-elapsed-s" {print $4}' results.txt)
-if awk -v e="$el" 'BEGIN { exit !(e > 0) }'; then ok; else fail "mtest01-elapsed-s is '$el'"; fi
-# the test definition's own result (lava-test-shell's) and the params as LAVA wrote them
-if grep -Eq '^lava 0_vmsuite pass' results.txt; then ok; else fail "definition 0_vmsuite not passed: $res"; fi
-# the booleans arrived as True: nothing built, and the probe ran (the sound cases above)
-expect_in "$(cat lava.log)" "-a True" "AUDIO as LAVA passes it"
-expect_in "$(cat lava.log)" "-s True -v /opt/vmsuite/bin/vmsuite" "SKIP_INSTALL as LAVA passes it"
-expect_in "$(cat lava.log)" "--label lava-run's guest" "the label with a ' reached vmsuite"
 finish
