@@ -185,6 +185,20 @@ if [ "$rc" -eq 2 ] && grep -qF "AUDIO must be true or false, not 'maybe'" bool.o
   fail "-a maybe: exit $rc, want 2: $(tail -3 bool.out)"
 fi
 
+# --- test-definitions' sh-test-lib beside the script is the one used ----------------------------
+# (as in automated/linux/vmsuite/ with automated/lib/sh-test-lib; here repo/lib/, a stand-in
+# that records the call and stops) for a package the build needs that is not installed
+mkdir -p repo/lib
+printf 'install_deps() { echo "sh-test-lib install_deps $*" >"%s/lib-called"; exit 0; }\n' \
+  "$VMS_TEST_TMP" >repo/lib/sh-test-lib
+cp repo/scripts/deps.txt deps.saved
+echo "libvmsuite-absent-test-dev" >>repo/scripts/deps.txt
+(cd repo/lava && dash ./run.sh -s False) >lib.out 2>&1
+expect_in "$(cat lib-called 2>/dev/null)" "sh-test-lib install_deps libvmsuite-absent-test-dev" \
+  "sh-test-lib's install_deps used ($(tail -3 lib.out))"
+rm -rf repo/lib
+cp deps.saved repo/scripts/deps.txt
+
 kcidb_schema
 [ -n "$KCIDB_SCHEMA" ] || skip_rest "no KCIDB schema (../shared/kcidb/kcidb-v5.3.schema.json or VMS_KCIDB_SCHEMA): kcidb.json not validated"
 validate art/kcidb.json
