@@ -1,9 +1,12 @@
-#!/usr/bin/env bash
+#!/bin/sh
 # Reports the lines of a Linaro result.txt ("NAME RESULT [MEASUREMENT [UNITS]]", written by
 # `vmsuite report --format lava`) as LAVA test cases: through lava-test-case, grouped per
 # workload with lava-test-set, when LAVA provides them; otherwise as the same signal lines
 # LAVA's own helpers print (<LAVA_SIGNAL_TESTCASE ...>), so a log shows what LAVA would record.
 # A workload's block starts with its "-runs" case: that case names the set.
+# With KMSG set (LAVA's `lava-signal: kmsg`, which sets it for its own helpers too) the signal
+# lines go to /dev/kmsg instead of stdout, so that they reach the serial console whole even
+# when kernel messages (OOM kills) interleave with the test's output. POSIX sh.
 #
 # usage: send-results.sh [RESULT_TXT]   (default ./output/result.txt)
 set -eu
@@ -17,11 +20,15 @@ if command -v lava-test-case >/dev/null 2>&1 && command -v lava-test-set >/dev/n
   lava=1
 fi
 
+# signal LINE: a signal line where LAVA reads them
+signal() {
+  if [ -n "${KMSG:-}" ]; then echo "<0>$1" >/dev/kmsg; else echo "$1"; fi
+}
 set_start() {
-  if [ "$lava" = 1 ]; then lava-test-set start "$1"; else echo "<LAVA_SIGNAL_TESTSET START $1>"; fi
+  if [ "$lava" = 1 ]; then lava-test-set start "$1"; else signal "<LAVA_SIGNAL_TESTSET START $1>"; fi
 }
 set_stop() {
-  if [ "$lava" = 1 ]; then lava-test-set stop; else echo "<LAVA_SIGNAL_TESTSET STOP>"; fi
+  if [ "$lava" = 1 ]; then lava-test-set stop; else signal "<LAVA_SIGNAL_TESTSET STOP>"; fi
 }
 
 open=""
@@ -52,9 +59,9 @@ while read -r name result measurement units rest; do
       lava-test-case "$name" --result "$result"
     fi
   elif [ -n "$measurement" ]; then
-    echo "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=$name RESULT=$result MEASUREMENT=$measurement UNITS=${units:-none}>"
+    signal "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=$name RESULT=$result MEASUREMENT=$measurement UNITS=${units:-none}>"
   else
-    echo "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=$name RESULT=$result>"
+    signal "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=$name RESULT=$result>"
   fi
 done <"$file"
 [ -z "$open" ] || set_stop

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The LAVA test definition lava/vmsuite.yaml: its YAML and metadata, and its steps run the way
-# LAVA runs them — in a copy of the repository, one bash script with `set -e`, the params as
-# shell variables (defaults, overridden by the job) — with recording lava-test-case and
-# lava-test-set programs on PATH (LAVA itself cannot run here: they are the only stand-in).
-# Then the same steps without them print the <LAVA_SIGNAL_TESTCASE ...> lines. A small plan
-# on the host machine with the audio probe on the virtual clock device, vmsuite from the
-# build tree (SKIP_INSTALL), and a baseline for the -verdict cases.
+# LAVA runs them — in a copy of the repository, one POSIX sh script (dash, then busybox sh when
+# installed) with `set -e`, the params written as LAVA 2023.01 writes them (NAME='%s' of the
+# YAML value: a job's `true` arrives as `True`, `false` as '') — with recording lava-test-case
+# and lava-test-set programs on PATH (tests/lava/lava-run.sh runs the real LAVA). Then the same
+# steps without them print the <LAVA_SIGNAL_TESTCASE ...> lines. A small plan on the host
+# machine with the audio probe on the virtual clock device (`AUDIO: true`), vmsuite from the
+# build tree (`SKIP_INSTALL: true`), a label with a ', EXTRA_ARGS with a quoted value holding
+# a space, and a baseline for the -verdict cases.
 . "$VMS_SOURCE_DIR/tests/cli/lib.sh"
 . "$VMS_SOURCE_DIR/tests/lava/schema.sh"
 def=$VMS_SOURCE_DIR/lava/vmsuite.yaml
@@ -18,8 +20,20 @@ m = d["metadata"]
 assert m["format"] == "Lava-Test Test Definition 1.0", m["format"]
 for k in ("name", "description", "maintainer", "os", "scope", "devices"):
     assert m.get(k), "metadata has no " + k
-for k in ("os", "scope", "devices", "maintainer"):
-    assert isinstance(m[k], list), k + " is not a list"
+for k in ("os", "scope", "devices", "maintainer", "environment"):
+    assert isinstance(m.get(k), list), k + " is not a list"
+import os, re
+for who in m["maintainer"]:
+    assert re.fullmatch(r"[^@\s<>]+@[^@\s<>]+\.[a-z]+", who), "maintainer not an e-mail: " + who
+assert m["environment"] == ["lava-test-shell"], m["environment"]
+# device types, not architectures; checked against LAVA's own list when lava-server's
+# templates are there (installed, or extracted: VMS_LAVA_DEVICE_TYPES)
+for arch in ("arm64", "amd64", "x86_64", "aarch64", "armhf", "arm"):
+    assert arch not in m["devices"], "an architecture as a device type: " + arch
+dt = os.environ.get("VMS_LAVA_DEVICE_TYPES") or "/usr/share/lava-server/device-types"
+if os.path.isdir(dt):
+    for dev in m["devices"]:
+        assert os.path.exists(os.path.join(dt, dev + ".jinja2")), "no LAVA device type " + dev
 p = d["params"]
 for k in ("WORKLOADS", "RUNS", "AUDIO", "MP3", "MACHINE", "LABEL", "BASELINE", "SKIP_INSTALL"):
     assert k in p, "no param " + k
@@ -27,18 +41,36 @@ assert all(isinstance(v, str) for v in p.values()), "params are strings"
 assert isinstance(d["run"]["steps"], list) and d["run"]["steps"], "no run steps"
 PY
 
-# lava_script OVERRIDES...: the script LAVA would run, params NAME=VALUE overriding defaults
+# the scripts are POSIX sh
+for f in run.sh send-results.sh; do
+  if [ "$(head -n1 "$VMS_SOURCE_DIR/lava/$f")" = "#!/bin/sh" ]; then ok; else fail "lava/$f is not #!/bin/sh"; fi
+  if dash -n "$VMS_SOURCE_DIR/lava/$f" 2>syntax.err; then ok; else fail "dash cannot parse lava/$f: $(cat syntax.err)"; fi
+done
+if command -v shellcheck >/dev/null 2>&1; then
+  if shellcheck -s sh "$VMS_SOURCE_DIR/lava/run.sh" "$VMS_SOURCE_DIR/lava/send-results.sh" >sc.out 2>&1; then ok; else
+    fail "shellcheck -s sh: $(head -20 sc.out)"
+  fi
+fi
+
+# lava_script NAME=YAML...: the script LAVA would run, the job's params (each value as the
+# job's YAML writes it) after the definition's defaults, both written as LAVA's
+# testdef.handle_parameters does: "%s='%s'" of the Python value, a false value as ''
 lava_script() {
   python3 - "$def" "$@" <<'PY'
-import shlex, sys, yaml
+import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
-params = dict(d.get("params", {}))
+print("#!/bin/sh")
+print("###default parameters from test definition###")
+for k, v in d.get("params", {}).items():
+    print("%s='%s'" % (k, v if v else ""))
+print("######")
+print("###test parameters from job submission###")
 for kv in sys.argv[2:]:
     k, v = kv.split("=", 1)
-    params[k] = v
-print("#!/bin/bash\nset -e")
-for k, v in params.items():
-    print("%s=%s" % (k, shlex.quote(str(v))))
+    v = yaml.safe_load("v: " + v)["v"]
+    print("%s='%s'" % (k, v if v else ""))
+print("######")
+print("set -e")
 for step in d["run"]["steps"]:
     print(step)
 PY
@@ -55,13 +87,16 @@ done
 
 expect_exit 0 "baseline run" -- "$VMSUITE" run -q --machine host --no-drop-caches \
   -w mtest01:bytes=16M -n 2 --label base -o "$VMS_TEST_TMP/base.json"
+mkdir -p "work dir"
+# a job writes a ' as '\'' (LAVA pastes the value between single quotes)
 params=(SKIP_INSTALL=true "VMSUITE=$VMSUITE" WORKLOADS="mtest01:bytes=16M" RUNS=2 MACHINE=host
-  AUDIO=true "EXTRA_ARGS=--baseline 1 --device virtual --no-drop-caches" LABEL=lava-test
-  "BASELINE=$VMS_TEST_TMP/base.json" "ARTIFACTS=$VMS_TEST_TMP/art")
+  AUDIO=true "EXTRA_ARGS=--baseline 1 --device virtual --no-drop-caches --workdir \"$VMS_TEST_TMP/work dir\""
+  "LABEL=it'\\''s lava" "BASELINE=$VMS_TEST_TMP/base.json" "ARTIFACTS=$VMS_TEST_TMP/art")
 lava_script "${params[@]}" >job.sh
+expect_in "$(cat job.sh)" "AUDIO='True'" "a YAML true written as LAVA writes it"
 
 # --- with LAVA's programs: the recorded calls ----------------------------------------------------
-(cd repo && PATH="$VMS_TEST_TMP/bin:$PATH" bash "$VMS_TEST_TMP/job.sh") >job.out 2>job.err
+(cd repo && PATH="$VMS_TEST_TMP/bin:$PATH" dash "$VMS_TEST_TMP/job.sh") >job.out 2>job.err
 rc=$?
 if [ "$rc" -eq 0 ]; then ok; else fail "the steps exited with $rc: $(tail -5 job.err)"; fi
 rec=$(cat recorded 2>/dev/null)
@@ -104,11 +139,18 @@ case "$verdict_re" in
 *verdict*) if [ -s art/compare.json ]; then ok; else fail "artefact compare.json not kept"; fi ;;
 esac
 expect_in "$(cat job.out)" "Averages for 2 mtest01 runs" "the text report in the log"
-if [ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["label"])' art/result.json)" = lava-test ]; then ok; else fail "LABEL not passed"; fi
+label=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["label"])' art/result.json)
+if [ "$label" = "it's lava" ]; then ok; else fail "LABEL with a ' not passed: '$label'"; fi
+if grep -qF "\"workdir\": \"$VMS_TEST_TMP/work dir\"" art/result.json; then ok; else
+  fail "EXTRA_ARGS' quoted --workdir value not passed whole: $(grep -o '"workdir"[^,]*' art/result.json)"
+fi
 
 # --- without them: LAVA_SIGNAL lines --------------------------------------------------------------
 rm -f recorded
-(cd repo && bash "$VMS_TEST_TMP/job.sh") >plain.out 2>plain.err
+plain_sh=dash
+if command -v busybox >/dev/null 2>&1 && busybox sh -c : 2>/dev/null; then plain_sh="busybox sh"; fi
+# shellcheck disable=SC2086 # "busybox sh" is two words
+(cd repo && $plain_sh "$VMS_TEST_TMP/job.sh") >plain.out 2>plain.err
 rc=$?
 if [ "$rc" -eq 0 ]; then ok; else fail "the steps without LAVA exited with $rc: $(tail -5 plain.err)"; fi
 if [ ! -e recorded ]; then ok; else fail "recorded calls without LAVA's programs on PATH"; fi
@@ -120,9 +162,42 @@ if printf '%s\n' "$sig" | grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=mtest01-
 expect_in "$(grep -c '^<LAVA_SIGNAL_TESTCASE ' plain.out)" "$(wc -l <repo/lava/output/result.txt)" "one signal per line"
 
 # --- no vmsuite: the run case fails, the job goes on ------------------------------------------------
+# (SKIP_INSTALL: true as LAVA writes it, True: nothing is installed or built)
 lava_script SKIP_INSTALL=true VMSUITE=/nonexistent/vmsuite >job-missing.sh
-(cd repo && PATH="$VMS_TEST_TMP/bin:$PATH" bash "$VMS_TEST_TMP/job-missing.sh") >missing.out 2>&1
+(cd repo && PATH="$VMS_TEST_TMP/bin:$PATH" dash "$VMS_TEST_TMP/job-missing.sh") >missing.out 2>&1
 expect_in "$(cat recorded 2>/dev/null)" "lava-test-case vmsuite-run --result fail" "missing vmsuite reported"
+if [ ! -e repo/build ]; then ok; else fail "SKIP_INSTALL: true (True) still built vmsuite"; fi
+
+# --- booleans: the spellings LAVA or a person writes; anything else is refused --------------------
+for v in True true TRUE 1 yes on; do
+  (cd repo/lava && dash ./run.sh -s "$v" -v /nonexistent/vmsuite -a "$v") >bool.out 2>&1
+  if grep -qF "no vmsuite command" bool.out && [ ! -e repo/build ]; then ok; else fail "-s $v not taken as true: $(tail -3 bool.out)"; fi
+done
+for v in False false 0 no off ""; do
+  # shellcheck disable=SC2086
+  if (cd repo/lava && $plain_sh ./run.sh -a "$v" -s True -v /nonexistent/vmsuite) >bool.out 2>&1; then ok; else
+    fail "-a '$v' refused: $(tail -3 bool.out)"
+  fi
+done
+(cd repo/lava && dash ./run.sh -a maybe -s true -v /nonexistent/vmsuite) >bool.out 2>&1
+rc=$?
+if [ "$rc" -eq 2 ] && grep -qF "AUDIO must be true or false, not 'maybe'" bool.out; then ok; else
+  fail "-a maybe: exit $rc, want 2: $(tail -3 bool.out)"
+fi
+
+# --- test-definitions' sh-test-lib beside the script is the one used ----------------------------
+# (as in automated/linux/vmsuite/ with automated/lib/sh-test-lib; here repo/lib/, a stand-in
+# that records the call and stops) for a package the build needs that is not installed
+mkdir -p repo/lib
+printf 'install_deps() { echo "sh-test-lib install_deps $*" >"%s/lib-called"; exit 0; }\n' \
+  "$VMS_TEST_TMP" >repo/lib/sh-test-lib
+cp repo/scripts/deps.txt deps.saved
+echo "libvmsuite-absent-test-dev" >>repo/scripts/deps.txt
+(cd repo/lava && dash ./run.sh -s False) >lib.out 2>&1
+expect_in "$(cat lib-called 2>/dev/null)" "sh-test-lib install_deps libvmsuite-absent-test-dev" \
+  "sh-test-lib's install_deps used ($(tail -3 lib.out))"
+rm -rf repo/lib
+cp deps.saved repo/scripts/deps.txt
 
 kcidb_schema
 [ -n "$KCIDB_SCHEMA" ] || skip_rest "no KCIDB schema (../shared/kcidb/kcidb-v5.3.schema.json or VMS_KCIDB_SCHEMA): kcidb.json not validated"
