@@ -9,7 +9,10 @@
 # and the end. Needs root for the hron2001 cgroup (else pass --machine host in MACHINE).
 # Usage: scripts/bench-aa.sh [--try] K [BUILD_DIR]
 #   K >= 20 (--try allows fewer, to see that the script works; its rates mean nothing)
-#   env: MACHINE (default hron2001), KEEP=1 keeps the result files (printed directory)
+#   env: MACHINE (default hron2001), RUNS (-n of every suite, default 5; "auto" for adaptive
+#        runs, with BUDGET for --budget), KEEP=1 keeps the result files (printed directory)
+# Besides the exit codes it prints the verdict mix of `compare A B` (no change / no regression
+# shown / cannot tell / not comparable / regression).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 try=0
@@ -28,9 +31,11 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/vmsuite-bench-aa.XXXXXX")
 if [ "${KEEP:-0}" = 1 ]; then echo "bench-aa: results kept in $work"; else trap 'rm -rf "$work"' EXIT; fi
 trap 'exit 130' INT TERM HUP
-spec=(-w mtest01:bytes=128M -w mmap001:bytes=256M -n 5 --machine "$machine" --quiet --workdir "$work")
+runs=${RUNS:-5}
+spec=(-w mtest01:bytes=128M -w mmap001:bytes=256M -n "$runs" --machine "$machine" --quiet --workdir "$work")
+if [ -n "${BUDGET:-}" ]; then spec+=(--budget "$BUDGET"); fi
 echo "bench-aa: $k A/A pairs, ${spec[*]:0:8}; start load: $(uptime | sed 's/.*load average: //')"
-cmp_rc=() ; ag_rc=()
+cmp_rc=() ; ag_rc=() ; outcome=()
 for i in $(seq 1 "$k"); do
   "$vms" run "${spec[@]}" --label aa -o "$work/a$i.json" 2>"$work/a$i.err" ||
     { echo "bench-aa: suite A$i failed: $(tail -1 "$work/a$i.err")" >&2; exit 1; }
@@ -42,6 +47,8 @@ for i in $(seq 1 "$k"); do
   rc=0
   "$vms" compare "$work/a$i.json" "$work/b$i.json" >"$work/c$i.txt" 2>&1 || rc=$?
   cmp_rc+=("$rc")
+  "$vms" compare --format json "$work/a$i.json" "$work/b$i.json" >"$work/c$i.json" 2>/dev/null || true
+  outcome+=("$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["files"][1]["outcome"].replace(" ", "_"))' "$work/c$i.json" 2>/dev/null || echo error)")
   echo "pair $i: compare exit ${cmp_rc[-1]}, --against exit ${ag_rc[-1]}$(grep -E '^  .* (regression|improvement)' "$work/c$i.txt" | sed -E 's/ +/ /g; s/^/; /' | tr '\n' ' ')"
 done
 grp_rc=()
@@ -54,7 +61,7 @@ for i in $(seq 2 2 "$k"); do
     sed "s/^/pairs $((i - 1))+$i: /" || true
 done
 echo "bench-aa: end load: $(uptime | sed 's/.*load average: //')"
-python3 - "${cmp_rc[*]}" "${ag_rc[*]}" "${grp_rc[*]:-}" <<'PY'
+python3 - "${cmp_rc[*]}" "${ag_rc[*]}" "${grp_rc[*]:-}" "${outcome[*]}" <<'PY'
 import math, sys
 def wilson(x, n, z=1.959963984540054):
     if n == 0:
@@ -74,4 +81,13 @@ for name, codes in (("compare A B", sys.argv[1]), ("run --against A", sys.argv[2
               f"[95% Wilson {100 * lo:.1f}, {100 * hi:.1f}]; other exits {other}")
     else:
         print(f"{name:24s} no comparisons (needs K >= 2)")
+mix = sys.argv[4].split()
+if mix:
+    parts = []
+    for v in ("no_change", "no_regression_shown", "cannot_tell", "not_comparable", "regression",
+              "error"):
+        if mix.count(v):
+            lo, hi = wilson(mix.count(v), len(mix))
+            parts.append(f"{v.replace('_', ' ')} {mix.count(v)}/{len(mix)} [{100 * lo:.0f}, {100 * hi:.0f}]")
+    print("compare A B verdicts:    " + "; ".join(parts))
 PY

@@ -195,7 +195,7 @@ def main():
         rt = RowText()
         rt.feed(html)
         rows = set(rt.rows)
-        page_lines = set(p.lines) | set(p.rows) | rows
+        page_lines = set(p.lines) | set(p.rows) | rows | set(p.notes)  # disturbed runs: notes
         sound = "\n".join(p.pres)
         text = open(text_path, encoding="utf-8").read().splitlines()
         names = {w["name"] for w in doc["workloads"]}
