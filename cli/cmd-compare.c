@@ -414,6 +414,7 @@ int cmd_compare(int argc, char **argv)
 		status = error_status(argv, argc, 0);
 		goto out;
 	}
+	vms_compare_note_suites(&cmp, a.bisect);
 	if (a.bisect)
 		status = vms_compare_bisect_status(&cmp);
 	else

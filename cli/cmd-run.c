@@ -558,6 +558,7 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	opts.alpha = vms_adaptive_alpha(doc, opts.alpha);
 	vms_compare_build(&c, &opts, &in);
 	status = vms_compare_bisect_status(&c);
+	vms_compare_note_suites(&c, 1);
 	if (status == 0 && probe_died(doc)) {
 		vms_note("--against: the audio probe died during the run: its sound cannot be "
 		         "judged (exit 125)");

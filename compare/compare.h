@@ -227,6 +227,11 @@ int vms_cmp_cell_decided(const struct vms_cmp_cell *c);
  * with the reason in err. */
 int vms_compare_check_metrics(json_t *const *docs, size_t n, const char *const *names,
                               size_t n_names, char *err, size_t errlen);
+/* Notes to stderr on the suites per side (vms_note): one suite per side under bisect (the drift
+ * between suites cannot be seen), fewer than 3 suites on a side of several (the suite-means
+ * test has few degrees of freedom). For vmsuite compare and run --against. */
+void vms_compare_note_suites(const struct vms_compare *c, int bisect);
+
 /* The most runs per side an inconclusive deciding metric of side k + 1 asks for (its n≈N),
  * 0 when none does. */
 unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "compare/compare.h"
+#include "core/util.h"
 
 enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
 {
@@ -131,4 +132,30 @@ unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k)
 				most = cell->runs_needed;
 		}
 	return most;
+}
+
+void vms_compare_note_suites(const struct vms_compare *c, int bisect)
+{
+	size_t k, several = 0;
+
+	if (c->variants)
+		return;
+	for (k = 0; k < c->n_files; k++)
+		several |= c->files[k].n_suites > 1;
+	if (!several) {
+		if (bisect)
+			vms_note(
+			    "one suite per side: the drift between suites (separate boots, the "
+			    "machine's state) cannot be seen and can pass for a change; 3 or "
+			    "more suites per side are advised (docs/bisect.md)");
+		return;
+	}
+	for (k = 0; k < c->n_files; k++) {
+		if (c->files[k].n_suites >= 3)
+			continue;
+		vms_note("side %c has %zu suite%s: the suite means decide, with few degrees of "
+		         "freedom; 3 or more suites per side are advised",
+		         'A' + (int)k, c->files[k].n_suites, c->files[k].n_suites > 1 ? "s" : "");
+		break;
+	}
 }

@@ -210,8 +210,8 @@ void vms_cmp_tests_note(const struct vms_compare *c, FILE *f, const char *prefix
 	                           "change = exp(mean)",
 	    [VMS_CMP_PAIRED_RAW] = "paired t-test on B_i - A_i (a value <= 0), runs paired by "
 	                           "their index",
-	    [VMS_CMP_SUITES_LOG] = "t-test on the suites' log means (drift between suites > "
-	                           "the runs' spread)",
+	    [VMS_CMP_SUITES_LOG] = "t-test on the suites' log means (each suite one "
+	                           "observation, its drift included)",
 	    [VMS_CMP_YUEN_LOG] = "Yuen's test of 20% trimmed log means (an outlier on a side)",
 	};
 	int used[VMS_CMP_YUEN_LOG + 1] = {0};

@@ -381,10 +381,10 @@ grep -q '^mmap001 \[page-cluster=3\]' out && [ "$rc" -le 1 ] && ok "variants mat
 expect_rc 2 "$VMSUITE" compare base.json && grep -q 'several variants' err && ok "one plain file: usage error"
 
 # Sides of several suites: the drift between suites is reported.
-$G -o s1.json --label s1 --seed 11
-$G -o s2.json --label s2 --seed 12 --shift 0.05
-$G -o s3.json --label s3 --seed 13
-$G -o s4.json --label s4 --seed 14 --shift 0.05
+$G -o s1.json --label sa --seed 11
+$G -o s2.json --label sa --seed 12 --shift 0.05
+$G -o s3.json --label sb --seed 13
+$G -o s4.json --label sb --seed 14 --shift 0.05
 rc=0
 "$VMSUITE" compare s1.json s2.json -- s3.json s4.json >out 2>err || rc=$?
 [ "$rc" -le 1 ] && ok "two sides of two suites: exit $rc" || fail "suites: exit $rc: $(cat err)"
@@ -393,6 +393,43 @@ grep -q '^Drift between suites' out && grep -q 'B vs A mmap001 .*elapsed_s .* dr
 "$VMSUITE" compare --format json s1.json s2.json -- s3.json s4.json >out 2>err || true
 [ "$(jq -r '.files | map(.suites) | join(",")' out)" = "2,2" ] && ok "json: 2 suites per side" ||
 	fail "json suites"
+# Sides of two or more suites: the suite means always decide (no fallback to Welch on the runs,
+# which false-alarms under drift), and fewer than 3 suites per side are advised against.
+"$VMSUITE" compare --format json s1.json s2.json -- s3.json s4.json >out 2>err || true
+[ "$(jq -r '[.workloads[].metrics[] | select(.primary and .kind == "gauge") |
+	.others[0].method] | unique | join(",")' out)" = suites_log ] &&
+	ok "every primary gauge: the suite-means test" ||
+	fail "suite sides not all suites_log: $(jq -c '[.workloads[].metrics[] | select(.primary) | .others[0].method]' out)"
+grep -q 'side A has 2 suites: .*3 or more suites per side are advised' err &&
+	ok "advice: 3 or more suites per side" || fail "no suites advice: $(cat err)"
+expect_rc 0 "$VMSUITE" compare --bisect s1.json s3.json
+grep -q 'one suite per side: .*3 or more suites per side' err && ok "bisect: note on one suite per side" ||
+	fail "no one-suite note under --bisect: $(cat err)"
+
+# Every suite of a side is checked: a suite from another machine, another kernel or without a
+# workload is never pooled silently.
+$G -o a1.json --label v6.12 --seed 21
+$G -o a2.json --label v6.12 --seed 22
+$G -o b1.json --label v6.13 --seed 23
+$G -o b1host.json --label v6.13 --seed 24 --set fingerprint.cpu_count.value=64 \
+	--set fingerprint.mem_total_bytes.value=68719476736
+expect_rc 125 "$VMSUITE" compare --bisect b1host.json b1.json && ok "another machine alone: 125"
+expect_rc 125 "$VMSUITE" compare --bisect a1.json a2.json -- b1.json b1host.json &&
+	ok "another machine as B's second suite: 125"
+grep -q 'HARD     b1host.json: cpu_count' out && ok "its hard difference is listed" ||
+	fail "no HARD line for b1host.json: $(grep -c HARD out)"
+expect_rc 125 "$VMSUITE" compare --bisect a1.json b1host.json -- b1.json a2.json &&
+	ok "another machine as BASE's second suite: 125"
+$G -o b2kern.json --label v6.13 --seed 25 --set 'fingerprint.kernel_release.value="6.14.0"'
+expect_rc 2 "$VMSUITE" compare a1.json a2.json -- b1.json b2kern.json &&
+	grep -q 'HARD     b2kern.json vs b1.json: kernel_release' out && ok "another kernel in a side: hard" ||
+	fail "kernels mixed in a side: $(grep -E 'kernel|VERDICT' out)"
+$G -o b2lab.json --label v6.13-boot2 --seed 27 --set 'fingerprint.kernel_release.value="v6.13"'
+rc=0
+"$VMSUITE" compare a1.json a2.json -- b1.json b2lab.json >out 2>err || rc=$?
+[ "$rc" -le 1 ] && grep -q 'soft     b2lab.json vs b1.json: label' out &&
+	ok "another label in a side: shown as soft (exit $rc)" || fail "label in a side: exit $rc"
+
 expect_rc 2 "$VMSUITE" compare s1.json s2.json -- && ok "'--' without files after it: usage error"
 expect_rc 2 "$VMSUITE" compare s1.json -- -- s2.json && ok "empty side: usage error"
 
