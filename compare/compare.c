@@ -838,6 +838,8 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 
 		not_compared(c, vms_xasprintf("%s: only in %s", w->display, col));
 		free(col);
+		for (k = 1; k < c->n_files; k++)
+			c->unmatched[k - 1]++;
 		free(w->present);
 		free(w->name);
 		free(w->variant);
@@ -851,6 +853,7 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 
 			not_compared(c, vms_xasprintf("%s: not in %s", w->display, col));
 			free(col);
+			c->unmatched[k - 1]++;
 		}
 	}
 	/* BASE's metrics in its order, then any only the others have, then the derived counts. */
@@ -1190,6 +1193,7 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 		}
 	}
 	c->env = vms_xcalloc(n_sides - 1, sizeof(*c->env));
+	c->unmatched = vms_xcalloc(n_sides, sizeof(*c->unmatched));
 	for (k = 1; k < n_sides; k++) {
 		vms_envdiff_build(x.cols[0].docs[0], x.cols[k].docs[0], &c->env[k - 1]);
 		if (c->variants)
@@ -1220,6 +1224,7 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 						free(line);
 					else
 						not_compared(c, line);
+					c->unmatched[k - 1] += !dup;
 				}
 			}
 	} else {
@@ -1237,9 +1242,11 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 				const char *name = json_string_value(json_object_get(wl, "name"));
 				const char *v = json_string_value(json_object_get(wl, "variant"));
 
-				if (name && !vms_result_workload_variant(
-				                x.cols[0].docs[0], name,
-				                several ? (v ? v : "default") : NULL))
+				if (name &&
+				    !vms_result_workload_variant(x.cols[0].docs[0], name,
+				                                 several ? (v ? v : "default")
+				                                         : NULL) &&
+				    ++c->unmatched[k - 1])
 					not_compared(
 					    c, vms_xasprintf("%s%s%s%s: only in %s", name,
 					                     several ? " [" : "",
@@ -1288,5 +1295,6 @@ void vms_compare_release(struct vms_compare *c)
 	}
 	free(c->files);
 	free(c->family);
+	free(c->unmatched);
 	memset(c, 0, sizeof(*c));
 }

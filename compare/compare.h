@@ -157,6 +157,9 @@ struct vms_compare {
 	size_t *family; /* per other column: primary (workload, metric) pairs in the family */
 	const char *const *decisive; /* NULL = the primary metrics decide; else these names */
 	size_t n_decisive;
+
+	/* per other column: workloads on one of the two sides only */
+	size_t *unmatched;
 };
 
 /* What is compared: n documents (paths name them), side[i] = the side docs[i] belongs to
@@ -192,8 +195,9 @@ enum vms_cmp_outcome {
 	VMS_OUTCOME_NO_REGRESSION,  /* no regression shown: no deciding metric regressed, but one
 	                             * is not decided (inconclusive, probably) */
 	VMS_OUTCOME_REGRESSION,     /* a deciding metric regressed */
-	VMS_OUTCOME_NOT_COMPARABLE, /* nothing comparable is left: no common workload, or a hard
-	                             * difference touches every deciding metric */
+	VMS_OUTCOME_NOT_COMPARABLE, /* no regression, and a workload is on one side only or a
+	                             * hard difference touches a deciding metric (or nothing is
+	                             * common) */
 	VMS_OUTCOME_CANNOT_TELL,    /* a deciding metric was not measured on a side (missing, or
 	                             * no successful run), is unstable, or B failed runs that A
 	                             * did not */

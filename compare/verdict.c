@@ -31,7 +31,7 @@ enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
 			         cell->verdict == VMS_VERDICT_IMPROVEMENT;
 		}
 	}
-	if (!common || (primary && blocked == primary))
+	if (!common || blocked || c->unmatched[k])
 		return VMS_OUTCOME_NOT_COMPARABLE;
 	if (untold || (c->decisive && !primary))
 		return VMS_OUTCOME_CANNOT_TELL;

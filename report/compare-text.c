@@ -213,7 +213,7 @@ static void text_series_workload(const struct vms_compare *c, const struct vms_c
 void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 {
 	size_t i, j, regressions = 0, untold = 0, unstable = 0, failed = 0, improved = 0,
-	             undecided = 0;
+	             undecided = 0, blocked = 0;
 	unsigned more = vms_compare_runs_to_decide(c, k);
 	char ch[64], p[16], v[64];
 	const char *sep = "";
@@ -234,6 +234,7 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 			undecided += cell->verdict == VMS_VERDICT_INCONCLUSIVE ||
 			             cell->verdict == VMS_VERDICT_PROB_REGRESSION ||
 			             cell->verdict == VMS_VERDICT_PROB_IMPROVEMENT;
+			blocked += cell->verdict == VMS_VERDICT_NOT_COMPARABLE;
 		}
 	fprintf(f, "VERDICT %c (", vms_cmp_file_letter(k + 1));
 	vms_cmp_put_str(f, c->files[k + 1].label, 0);
@@ -247,7 +248,9 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 		break;
 	case VMS_OUTCOME_NOT_COMPARABLE:
 		fprintf(f, "NOT COMPARABLE (%s)\n",
-		        c->n_workloads ? "hard environment differences" : "no common workload");
+		        !c->n_workloads ? "no common workload"
+		        : blocked       ? "hard environment differences"
+		                        : "a workload on one side only");
 		break;
 	case VMS_OUTCOME_CANNOT_TELL:
 		fputs("CANNOT TELL (", f);

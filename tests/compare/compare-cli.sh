@@ -82,17 +82,40 @@ expect_rc 2 "$VMSUITE" compare base.json bigmem.json && ok "hard diff: exit 2"
 grep -q 'HARD     mem_total_bytes' out && ok "hard diff listed" || fail "hard diff not listed"
 grep -q '^elapsed_s .*not comparable$' out && ok "not comparable verdict" || fail "verdict"
 expect_rc 0 "$VMSUITE" compare --force base.json bigmem.json && ok "--force compares"
-# Another MP3 touches the sound metrics only: the system metrics keep their verdicts, so the
-# comparison is not "nothing comparable" (exit 0, sound rows "not comparable").
-expect_rc 0 "$VMSUITE" compare base.json newmp3.json && ok "other MP3: exit 0"
+# Another MP3 touches the sound metrics only: the system metrics keep their verdicts, the sound
+# rows are "not comparable"; a deciding metric that cannot be judged leaves the comparison
+# unable to pass (exit 2; --bisect 125).
+expect_rc 2 "$VMSUITE" compare base.json newmp3.json && ok "other MP3: exit 2"
 grep -q '^sound_rating .*not comparable$' out && ok "sound not comparable" || fail "sound verdict"
 grep -q '^elapsed_s .*not comparable$' out && fail "MP3 change blocked non-sound metrics" ||
 	ok "MP3 change leaves the system metrics comparable"
 
-# Mismatched workloads: compare what is common, say what is not.
-expect_rc 0 "$VMSUITE" compare base.json nomtest.json
+# Partial differences, one rule: a workload on one side only or sized differently is not
+# comparable for that workload, and the comparison is not comparable (exit 2, --bisect 125)
+# unless another workload regressed (exit 1).
+expect_rc 2 "$VMSUITE" compare base.json nomtest.json && ok "workload missing on B: exit 2"
 grep -q '  mtest01: only in base.json' out && ok "workload only in BASE listed" ||
 	fail "missing workload not listed"
+grep -q 'NOT COMPARABLE (a workload on one side only)' out && ok "verdict names the cause" ||
+	fail "verdict line: $(grep VERDICT out)"
+expect_rc 125 "$VMSUITE" compare --bisect base.json nomtest.json && ok "missing workload: bisect 125"
+expect_rc 125 "$VMSUITE" compare --bisect nomtest.json base.json && ok "workload only in B: bisect 125"
+python3 - base.json resized.json slowsized.json <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))
+for w in b["workloads"]:
+    if w["name"] == "mtest01":
+        w["options"]["bytes"] = 7
+json.dump(b, open(sys.argv[2], "w"))
+s = json.load(open("slow.json"))
+for w in s["workloads"]:
+    if w["name"] == "mtest01":
+        w["options"]["bytes"] = 7
+json.dump(s, open(sys.argv[3], "w"))
+PY
+expect_rc 125 "$VMSUITE" compare --bisect base.json resized.json && ok "a workload sized differently: bisect 125"
+expect_rc 1 "$VMSUITE" compare --bisect base.json slowsized.json &&
+	ok "sized differently, another workload regressed: bisect 1"
 
 # A result in the runner's real shape (the fuzz corpus' sample), against itself: every verdict
 # is "no change", "inconclusive", "unstable" or informational, and the exit status is 0.
@@ -316,7 +339,8 @@ PY
 cp evil.json 'evil<b>```.json'
 rc=0
 "$VMSUITE" compare --format markdown evila.json 'evil<b>```.json' >out 2>err || rc=$?
-[ "$rc" -le 1 ] || fail "markdown of crafted files: exit $rc, $(cat err)"
+# (exit 2: the crafted option is a hard difference of one workload)
+[ "$rc" -le 2 ] || fail "markdown of crafted files: exit $rc, $(cat err)"
 	python3 - out <<'PY' > md.out 2>&1 && ok "markdown escapes file strings" ||
 import re, sys
 md = open(sys.argv[1], encoding="utf-8").read()
@@ -424,6 +448,11 @@ $G -o b2kern.json --label v6.13 --seed 25 --set 'fingerprint.kernel_release.valu
 expect_rc 2 "$VMSUITE" compare a1.json a2.json -- b1.json b2kern.json &&
 	grep -q 'HARD     b2kern.json vs b1.json: kernel_release' out && ok "another kernel in a side: hard" ||
 	fail "kernels mixed in a side: $(grep -E 'kernel|VERDICT' out)"
+$G -o b2nomtest.json --label v6.13 --seed 26 --drop-workload mtest01
+expect_rc 125 "$VMSUITE" compare --bisect a1.json a2.json -- b1.json b2nomtest.json &&
+	grep -q 'HARD     b2nomtest.json vs b1.json: mtest01: workload *ran -> (absent)' out &&
+	ok "a workload missing in one suite of a side: hard" ||
+	fail "workload missing in a suite: $(grep -E 'mtest01|VERDICT' out)"
 $G -o b2lab.json --label v6.13-boot2 --seed 27 --set 'fingerprint.kernel_release.value="v6.13"'
 rc=0
 "$VMSUITE" compare a1.json a2.json -- b1.json b2lab.json >out 2>err || rc=$?
