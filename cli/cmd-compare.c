@@ -71,6 +71,7 @@ enum compare_key {
 	CMP_OVERWRITE,
 	CMP_METRIC,
 	CMP_BISECT,
+	CMP_DISTURBED,
 };
 
 static const struct vms_cli_option compare_options[] = {
@@ -100,6 +101,10 @@ static const struct vms_cli_option compare_options[] = {
      "(cannot tell, not comparable, unstable, not shown non-inferior),\n"
      "128 tool error, 129 usage error (both stop the bisect)",
      CMP_BISECT, 0},
+    {"disturbed-above", 0, VMS_CLI_REQUIRED, "PCT",
+     "a run whose other processes took more of the CPUs is disturbed\n"
+     "(other_cpu_pct; default 5)",
+     CMP_DISTURBED, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
@@ -276,6 +281,14 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 		a->metrics[a->n_metrics++] = val;
 		return 0;
 	case CMP_BISECT: a->bisect = 1; return 0;
+	case CMP_DISTURBED:
+		if (parse_pct(val, 1, &a->opts.disturbed_above)) {
+			snprintf(err, errlen,
+			         "--disturbed-above wants a percentage in (0, 100], not '%s'", val);
+			return -EINVAL;
+		}
+		a->opts.disturbed_above *= 100; /* other_cpu_pct is in % */
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -415,6 +428,12 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	vms_compare_note_suites(&cmp, a.bisect);
+	for (i = 0; i + 1 < cmp.n_files; i++)
+		if (vms_compare_confounded(&cmp, i))
+			vms_note("%c: other processes took the CPUs: %zu deciding change%s "
+			         "confounded, not judged",
+			         'A' + (int)i + 1, vms_compare_confounded(&cmp, i),
+			         vms_compare_confounded(&cmp, i) > 1 ? "s" : "");
 	if (a.bisect)
 		status = vms_compare_bisect_status(&cmp);
 	else

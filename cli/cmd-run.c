@@ -559,6 +559,11 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	vms_compare_build(&c, &opts, &in);
 	status = vms_compare_bisect_status(&c);
 	vms_compare_note_suites(&c, 1);
+	if (vms_compare_confounded(&c, 0))
+		vms_note("--against: other processes took the CPUs during %s's runs or the "
+		         "baseline's: %zu deciding timing change%s confounded, not judged",
+		         output, vms_compare_confounded(&c, 0),
+		         vms_compare_confounded(&c, 0) > 1 ? "s" : "");
 	if (status == 0 && probe_died(doc)) {
 		vms_note("--against: the audio probe died during the run: its sound cannot be "
 		         "judged (exit 125)");

@@ -20,6 +20,7 @@ void vms_compare_opts_init(struct vms_compare_opts *o)
 	o->detect = 0.05;
 	o->cv_limit = 0.50;
 	o->force = 0;
+	o->disturbed_above = 5;
 }
 
 const char *vms_verdict_name(enum vms_verdict v)
@@ -35,6 +36,7 @@ const char *vms_verdict_name(enum vms_verdict v)
 	case VMS_VERDICT_UNSTABLE: return "unstable";
 	case VMS_VERDICT_NOT_COMPARABLE: return "not comparable";
 	case VMS_VERDICT_CANNOT_TELL: return "cannot tell";
+	case VMS_VERDICT_CONFOUNDED: return "confounded";
 	default: return "missing";
 	}
 }
@@ -620,7 +622,50 @@ static int without_audio(const json_t *doc)
 	       json_is_false(json_object_get(p, "with_audio"));
 }
 
-/* Not comparable and confounder marks of a judged cell. */
+/* True for the metrics that another process on the CPUs moves: the workload's wall-clock time
+ * and rates, and what the audio probe hears and how late it wakes. CPU times, faults and
+ * reclaim counts are the kernel's work and stay. */
+static int timing_metric(const struct vms_cmp_metric *m)
+{
+	const struct vms_metric_def *d = m->def;
+	size_t len = strlen(m->unit);
+
+	if (!d)
+		return 0;
+	return !strcmp(m->name, "elapsed_s") || d->group == VMS_GROUP_SOUND ||
+	       d->group == VMS_GROUP_LATENCY ||
+	       (d->group == VMS_GROUP_WORKLOAD && len > 2 && !strcmp(m->unit + len - 2, "/s"));
+}
+
+/* True when the disturbance of the busier side could explain the change of cell c: a timing
+ * metric moved in the direction that busier CPUs move it (worse on the busier side), and that
+ * side had disturbed runs and more of other processes' CPU time on average. "no change" and
+ * the verdicts that judge nothing are left alone; an unstable one is confounded too (other
+ * processes spread the runs as well as slow them). */
+static int disturbance_explains(const struct vms_cmp_workload *w, const struct vms_cmp_metric *m,
+                                const struct vms_cmp_cell *c, size_t k)
+{
+	const struct vms_cmp_busy *a = &w->busy[0], *b = &w->busy[k + 1];
+	int worse;
+
+	if (!timing_metric(m) || m->better == VMS_BETTER_NONE || isnan(c->change) || c->change == 1)
+		return 0;
+	switch (c->verdict) {
+	case VMS_VERDICT_REGRESSION:
+	case VMS_VERDICT_IMPROVEMENT:
+	case VMS_VERDICT_PROB_REGRESSION:
+	case VMS_VERDICT_PROB_IMPROVEMENT:
+	case VMS_VERDICT_INCONCLUSIVE:
+	case VMS_VERDICT_UNSTABLE: break;
+	default: return 0;
+	}
+	worse = m->better == VMS_BETTER_LOWER ? c->change > 1 : c->change < 1;
+	if (worse)
+		return b->disturbed && b->mean > (a->known ? a->mean : 0);
+	return a->disturbed && a->mean > (b->known ? b->mean : 0);
+}
+
+/* Not comparable, confounded and confounder marks of a judged cell. */
 static void finish_cell(const struct vms_compare *cmp, const struct vms_cmp_workload *w,
                         const struct vms_cmp_metric *m, struct vms_cmp_cell *c, size_t k)
 {
@@ -630,6 +675,12 @@ static void finish_cell(const struct vms_compare *cmp, const struct vms_cmp_work
 	if (!cmp->opts.force && vms_envdiff_blocks(env, w->name, m->audio)) {
 		c->verdict = VMS_VERDICT_NOT_COMPARABLE;
 		c->runs_needed = 0;
+		return;
+	}
+	if (disturbance_explains(w, m, c, k)) {
+		c->verdict = VMS_VERDICT_CONFOUNDED;
+		c->runs_needed = 0;
+		c->confounded = soft_applies(env, w->name, m->audio);
 		return;
 	}
 	switch (c->verdict) {
@@ -811,6 +862,27 @@ static int row_exists(const struct vms_compare *c, const char *name, const char 
 	return 0;
 }
 
+/* The disturbance of column k's runs of w: other_cpu_pct over every suite's runs. */
+static void busy_fill(const struct vms_compare *c, const struct cmp_ctx *x,
+                      struct vms_cmp_workload *w, size_t k)
+{
+	struct vms_cmp_busy *b = &w->busy[k];
+	struct vms_cmp_side s;
+	size_t i;
+
+	side_fill(c, x, &s, k, w, "other_cpu_pct", 0);
+	memset(b, 0, sizeof(*b));
+	b->known = s.s.n > 0;
+	b->runs = s.s.n;
+	b->mean = b->known ? s.s.mean : NAN;
+	b->max = b->known ? s.values[0] : NAN;
+	for (i = 0; i < s.s.n; i++) {
+		b->disturbed += s.values[i] > c->opts.disturbed_above;
+		b->max = fmax(b->max, s.values[i]);
+	}
+	side_release(&s);
+}
+
 static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const char *name,
                            const char *variant)
 {
@@ -828,6 +900,9 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 	w->variant = variant ? vms_xstrdup(variant) : NULL;
 	w->display = variant ? vms_xasprintf("%s [%s]", name, variant) : vms_xstrdup(name);
 	w->present = vms_xcalloc(c->n_files - 1, sizeof(*w->present));
+	w->busy = vms_xcalloc(c->n_files, sizeof(*w->busy));
+	for (k = 0; k < c->n_files; k++)
+		busy_fill(c, x, w, k);
 	for (k = 1; k < c->n_files; k++) {
 		for (su = 0; su < x->cols[k].n; su++)
 			w->present[k - 1] |= col_wl(c, x, k, su, w) != NULL;
@@ -841,6 +916,7 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 		for (k = 1; k < c->n_files; k++)
 			c->unmatched[k - 1]++;
 		free(w->present);
+		free(w->busy);
 		free(w->name);
 		free(w->variant);
 		free(w->display);
@@ -1274,6 +1350,7 @@ void vms_compare_release(struct vms_compare *c)
 			metric_release(c, &w->metrics[j]);
 		free(w->metrics);
 		free(w->present);
+		free(w->busy);
 		free(w->name);
 		free(w->variant);
 		free(w->display);

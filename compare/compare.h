@@ -23,8 +23,11 @@ struct vms_compare_opts {
 	                   * log ratios of pairs, a metric is "unstable", 0.50; runs in two groups
 	                   * or more outliers than trimming removes also are */
 	int force;        /* compare despite hard environment differences */
+
+	/* a run whose other_cpu_pct exceeds this (in %, 5) is disturbed */
+	double disturbed_above;
 };
-/* The defaults above: 2 %, 0.05, 5 %, 50 %, no force. */
+/* The defaults above: 2 %, 0.05, 5 %, 50 %, no force, 5 %. */
 void vms_compare_opts_init(struct vms_compare_opts *o);
 
 enum vms_verdict {
@@ -39,6 +42,8 @@ enum vms_verdict {
 	VMS_VERDICT_NOT_COMPARABLE,
 	VMS_VERDICT_CANNOT_TELL, /* a side has no successful run of the workload */
 	VMS_VERDICT_MISSING,     /* the metric is absent from one side, or has no value there */
+	VMS_VERDICT_CONFOUNDED,  /* a timing change that other processes on the CPUs of the busier
+	                          * side could explain (struct vms_cmp_busy) */
 };
 /* "regression", "probably regression", "no change", ... */
 const char *vms_verdict_name(enum vms_verdict v);
@@ -121,6 +126,16 @@ struct vms_cmp_metric {
 	struct vms_cmp_cell *cells; /* one per other file */
 };
 
+/* What else ran on the emulated machine's CPUs during one side's runs of a workload: the runs'
+ * other_cpu_pct samples (CPU time of processes outside the suite, % of the CPUs), pooled over
+ * the side's suites. known 0: no run recorded it (an older result file). */
+struct vms_cmp_busy {
+	int known;
+	size_t runs;      /* runs with an other_cpu_pct sample */
+	size_t disturbed; /* ... above opts.disturbed_above */
+	double mean, max; /* other_cpu_pct over those runs, % */
+};
+
 struct vms_cmp_workload {
 	char *name;
 	char *variant; /* files matched by this variant label (files with several variants), or
@@ -129,6 +144,9 @@ struct vms_cmp_workload {
 	struct vms_cmp_metric *metrics;
 	size_t n_metrics;
 	int *present; /* per other file: 1 when the workload is in it */
+
+	/* per column ([0] = BASE): what other processes took of the CPUs during its runs */
+	struct vms_cmp_busy *busy;
 };
 
 struct vms_cmp_file {
@@ -199,8 +217,8 @@ enum vms_cmp_outcome {
 	                             * hard difference touches a deciding metric (or nothing is
 	                             * common) */
 	VMS_OUTCOME_CANNOT_TELL,    /* a deciding metric was not measured on a side (missing, or
-	                             * no successful run), is unstable, or B failed runs that A
-	                             * did not */
+	                             * no successful run), is unstable or confounded, or B failed
+	                             * runs that A did not */
 	VMS_OUTCOME_NO_CHANGE,      /* shown: every deciding metric is "no change" (its interval
 	                             * inside the threshold) or an improvement */
 };
@@ -231,6 +249,9 @@ int vms_cmp_cell_decided(const struct vms_cmp_cell *c);
  * with the reason in err. */
 int vms_compare_check_metrics(json_t *const *docs, size_t n, const char *const *names,
                               size_t n_names, char *err, size_t errlen);
+/* The deciding metrics of side k + 1 whose change other processes on the CPUs could explain
+ * (verdict "confounded"). */
+size_t vms_compare_confounded(const struct vms_compare *c, size_t k);
 /* Notes to stderr on the suites per side (vms_note): one suite per side under bisect (the drift
  * between suites cannot be seen), fewer than 3 suites on a side of several (the suite-means
  * test has few degrees of freedom). For vmsuite compare and run --against. */

@@ -26,7 +26,8 @@ enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
 			blocked += cell->verdict == VMS_VERDICT_NOT_COMPARABLE;
 			untold += cell->verdict == VMS_VERDICT_CANNOT_TELL ||
 			          cell->verdict == VMS_VERDICT_MISSING ||
-			          cell->verdict == VMS_VERDICT_UNSTABLE;
+			          cell->verdict == VMS_VERDICT_UNSTABLE ||
+			          cell->verdict == VMS_VERDICT_CONFOUNDED;
 			shown += cell->verdict == VMS_VERDICT_NO_CHANGE ||
 			         cell->verdict == VMS_VERDICT_IMPROVEMENT;
 		}
@@ -132,6 +133,20 @@ unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k)
 				most = cell->runs_needed;
 		}
 	return most;
+}
+
+size_t vms_compare_confounded(const struct vms_compare *c, size_t k)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+
+			n += m->primary && c->workloads[i].present[k] &&
+			     m->cells[k].verdict == VMS_VERDICT_CONFOUNDED;
+		}
+	return n;
 }
 
 void vms_compare_note_suites(const struct vms_compare *c, int bisect)

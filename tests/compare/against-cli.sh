@@ -38,7 +38,14 @@ def noisy(d):
     m = d["workloads"][0]["metrics"]["minor_faults"]
     m["samples"] = [v * f for v, f in zip(m["samples"], (0.4, 1.0, 2.5))]
 variant("noisy", noisy)        # log spread far above 50 %: unstable, no judgement
+def busy(d):
+    w = d["workloads"][0]
+    m = w["metrics"]["elapsed_s"]
+    m["samples"] = [None if v is None else v * 2 for v in m["samples"]]
+    w["metrics"]["other_cpu_pct"] = {"unit": "%", "better": "lower", "primary": False,
+                                     "kind": "gauge", "samples": [12.0, 14.0, 13.0]}
 variant("morehard", lambda d: (scale(2.0)(d), hard(d)))  # as more.json, on another machine
+variant("busybase", busy)      # a baseline made while other processes took ~13 % of the CPU
 PY
 
 # compare --bisect on the prepared files alone (no run)
@@ -90,6 +97,13 @@ got=0
 run_small two.json --against more.json --against morehard.json --metric minor_faults >out 2>err || got=$?
 [ "$got" = 125 ] && ok || fail "run --against more.json --against morehard.json: exit $got, want 125"
 expect_in "$(cat err)" "side A has 2 suites" "advice on the suites per side"
+# a baseline made on a busy machine: the new run's faster elapsed time is confounded (skip)
+got=0
+run_small busy-new.json --against busybase.json --metric elapsed_s >out 2>err || got=$?
+[ "$got" = 125 ] && ok || fail "run --against busybase.json: exit $got, want 125"
+expect_in "$(cat err)" "confounded" "the confounded change is named"
+[ "$(json_get busy-new.json 'd["verdict"]["compare"]["workloads"][0]["disturbance"][0]["disturbed"]')" = 3 ] &&
+  ok || fail "busy-new.json: the stored verdict lacks the baseline's disturbance"
 # the verdict lines are printed without -q
 got=0
 "$VMSUITE" run --machine host -w mtest01:bytes=16M -n 3 --no-drop-caches -o shown.json \

@@ -459,6 +459,38 @@ rc=0
 [ "$rc" -le 1 ] && grep -q 'soft     b2lab.json vs b1.json: label' out &&
 	ok "another label in a side: shown as soft (exit $rc)" || fail "label in a side: exit $rc"
 
+# Confounded: B's runs shared their CPUs with other processes (other_cpu_pct ~8 %, every run
+# disturbed): its slower elapsed time is "confounded", never a regression.
+$G -o quiet.json --label quiet --seed 31 --busy 0.3
+$G -o busy.json --label busy --seed 32 --busy 8 --shift 0.09
+$G -o quota.json --label quota --seed 32 --busy 0.3 --shift 0.09
+$G -o oldslow.json --label oldslow --seed 32 --shift 0.09
+$G -o oldquiet.json --label oldquiet --seed 31
+expect_rc 2 "$VMSUITE" compare --metric elapsed_s quiet.json busy.json &&
+	ok "disturbed B, slower: exit 2"
+grep -q '^elapsed_s .* confounded$' out && ok "elapsed_s confounded" ||
+	fail "elapsed_s verdict: $(grep '^elapsed_s' out)"
+grep -q 'CANNOT TELL ([0-9] primary metrics* confounded by other processes' out &&
+	ok "verdict line says confounded" || fail "verdict line: $(grep VERDICT out)"
+grep -A2 '^Other processes on the CPUs' out | grep -q ' B  *[0-9.]*% (max [0-9.]*%), 5/5 runs disturbed' &&
+	ok "disturbance shown per side" || fail "disturbance not shown: $(grep -A4 'Other processes' out)"
+expect_rc 125 "$VMSUITE" compare --bisect --metric elapsed_s quiet.json busy.json &&
+	ok "confounded alone: bisect 125"
+expect_rc 125 "$VMSUITE" compare --bisect --metric elapsed_s busy.json quiet.json &&
+	ok "disturbed A, B looks faster: bisect 125"
+expect_rc 1 "$VMSUITE" compare --bisect --metric elapsed_s --metric sys_s quiet.json busy.json &&
+	ok "a non-timing regression still decides: bisect 1"
+expect_rc 1 "$VMSUITE" compare --bisect --metric elapsed_s quiet.json quota.json &&
+	ok "slower with no other process (a CPU quota): bad"
+expect_rc 1 "$VMSUITE" compare --bisect --metric elapsed_s oldquiet.json oldslow.json &&
+	ok "files without other_cpu_pct: judged as before"
+expect_rc 1 "$VMSUITE" compare --bisect --disturbed-above 20 --metric elapsed_s quiet.json busy.json &&
+	ok "--disturbed-above 20: not disturbed, bad"
+"$VMSUITE" compare --format json quiet.json busy.json >out 2>err || true
+[ "$(jq -r '.workloads[0].disturbance[1].disturbed' out)" = 5 ] &&
+	[ "$(jq -r '.workloads[0].metrics[] | select(.name == "elapsed_s") | .others[0].verdict' out)" = confounded ] &&
+	ok "json: disturbance and confounded verdict" || fail "json disturbance"
+
 expect_rc 2 "$VMSUITE" compare s1.json s2.json -- && ok "'--' without files after it: usage error"
 expect_rc 2 "$VMSUITE" compare s1.json -- -- s2.json && ok "empty side: usage error"
 
