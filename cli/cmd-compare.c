@@ -157,9 +157,11 @@ const struct vms_cli_usage vms_compare_usage = {
              "ratios). Files\n"
              "with variants are matched by variant label. Sides of several suites (A1 A2 -- "
              "B1 B2): the\n"
-             "drift between suites is measured and the suite means decide when it exceeds "
-             "the runs'\n"
-             "spread. See docs/compare.md.\n",
+             "suite means decide (3 or more suites per side advised), every suite is checked "
+             "against its\n"
+             "side and BASE. A timing change that other processes on the CPUs could explain "
+             "(other_cpu_pct)\n"
+             "is confounded, never a regression. See docs/compare.md.\n",
     .generated = primary_paragraph,
     .options = compare_options,
     .more = "Exit status (differs from the other commands): 0 no regression shown (NO CHANGE "
@@ -167,8 +169,10 @@ const struct vms_cli_usage vms_compare_usage = {
             "primary metric is shown within the threshold); 1 a primary metric regressed "
             "(one-sided,\n"
             "failed runs included); 2 cannot tell (a primary metric not measured, unstable, "
-            "or runs\n"
-            "failed on B only), nothing comparable, or an error (bad file, bad option). With "
+            "confounded,\n"
+            "or runs failed on B only), not comparable (a workload on one side only or sized "
+            "differently,\n"
+            "unless another regressed), or an error (bad file, bad option). With "
             "--bisect:\n"
             "0 good (non-inferior), 1 bad, 125 skip, 128 tool error, 129 usage error (git "
             "bisect run;\n"
