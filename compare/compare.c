@@ -10,8 +10,8 @@
 
 #include "core/metric.h"
 #include "core/result.h"
-#include "core/util.h"
 #include "compare/sound.h"
+#include "core/util.h"
 
 void vms_compare_opts_init(struct vms_compare_opts *o)
 {
@@ -456,63 +456,6 @@ static size_t make_pairs(const struct vms_cmp_side *a, const struct vms_cmp_side
 	return n;
 }
 
-/* The suite-means test of sides of several suites: each suite's geometric mean is one
- * observation, so the drift between suites (separate boots, the machine's state) is part of the
- * error whatever its size, and the runs never decide alone. vms_suites_change() given each suite
- * mean twice sees no spread within the suites, so its suite means decide; the drift and the
- * runs' spread reported come from the runs themselves. 0 or -errno as vms_suites_change();
- * -EDOM also when every suite mean is the same. */
-static int suite_means_change(const struct vms_cmp_side *a, const struct vms_cmp_side *b,
-                              double alpha, struct vms_change *ch, double *drift, double *within)
-{
-	const struct vms_cmp_side *sd[2] = {a, b};
-	double *v[2], dummy;
-	unsigned *su[2];
-	size_t n[2], i, side;
-	int used, ret;
-
-	ret = vms_suites_change(a->values, a->suite, a->s.n, b->values, b->suite, b->s.n, alpha, ch,
-	                        &used, drift, within);
-	if (ret)
-		return ret;
-	for (side = 0; side < 2; side++) {
-		const struct vms_cmp_side *x = sd[side];
-		size_t ns = 0, *cnt;
-		double *sum;
-
-		for (i = 0; i < x->s.n; i++)
-			ns = x->suite[i] + 1 > ns ? x->suite[i] + 1 : ns;
-		sum = vms_xcalloc(ns + 1, sizeof(*sum));
-		cnt = vms_xcalloc(ns + 1, sizeof(*cnt));
-		for (i = 0; i < x->s.n; i++) {
-			sum[x->suite[i]] += log(x->values[i]);
-			cnt[x->suite[i]]++;
-		}
-		v[side] = vms_xcalloc(2 * ns + 1, sizeof(*v[side]));
-		su[side] = vms_xcalloc(2 * ns + 1, sizeof(*su[side]));
-		n[side] = 0;
-		for (i = 0; i < ns; i++)
-			if (cnt[i]) {
-				v[side][2 * n[side]] = v[side][2 * n[side] + 1] =
-				    exp(sum[i] / cnt[i]);
-				su[side][2 * n[side]] = su[side][2 * n[side] + 1] =
-				    (unsigned)n[side];
-				n[side]++;
-			}
-		free(sum);
-		free(cnt);
-	}
-	ret = vms_suites_change(v[0], su[0], 2 * n[0], v[1], su[1], 2 * n[1], alpha, ch, &used,
-	                        &dummy, &dummy);
-	if (!ret && !used)
-		ret = -EDOM;
-	for (side = 0; side < 2; side++) {
-		free(v[side]);
-		free(su[side]);
-	}
-	return ret;
-}
-
 static void judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *m,
                     struct vms_cmp_cell *c, int paired)
 {
@@ -549,7 +492,7 @@ static void judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *
 		free(pb);
 	}
 	if (ret && (a->n_suites > 1 || b->n_suites > 1)) {
-		ret = suite_means_change(a, b, o->alpha, &ch, &c->drift, &c->within);
+		ret = vms_cmp_suite_means_change(a, b, o->alpha, &ch, &c->drift, &c->within);
 		if (!ret)
 			c->method = VMS_CMP_SUITES_LOG;
 	}
@@ -622,49 +565,6 @@ static int without_audio(const json_t *doc)
 	       json_is_false(json_object_get(p, "with_audio"));
 }
 
-/* True for the metrics that another process on the CPUs moves: the workload's wall-clock time
- * and rates, and what the audio probe hears and how late it wakes. CPU times, faults and
- * reclaim counts are the kernel's work and stay. */
-static int timing_metric(const struct vms_cmp_metric *m)
-{
-	const struct vms_metric_def *d = m->def;
-	size_t len = strlen(m->unit);
-
-	if (!d)
-		return 0;
-	return !strcmp(m->name, "elapsed_s") || d->group == VMS_GROUP_SOUND ||
-	       d->group == VMS_GROUP_LATENCY ||
-	       (d->group == VMS_GROUP_WORKLOAD && len > 2 && !strcmp(m->unit + len - 2, "/s"));
-}
-
-/* True when the disturbance of the busier side could explain the change of cell c: a timing
- * metric moved in the direction that busier CPUs move it (worse on the busier side), and that
- * side had disturbed runs and more of other processes' CPU time on average. "no change" and
- * the verdicts that judge nothing are left alone; an unstable one is confounded too (other
- * processes spread the runs as well as slow them). */
-static int disturbance_explains(const struct vms_cmp_workload *w, const struct vms_cmp_metric *m,
-                                const struct vms_cmp_cell *c, size_t k)
-{
-	const struct vms_cmp_busy *a = &w->busy[0], *b = &w->busy[k + 1];
-	int worse;
-
-	if (!timing_metric(m) || m->better == VMS_BETTER_NONE || isnan(c->change) || c->change == 1)
-		return 0;
-	switch (c->verdict) {
-	case VMS_VERDICT_REGRESSION:
-	case VMS_VERDICT_IMPROVEMENT:
-	case VMS_VERDICT_PROB_REGRESSION:
-	case VMS_VERDICT_PROB_IMPROVEMENT:
-	case VMS_VERDICT_INCONCLUSIVE:
-	case VMS_VERDICT_UNSTABLE: break;
-	default: return 0;
-	}
-	worse = m->better == VMS_BETTER_LOWER ? c->change > 1 : c->change < 1;
-	if (worse)
-		return b->disturbed && b->mean > (a->known ? a->mean : 0);
-	return a->disturbed && a->mean > (b->known ? b->mean : 0);
-}
-
 /* Not comparable, confounded and confounder marks of a judged cell. */
 static void finish_cell(const struct vms_compare *cmp, const struct vms_cmp_workload *w,
                         const struct vms_cmp_metric *m, struct vms_cmp_cell *c, size_t k)
@@ -677,7 +577,7 @@ static void finish_cell(const struct vms_compare *cmp, const struct vms_cmp_work
 		c->runs_needed = 0;
 		return;
 	}
-	if (disturbance_explains(w, m, c, k)) {
+	if (vms_cmp_disturbance_explains(w, m, c, k)) {
 		c->verdict = VMS_VERDICT_CONFOUNDED;
 		c->runs_needed = 0;
 		c->confounded = soft_applies(env, w->name, m->audio);
@@ -862,27 +762,6 @@ static int row_exists(const struct vms_compare *c, const char *name, const char 
 	return 0;
 }
 
-/* The disturbance of column k's runs of w: other_cpu_pct over every suite's runs. */
-static void busy_fill(const struct vms_compare *c, const struct cmp_ctx *x,
-                      struct vms_cmp_workload *w, size_t k)
-{
-	struct vms_cmp_busy *b = &w->busy[k];
-	struct vms_cmp_side s;
-	size_t i;
-
-	side_fill(c, x, &s, k, w, "other_cpu_pct", 0);
-	memset(b, 0, sizeof(*b));
-	b->known = s.s.n > 0;
-	b->runs = s.s.n;
-	b->mean = b->known ? s.s.mean : NAN;
-	b->max = b->known ? s.values[0] : NAN;
-	for (i = 0; i < s.s.n; i++) {
-		b->disturbed += s.values[i] > c->opts.disturbed_above;
-		b->max = fmax(b->max, s.values[i]);
-	}
-	side_release(&s);
-}
-
 static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const char *name,
                            const char *variant)
 {
@@ -901,8 +780,13 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 	w->display = variant ? vms_xasprintf("%s [%s]", name, variant) : vms_xstrdup(name);
 	w->present = vms_xcalloc(c->n_files - 1, sizeof(*w->present));
 	w->busy = vms_xcalloc(c->n_files, sizeof(*w->busy));
-	for (k = 0; k < c->n_files; k++)
-		busy_fill(c, x, w, k);
+	for (k = 0; k < c->n_files; k++) {
+		const json_t *wls[64];
+
+		for (su = 0; su < x->cols[k].n && su < VMS_ARRAY_SIZE(wls); su++)
+			wls[su] = col_wl(c, x, k, su, w);
+		vms_cmp_busy_of(&w->busy[k], wls, su, c->opts.disturbed_above);
+	}
 	for (k = 1; k < c->n_files; k++) {
 		for (su = 0; su < x->cols[k].n; su++)
 			w->present[k - 1] |= col_wl(c, x, k, su, w) != NULL;
@@ -970,178 +854,6 @@ static char *file_label(const json_t *doc, const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return vms_xstrdup(label && *label ? label : slash ? slash + 1 : path);
-}
-
-/* The settings of variant v of doc ("variants"[v].settings), or NULL. */
-static const json_t *variant_settings(const json_t *doc, size_t v)
-{
-	return json_object_get(json_array_get(json_object_get(doc, "variants"), v), "settings");
-}
-
-static void env_add(struct vms_envdiff *d, const char *key, const char *base, const char *other)
-{
-	struct vms_env_item *it;
-
-	d->items = vms_xrealloc(d->items, (d->n + 1) * sizeof(*d->items));
-	it = &d->items[d->n++];
-	memset(it, 0, sizeof(*it));
-	it->cls = VMS_ENV_EXPECTED;
-	it->scope = VMS_ENV_GLOBAL;
-	it->key = vms_xasprintf("variant: %s", key);
-	it->base = vms_xstrdup(base ? base : "(absent)");
-	it->other = vms_xstrdup(other ? other : "(absent)");
-}
-
-/* The settings in which variant b of doc differs from variant a, as expected differences:
- * what the tester chose to vary. */
-static void variant_settings_diff(const json_t *doc, size_t a, size_t b, struct vms_envdiff *d)
-{
-	const json_t *sa = variant_settings(doc, a), *sb = variant_settings(doc, b), *v;
-	const char *key;
-
-	json_object_foreach ((json_t *)sa, key, v) {
-		const char *x = json_string_value(v),
-		           *y = json_string_value(json_object_get(sb, key));
-
-		if (!x || !y || strcmp(x, y))
-			env_add(d, key, x, y);
-	}
-	json_object_foreach ((json_t *)sb, key, v)
-		if (!json_object_get(sa, key))
-			env_add(d, key, NULL, json_string_value(v));
-}
-
-/* Facts that must agree between the suites of one side, beyond the hard ones: suites of other
- * kernels pooled would measure no kernel. */
-static int same_kernel_key(const char *key)
-{
-	return !strcmp(key, "kernel_release") || !strcmp(key, "kernel_version");
-}
-
-/* Adds a copy of item it to d as class cls, its key prefixed with what was compared
- * ("b2.json: cpu_model", "b2.json vs b1.json: cpu_model"; prefix NULL: none). */
-static void env_add_suite(struct vms_envdiff *d, const struct vms_env_item *it,
-                          enum vms_env_class cls, const char *prefix)
-{
-	struct vms_env_item *n;
-
-	d->items = vms_xrealloc(d->items, (d->n + 1) * sizeof(*d->items));
-	n = &d->items[d->n++];
-	n->cls = cls;
-	n->scope = it->scope;
-	n->key = prefix ? vms_xasprintf("%s: %s", prefix, it->key) : vms_xstrdup(it->key);
-	n->workload = it->workload ? vms_xstrdup(it->workload) : NULL;
-	n->base = vms_xstrdup(it->base);
-	n->other = vms_xstrdup(it->other);
-}
-
-/* True when d has an item with its key, class and values (the same difference again). */
-static int env_has(const struct vms_envdiff *d, const struct vms_env_item *it)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		if (d->items[i].cls == it->cls && !strcmp(d->items[i].key, it->key) &&
-		    !strcmp(d->items[i].base, it->base) && !strcmp(d->items[i].other, it->other))
-			return 1;
-	return 0;
-}
-
-/* The workloads (and variants) that suite doc has and the side's first suite lacks, and the
- * other way round: a workload some suites of a side lack would be pooled from the others
- * alone. Added to d as hard differences of that workload; other variants (labels or
- * settings) as a hard difference of every workload. */
-static void suite_workloads(struct vms_envdiff *d, const json_t *first, const json_t *doc)
-{
-	const json_t *pair[2] = {first, doc}, *wl;
-	size_t side, i;
-
-	for (side = 0; side < 2; side++)
-		json_array_foreach (json_object_get(pair[side], "workloads"), i, wl) {
-			const char *name = json_string_value(json_object_get(wl, "name"));
-			const char *v = json_string_value(json_object_get(wl, "variant"));
-			struct vms_env_item it = {.cls = VMS_ENV_HARD, .scope = VMS_ENV_WORKLOAD};
-
-			if (!name || vms_result_workload_variant(
-			                 pair[!side], name, v ? v : VMS_RESULT_VARIANT_DEFAULT))
-				continue;
-			if (v && !strcmp(v, VMS_RESULT_VARIANT_DEFAULT))
-				v = NULL;
-			it.workload = (char *)name;
-			it.key = v ? vms_xasprintf("%s [%s]: workload", name, v)
-			           : vms_xasprintf("%s: workload", name);
-			it.base = (char *)(side ? "(absent)" : "ran");
-			it.other = (char *)(side ? "ran" : "(absent)");
-			env_add_suite(d, &it, VMS_ENV_HARD, NULL);
-			free(it.key);
-		}
-	if (!json_equal(json_object_get(first, "variants"), json_object_get(doc, "variants"))) {
-		struct vms_env_item it = {.cls = VMS_ENV_HARD, .scope = VMS_ENV_GLOBAL};
-		const json_t *va = json_object_get(first, "variants");
-		const json_t *vb = json_object_get(doc, "variants");
-		char *sa = va ? json_dumps(va, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-		char *sb = vb ? json_dumps(vb, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-
-		it.key = (char *)"variants";
-		it.base = sa ? sa : (char *)"(absent)";
-		it.other = sb ? sb : (char *)"(absent)";
-		env_add_suite(d, &it, VMS_ENV_HARD, NULL);
-		free(sa);
-		free(sb);
-	}
-}
-
-/* Adds to d what one further suite (path) of a side showed: base, its differences from BASE's
- * first suite (hard and soft ones that d does not already hold); own, its differences from its
- * side's first suite (vs names both): hard ones, another kernel (hard: suites of other kernels
- * measure no kernel), another label and the soft ones (possible confounders). */
-static void add_suite_findings(struct vms_envdiff *d, const struct vms_envdiff *base,
-                               const struct vms_envdiff *own, const char *path, const char *vs)
-{
-	size_t i, t, start = d->n, skip = strlen(path) + 2;
-
-	for (i = 0; i < base->n; i++)
-		if (base->items[i].cls != VMS_ENV_EXPECTED && !env_has(d, &base->items[i]))
-			env_add_suite(d, &base->items[i], base->items[i].cls, path);
-	for (i = 0; i < own->n; i++) {
-		const struct vms_env_item *it = &own->items[i];
-		enum vms_env_class cls = same_kernel_key(it->key)    ? VMS_ENV_HARD
-		                         : !strcmp(it->key, "label") ? VMS_ENV_SOFT
-		                                                     : it->cls;
-		int seen = 0;
-
-		if (cls == VMS_ENV_EXPECTED)
-			continue;
-		/* what this suite already showed against BASE is not said twice */
-		for (t = start; t < d->n; t++)
-			seen |= !strcmp(d->items[t].key + skip, it->key);
-		if (!seen)
-			env_add_suite(d, it, cls, vs);
-	}
-}
-
-/* Checks every further suite of side k against the side's first suite and, for the other
- * sides, against BASE's first suite (vms_compare_build_ex() diffs the first suites). What a
- * suite of BASE shows goes to every column's diff, what a suite of side k shows to its own. */
-static void check_suites(struct vms_compare *c, const struct cmp_ctx *x, size_t k)
-{
-	size_t s, j;
-
-	for (s = 1; s < x->cols[k].n; s++) {
-		const char *path = c->files[k].suite_paths[s];
-		char *vs = vms_xasprintf("%s vs %s", path, c->files[k].suite_paths[0]);
-		struct vms_envdiff own, base = {NULL, 0};
-
-		vms_envdiff_build(x->cols[k].docs[0], x->cols[k].docs[s], &own);
-		suite_workloads(&own, x->cols[k].docs[0], x->cols[k].docs[s]);
-		if (k)
-			vms_envdiff_build(x->cols[0].docs[0], x->cols[k].docs[s], &base);
-		for (j = k ? k : 1; j < (k ? k + 1 : c->n_files); j++)
-			add_suite_findings(&c->env[j - 1], &base, &own, path, vs);
-		vms_envdiff_release(&own);
-		vms_envdiff_release(&base);
-		free(vs);
-	}
 }
 
 /* Holm's adjustment over the deciding (workload, metric) pairs of column k + 1 that were
@@ -1273,10 +985,8 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 	for (k = 1; k < n_sides; k++) {
 		vms_envdiff_build(x.cols[0].docs[0], x.cols[k].docs[0], &c->env[k - 1]);
 		if (c->variants)
-			variant_settings_diff(in->docs[0], 0, k, &c->env[k - 1]);
+			vms_cmp_variant_settings_diff(in->docs[0], 0, k, &c->env[k - 1]);
 	}
-	for (k = 0; k < n_sides && !c->variants; k++)
-		check_suites(c, &x, k);
 	if (c->variants) {
 		for (k = 0; k < n_sides; k++)
 			json_array_foreach (json_object_get(in->docs[0], "workloads"), i, wl) {
@@ -1305,6 +1015,9 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 			}
 	} else {
 		int several = variant_count(x.cols[0].docs[0]) > 1;
+
+		for (k = 0; k < n_sides; k++)
+			vms_cmp_check_suites(c, k, x.cols[k].docs, x.cols[k].n, x.cols[0].docs[0]);
 
 		json_array_foreach (json_object_get(x.cols[0].docs[0], "workloads"), i, wl) {
 			const char *v = json_string_value(json_object_get(wl, "variant"));

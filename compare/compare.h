@@ -261,4 +261,37 @@ void vms_compare_note_suites(const struct vms_compare *c, int bisect);
  * 0 when none does. */
 unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k);
 
+/* ---- parts of the model in compare/sides.c (for compare/compare.c) --------------------- */
+
+/* The suite-means test of side b against side a when a side has several suites: each suite's
+ * geometric mean is one observation. ch gets the change, *drift and *within the between-suite
+ * drift and the runs' spread (log units) measured from the runs. 0, or -EINVAL (too few values
+ * or suites), -EDOM (a value <= 0, or every suite mean the same: the runs may decide then). */
+int vms_cmp_suite_means_change(const struct vms_cmp_side *a, const struct vms_cmp_side *b,
+                               double alpha, struct vms_change *ch, double *drift, double *within);
+
+/* Checks suites docs[1..n) of side k against its first suite docs[0] and, for k > 0, against
+ * base (BASE's first suite): what they show goes to c->env of side k, or of every other side
+ * for k = 0, with keys "b2.json: KEY" (against BASE) and "b2.json vs b1.json: KEY" (within the
+ * side). Another kernel within a side, other variants and a workload some suites lack are
+ * hard; another label is soft. Never fails (aborts on OOM). */
+void vms_cmp_check_suites(struct vms_compare *c, size_t k, json_t *const *docs, size_t n,
+                          const json_t *base);
+
+/* What other processes took of the CPUs during the runs of the n workload objects wls (one
+ * per suite of a side; NULL entries skipped): their other_cpu_pct samples, a run above `above`
+ * (in %) disturbed. b->known 0 when no run recorded it. */
+void vms_cmp_busy_of(struct vms_cmp_busy *b, const json_t *const *wls, size_t n, double above);
+
+/* True when the disturbance of the busier side (w->busy, side k + 1 against BASE) could explain
+ * cell c of metric m: a timing metric (elapsed_s, the workload's rates, the sound and latency
+ * metrics) changed the way busier CPUs move it, and that side had disturbed runs and more of
+ * other processes' CPU time on average. */
+int vms_cmp_disturbance_explains(const struct vms_cmp_workload *w, const struct vms_cmp_metric *m,
+                                 const struct vms_cmp_cell *c, size_t k);
+
+/* The settings in which variant b of doc differs from variant a, added to d as expected
+ * differences ("variant: NAME"): what the tester chose to vary. */
+void vms_cmp_variant_settings_diff(const json_t *doc, size_t a, size_t b, struct vms_envdiff *d);
+
 #endif
