@@ -71,6 +71,7 @@ enum compare_key {
 	CMP_OVERWRITE,
 	CMP_METRIC,
 	CMP_BISECT,
+	CMP_DISTURBED,
 };
 
 static const struct vms_cli_option compare_options[] = {
@@ -100,6 +101,10 @@ static const struct vms_cli_option compare_options[] = {
      "(cannot tell, not comparable, unstable, not shown non-inferior),\n"
      "128 tool error, 129 usage error (both stop the bisect)",
      CMP_BISECT, 0},
+    {"disturbed-above", 0, VMS_CLI_REQUIRED, "PCT",
+     "a run whose other processes took more of the CPUs is disturbed\n"
+     "(other_cpu_pct; default 5)",
+     CMP_DISTURBED, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
@@ -152,9 +157,11 @@ const struct vms_cli_usage vms_compare_usage = {
              "ratios). Files\n"
              "with variants are matched by variant label. Sides of several suites (A1 A2 -- "
              "B1 B2): the\n"
-             "drift between suites is measured and the suite means decide when it exceeds "
-             "the runs'\n"
-             "spread. See docs/compare.md.\n",
+             "suite means decide (3 or more suites per side advised), every suite is checked "
+             "against its\n"
+             "side and BASE. A timing change that other processes on the CPUs could explain "
+             "(other_cpu_pct)\n"
+             "is confounded, never a regression. See docs/compare.md.\n",
     .generated = primary_paragraph,
     .options = compare_options,
     .more = "Exit status (differs from the other commands): 0 no regression shown (NO CHANGE "
@@ -162,8 +169,10 @@ const struct vms_cli_usage vms_compare_usage = {
             "primary metric is shown within the threshold); 1 a primary metric regressed "
             "(one-sided,\n"
             "failed runs included); 2 cannot tell (a primary metric not measured, unstable, "
-            "or runs\n"
-            "failed on B only), nothing comparable, or an error (bad file, bad option). With "
+            "confounded,\n"
+            "or runs failed on B only), not comparable (a workload on one side only or sized "
+            "differently,\n"
+            "unless another regressed), or an error (bad file, bad option). With "
             "--bisect:\n"
             "0 good (non-inferior), 1 bad, 125 skip, 128 tool error, 129 usage error (git "
             "bisect run;\n"
@@ -276,6 +285,14 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 		a->metrics[a->n_metrics++] = val;
 		return 0;
 	case CMP_BISECT: a->bisect = 1; return 0;
+	case CMP_DISTURBED:
+		if (parse_pct(val, 1, &a->opts.disturbed_above)) {
+			snprintf(err, errlen,
+			         "--disturbed-above wants a percentage in (0, 100], not '%s'", val);
+			return -EINVAL;
+		}
+		a->opts.disturbed_above *= 100; /* other_cpu_pct is in % */
+		return 0;
 	}
 	return -EINVAL;
 }
@@ -414,6 +431,13 @@ int cmd_compare(int argc, char **argv)
 		status = error_status(argv, argc, 0);
 		goto out;
 	}
+	vms_compare_note_suites(&cmp, a.bisect);
+	for (i = 0; i + 1 < cmp.n_files; i++)
+		if (vms_compare_confounded(&cmp, i))
+			vms_note("%c: other processes took the CPUs: %zu deciding change%s "
+			         "confounded, not judged",
+			         'A' + (int)i + 1, vms_compare_confounded(&cmp, i),
+			         vms_compare_confounded(&cmp, i) > 1 ? "s" : "");
 	if (a.bisect)
 		status = vms_compare_bisect_status(&cmp);
 	else

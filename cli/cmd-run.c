@@ -163,7 +163,8 @@ static const struct vms_cli_option run_options[] = {
     {"against", 0, VMS_CLI_REQUIRED, "BASELINE.json",
      "compare the result with this baseline and exit as `git bisect\n"
      "run` reads it: 0 good, 1 a regression, 125 cannot judge;\n"
-     "repeatable (several baseline suites: their drift counts).\n"
+     "repeatable (several baseline suites, 3 or more advised: each\n"
+     "is checked, their suite means decide).\n"
      "The verdict is stored in the result. See docs/bisect.md",
      RUN_AGAINST, 1},
     {"metric", 'm', VMS_CLI_REQUIRED, "NAME",
@@ -227,9 +228,10 @@ const struct vms_cli_usage vms_run_usage = {
         "a --sysctl value the kernel refuses: nothing ran, every knob as it was);\n"
         "130 interrupted (result kept, incomplete). With --against: 0 no regression against\n"
         "the baseline, 1 a regression (failed runs included), 125 cannot judge (not comparable,\n"
-        "not measured, a deciding metric unstable, the audio probe died). With -n auto the "
-        "verdict\n"
-        "is that of the last look, at its per-look alpha (docs/compare.md, Adaptive runs).\n",
+        "in any baseline suite; a workload missing or sized differently; not measured; a\n"
+        "deciding metric unstable, or a timing change confounded by other processes; the\n"
+        "audio probe died). With -n auto the verdict is that of the last look, at its\n"
+        "per-look alpha (docs/compare.md, Adaptive runs).\n",
 };
 
 static const char *profile_names(void)
@@ -558,6 +560,12 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	opts.alpha = vms_adaptive_alpha(doc, opts.alpha);
 	vms_compare_build(&c, &opts, &in);
 	status = vms_compare_bisect_status(&c);
+	vms_compare_note_suites(&c, 1);
+	if (vms_compare_confounded(&c, 0))
+		vms_note("--against: other processes took the CPUs during %s's runs or the "
+		         "baseline's: %zu deciding timing change%s confounded, not judged",
+		         output, vms_compare_confounded(&c, 0),
+		         vms_compare_confounded(&c, 0) > 1 ? "s" : "");
 	if (status == 0 && probe_died(doc)) {
 		vms_note("--against: the audio probe died during the run: its sound cannot be "
 		         "judged (exit 125)");

@@ -10,8 +10,8 @@
 
 #include "core/metric.h"
 #include "core/result.h"
-#include "core/util.h"
 #include "compare/sound.h"
+#include "core/util.h"
 
 void vms_compare_opts_init(struct vms_compare_opts *o)
 {
@@ -20,6 +20,7 @@ void vms_compare_opts_init(struct vms_compare_opts *o)
 	o->detect = 0.05;
 	o->cv_limit = 0.50;
 	o->force = 0;
+	o->disturbed_above = 5;
 }
 
 const char *vms_verdict_name(enum vms_verdict v)
@@ -35,6 +36,7 @@ const char *vms_verdict_name(enum vms_verdict v)
 	case VMS_VERDICT_UNSTABLE: return "unstable";
 	case VMS_VERDICT_NOT_COMPARABLE: return "not comparable";
 	case VMS_VERDICT_CANNOT_TELL: return "cannot tell";
+	case VMS_VERDICT_CONFOUNDED: return "confounded";
 	default: return "missing";
 	}
 }
@@ -462,7 +464,7 @@ static void judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *
 	size_t na = a->s.n, nb = b->s.n;
 	double cv = cell_cv(m, c);
 	struct vms_change ch;
-	int ret = -EINVAL, used = 0;
+	int ret = -EINVAL, runs_decide;
 
 	c->runs_have = (unsigned)(na < nb ? na : nb);
 	c->method = VMS_CMP_NONE;
@@ -490,19 +492,20 @@ static void judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *
 		free(pb);
 	}
 	if (ret && (a->n_suites > 1 || b->n_suites > 1)) {
-		ret = vms_suites_change(a->values, a->suite, na, b->values, b->suite, nb, o->alpha,
-		                        &ch, &used, &c->drift, &c->within);
+		ret = vms_cmp_suite_means_change(a, b, o->alpha, &ch, &c->drift, &c->within);
 		if (!ret)
-			c->method = used ? VMS_CMP_SUITES_LOG : VMS_CMP_LOG_T;
+			c->method = VMS_CMP_SUITES_LOG;
 	}
+	/* several suites: the runs decide only where the suite means cannot (a value <= 0) */
+	runs_decide = ret && (ret == -EDOM || (a->n_suites <= 1 && b->n_suites <= 1));
 	/* the rule fixed in advance for heavy tails: an outlier on either side (on the log
 	 * scale) makes the trimmed-means test decide, whatever either test would say */
-	if (ret && (a->outliers || b->outliers)) {
+	if (runs_decide && (a->outliers || b->outliers)) {
 		ret = vms_yuen_change(a->values, na, b->values, nb, 0.2, o->alpha, &ch);
 		if (!ret)
 			c->method = VMS_CMP_YUEN_LOG;
 	}
-	if (ret) {
+	if (runs_decide && ret) {
 		ret = vms_change_test(a->values, na, b->values, nb, o->alpha, &ch);
 		if (!ret)
 			c->method = ch.method == VMS_CHANGE_LOG ? VMS_CMP_LOG_T : VMS_CMP_RAW_T;
@@ -562,7 +565,7 @@ static int without_audio(const json_t *doc)
 	       json_is_false(json_object_get(p, "with_audio"));
 }
 
-/* Not comparable and confounder marks of a judged cell. */
+/* Not comparable, confounded and confounder marks of a judged cell. */
 static void finish_cell(const struct vms_compare *cmp, const struct vms_cmp_workload *w,
                         const struct vms_cmp_metric *m, struct vms_cmp_cell *c, size_t k)
 {
@@ -572,6 +575,12 @@ static void finish_cell(const struct vms_compare *cmp, const struct vms_cmp_work
 	if (!cmp->opts.force && vms_envdiff_blocks(env, w->name, m->audio)) {
 		c->verdict = VMS_VERDICT_NOT_COMPARABLE;
 		c->runs_needed = 0;
+		return;
+	}
+	if (vms_cmp_disturbance_explains(w, m, c, k)) {
+		c->verdict = VMS_VERDICT_CONFOUNDED;
+		c->runs_needed = 0;
+		c->confounded = soft_applies(env, w->name, m->audio);
 		return;
 	}
 	switch (c->verdict) {
@@ -770,6 +779,14 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 	w->variant = variant ? vms_xstrdup(variant) : NULL;
 	w->display = variant ? vms_xasprintf("%s [%s]", name, variant) : vms_xstrdup(name);
 	w->present = vms_xcalloc(c->n_files - 1, sizeof(*w->present));
+	w->busy = vms_xcalloc(c->n_files, sizeof(*w->busy));
+	for (k = 0; k < c->n_files; k++) {
+		const json_t *wls[64];
+
+		for (su = 0; su < x->cols[k].n && su < VMS_ARRAY_SIZE(wls); su++)
+			wls[su] = col_wl(c, x, k, su, w);
+		vms_cmp_busy_of(&w->busy[k], wls, su, c->opts.disturbed_above);
+	}
 	for (k = 1; k < c->n_files; k++) {
 		for (su = 0; su < x->cols[k].n; su++)
 			w->present[k - 1] |= col_wl(c, x, k, su, w) != NULL;
@@ -780,7 +797,10 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 
 		not_compared(c, vms_xasprintf("%s: only in %s", w->display, col));
 		free(col);
+		for (k = 1; k < c->n_files; k++)
+			c->unmatched[k - 1]++;
 		free(w->present);
+		free(w->busy);
 		free(w->name);
 		free(w->variant);
 		free(w->display);
@@ -793,6 +813,7 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 
 			not_compared(c, vms_xasprintf("%s: not in %s", w->display, col));
 			free(col);
+			c->unmatched[k - 1]++;
 		}
 	}
 	/* BASE's metrics in its order, then any only the others have, then the derived counts. */
@@ -833,45 +854,6 @@ static char *file_label(const json_t *doc, const char *path)
 	const char *slash = strrchr(path, '/');
 
 	return vms_xstrdup(label && *label ? label : slash ? slash + 1 : path);
-}
-
-/* The settings of variant v of doc ("variants"[v].settings), or NULL. */
-static const json_t *variant_settings(const json_t *doc, size_t v)
-{
-	return json_object_get(json_array_get(json_object_get(doc, "variants"), v), "settings");
-}
-
-static void env_add(struct vms_envdiff *d, const char *key, const char *base, const char *other)
-{
-	struct vms_env_item *it;
-
-	d->items = vms_xrealloc(d->items, (d->n + 1) * sizeof(*d->items));
-	it = &d->items[d->n++];
-	memset(it, 0, sizeof(*it));
-	it->cls = VMS_ENV_EXPECTED;
-	it->scope = VMS_ENV_GLOBAL;
-	it->key = vms_xasprintf("variant: %s", key);
-	it->base = vms_xstrdup(base ? base : "(absent)");
-	it->other = vms_xstrdup(other ? other : "(absent)");
-}
-
-/* The settings in which variant b of doc differs from variant a, as expected differences:
- * what the tester chose to vary. */
-static void variant_settings_diff(const json_t *doc, size_t a, size_t b, struct vms_envdiff *d)
-{
-	const json_t *sa = variant_settings(doc, a), *sb = variant_settings(doc, b), *v;
-	const char *key;
-
-	json_object_foreach ((json_t *)sa, key, v) {
-		const char *x = json_string_value(v),
-		           *y = json_string_value(json_object_get(sb, key));
-
-		if (!x || !y || strcmp(x, y))
-			env_add(d, key, x, y);
-	}
-	json_object_foreach ((json_t *)sb, key, v)
-		if (!json_object_get(sa, key))
-			env_add(d, key, NULL, json_string_value(v));
 }
 
 /* Holm's adjustment over the deciding (workload, metric) pairs of column k + 1 that were
@@ -999,10 +981,11 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 		}
 	}
 	c->env = vms_xcalloc(n_sides - 1, sizeof(*c->env));
+	c->unmatched = vms_xcalloc(n_sides, sizeof(*c->unmatched));
 	for (k = 1; k < n_sides; k++) {
 		vms_envdiff_build(x.cols[0].docs[0], x.cols[k].docs[0], &c->env[k - 1]);
 		if (c->variants)
-			variant_settings_diff(in->docs[0], 0, k, &c->env[k - 1]);
+			vms_cmp_variant_settings_diff(in->docs[0], 0, k, &c->env[k - 1]);
 	}
 	if (c->variants) {
 		for (k = 0; k < n_sides; k++)
@@ -1027,10 +1010,14 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 						free(line);
 					else
 						not_compared(c, line);
+					c->unmatched[k - 1] += !dup;
 				}
 			}
 	} else {
 		int several = variant_count(x.cols[0].docs[0]) > 1;
+
+		for (k = 0; k < n_sides; k++)
+			vms_cmp_check_suites(c, k, x.cols[k].docs, x.cols[k].n, x.cols[0].docs[0]);
 
 		json_array_foreach (json_object_get(x.cols[0].docs[0], "workloads"), i, wl) {
 			const char *v = json_string_value(json_object_get(wl, "variant"));
@@ -1044,9 +1031,11 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 				const char *name = json_string_value(json_object_get(wl, "name"));
 				const char *v = json_string_value(json_object_get(wl, "variant"));
 
-				if (name && !vms_result_workload_variant(
-				                x.cols[0].docs[0], name,
-				                several ? (v ? v : "default") : NULL))
+				if (name &&
+				    !vms_result_workload_variant(x.cols[0].docs[0], name,
+				                                 several ? (v ? v : "default")
+				                                         : NULL) &&
+				    ++c->unmatched[k - 1])
 					not_compared(
 					    c, vms_xasprintf("%s%s%s%s: only in %s", name,
 					                     several ? " [" : "",
@@ -1074,6 +1063,7 @@ void vms_compare_release(struct vms_compare *c)
 			metric_release(c, &w->metrics[j]);
 		free(w->metrics);
 		free(w->present);
+		free(w->busy);
 		free(w->name);
 		free(w->variant);
 		free(w->display);
@@ -1095,5 +1085,6 @@ void vms_compare_release(struct vms_compare *c)
 	}
 	free(c->files);
 	free(c->family);
+	free(c->unmatched);
 	memset(c, 0, sizeof(*c));
 }

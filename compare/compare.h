@@ -23,8 +23,11 @@ struct vms_compare_opts {
 	                   * log ratios of pairs, a metric is "unstable", 0.50; runs in two groups
 	                   * or more outliers than trimming removes also are */
 	int force;        /* compare despite hard environment differences */
+
+	/* a run whose other_cpu_pct exceeds this (in %, 5) is disturbed */
+	double disturbed_above;
 };
-/* The defaults above: 2 %, 0.05, 5 %, 50 %, no force. */
+/* The defaults above: 2 %, 0.05, 5 %, 50 %, no force, 5 %. */
 void vms_compare_opts_init(struct vms_compare_opts *o);
 
 enum vms_verdict {
@@ -39,6 +42,8 @@ enum vms_verdict {
 	VMS_VERDICT_NOT_COMPARABLE,
 	VMS_VERDICT_CANNOT_TELL, /* a side has no successful run of the workload */
 	VMS_VERDICT_MISSING,     /* the metric is absent from one side, or has no value there */
+	VMS_VERDICT_CONFOUNDED,  /* a timing change that other processes on the CPUs of the busier
+	                          * side could explain (struct vms_cmp_busy) */
 };
 /* "regression", "probably regression", "no change", ... */
 const char *vms_verdict_name(enum vms_verdict v);
@@ -121,6 +126,16 @@ struct vms_cmp_metric {
 	struct vms_cmp_cell *cells; /* one per other file */
 };
 
+/* What else ran on the emulated machine's CPUs during one side's runs of a workload: the runs'
+ * other_cpu_pct samples (CPU time of processes outside the suite, % of the CPUs), pooled over
+ * the side's suites. known 0: no run recorded it (an older result file). */
+struct vms_cmp_busy {
+	int known;
+	size_t runs;      /* runs with an other_cpu_pct sample */
+	size_t disturbed; /* ... above opts.disturbed_above */
+	double mean, max; /* other_cpu_pct over those runs, % */
+};
+
 struct vms_cmp_workload {
 	char *name;
 	char *variant; /* files matched by this variant label (files with several variants), or
@@ -129,6 +144,9 @@ struct vms_cmp_workload {
 	struct vms_cmp_metric *metrics;
 	size_t n_metrics;
 	int *present; /* per other file: 1 when the workload is in it */
+
+	/* per column ([0] = BASE): what other processes took of the CPUs during its runs */
+	struct vms_cmp_busy *busy;
 };
 
 struct vms_cmp_file {
@@ -157,6 +175,9 @@ struct vms_compare {
 	size_t *family; /* per other column: primary (workload, metric) pairs in the family */
 	const char *const *decisive; /* NULL = the primary metrics decide; else these names */
 	size_t n_decisive;
+
+	/* per other column: workloads on one of the two sides only */
+	size_t *unmatched;
 };
 
 /* What is compared: n documents (paths name them), side[i] = the side docs[i] belongs to
@@ -192,11 +213,12 @@ enum vms_cmp_outcome {
 	VMS_OUTCOME_NO_REGRESSION,  /* no regression shown: no deciding metric regressed, but one
 	                             * is not decided (inconclusive, probably) */
 	VMS_OUTCOME_REGRESSION,     /* a deciding metric regressed */
-	VMS_OUTCOME_NOT_COMPARABLE, /* nothing comparable is left: no common workload, or a hard
-	                             * difference touches every deciding metric */
+	VMS_OUTCOME_NOT_COMPARABLE, /* no regression, and a workload is on one side only or a
+	                             * hard difference touches a deciding metric (or nothing is
+	                             * common) */
 	VMS_OUTCOME_CANNOT_TELL,    /* a deciding metric was not measured on a side (missing, or
-	                             * no successful run), is unstable, or B failed runs that A
-	                             * did not */
+	                             * no successful run), is unstable or confounded, or B failed
+	                             * runs that A did not */
 	VMS_OUTCOME_NO_CHANGE,      /* shown: every deciding metric is "no change" (its interval
 	                             * inside the threshold) or an improvement */
 };
@@ -227,8 +249,49 @@ int vms_cmp_cell_decided(const struct vms_cmp_cell *c);
  * with the reason in err. */
 int vms_compare_check_metrics(json_t *const *docs, size_t n, const char *const *names,
                               size_t n_names, char *err, size_t errlen);
+/* The deciding metrics of side k + 1 whose change other processes on the CPUs could explain
+ * (verdict "confounded"). */
+size_t vms_compare_confounded(const struct vms_compare *c, size_t k);
+/* Notes to stderr on the suites per side (vms_note): one suite per side under bisect (the drift
+ * between suites cannot be seen), fewer than 3 suites on a side of several (the suite-means
+ * test has few degrees of freedom). For vmsuite compare and run --against. */
+void vms_compare_note_suites(const struct vms_compare *c, int bisect);
+
 /* The most runs per side an inconclusive deciding metric of side k + 1 asks for (its n≈N),
  * 0 when none does. */
 unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k);
+
+/* ---- parts of the model in compare/sides.c (for compare/compare.c) --------------------- */
+
+/* The suite-means test of side b against side a when a side has several suites: each suite's
+ * geometric mean is one observation. ch gets the change, *drift and *within the between-suite
+ * drift and the runs' spread (log units) measured from the runs. 0, or -EINVAL (too few values
+ * or suites), -EDOM (a value <= 0, or every suite mean the same: the runs may decide then). */
+int vms_cmp_suite_means_change(const struct vms_cmp_side *a, const struct vms_cmp_side *b,
+                               double alpha, struct vms_change *ch, double *drift, double *within);
+
+/* Checks suites docs[1..n) of side k against its first suite docs[0] and, for k > 0, against
+ * base (BASE's first suite): what they show goes to c->env of side k, or of every other side
+ * for k = 0, with keys "b2.json: KEY" (against BASE) and "b2.json vs b1.json: KEY" (within the
+ * side). Another kernel within a side, other variants and a workload some suites lack are
+ * hard; another label is soft. Never fails (aborts on OOM). */
+void vms_cmp_check_suites(struct vms_compare *c, size_t k, json_t *const *docs, size_t n,
+                          const json_t *base);
+
+/* What other processes took of the CPUs during the runs of the n workload objects wls (one
+ * per suite of a side; NULL entries skipped): their other_cpu_pct samples, a run above `above`
+ * (in %) disturbed. b->known 0 when no run recorded it. */
+void vms_cmp_busy_of(struct vms_cmp_busy *b, const json_t *const *wls, size_t n, double above);
+
+/* True when the disturbance of the busier side (w->busy, side k + 1 against BASE) could explain
+ * cell c of metric m: a timing metric (elapsed_s, the workload's rates, the sound and latency
+ * metrics) changed the way busier CPUs move it, and that side had disturbed runs and more of
+ * other processes' CPU time on average. */
+int vms_cmp_disturbance_explains(const struct vms_cmp_workload *w, const struct vms_cmp_metric *m,
+                                 const struct vms_cmp_cell *c, size_t k);
+
+/* The settings in which variant b of doc differs from variant a, added to d as expected
+ * differences ("variant: NAME"): what the tester chose to vary. */
+void vms_cmp_variant_settings_diff(const json_t *doc, size_t a, size_t b, struct vms_envdiff *d);
 
 #endif

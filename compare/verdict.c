@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "compare/compare.h"
+#include "core/util.h"
 
 enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
 {
@@ -25,12 +26,13 @@ enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
 			blocked += cell->verdict == VMS_VERDICT_NOT_COMPARABLE;
 			untold += cell->verdict == VMS_VERDICT_CANNOT_TELL ||
 			          cell->verdict == VMS_VERDICT_MISSING ||
-			          cell->verdict == VMS_VERDICT_UNSTABLE;
+			          cell->verdict == VMS_VERDICT_UNSTABLE ||
+			          cell->verdict == VMS_VERDICT_CONFOUNDED;
 			shown += cell->verdict == VMS_VERDICT_NO_CHANGE ||
 			         cell->verdict == VMS_VERDICT_IMPROVEMENT;
 		}
 	}
-	if (!common || (primary && blocked == primary))
+	if (!common || blocked || c->unmatched[k])
 		return VMS_OUTCOME_NOT_COMPARABLE;
 	if (untold || (c->decisive && !primary))
 		return VMS_OUTCOME_CANNOT_TELL;
@@ -131,4 +133,44 @@ unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k)
 				most = cell->runs_needed;
 		}
 	return most;
+}
+
+size_t vms_compare_confounded(const struct vms_compare *c, size_t k)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
+
+			n += m->primary && c->workloads[i].present[k] &&
+			     m->cells[k].verdict == VMS_VERDICT_CONFOUNDED;
+		}
+	return n;
+}
+
+void vms_compare_note_suites(const struct vms_compare *c, int bisect)
+{
+	size_t k, several = 0;
+
+	if (c->variants)
+		return;
+	for (k = 0; k < c->n_files; k++)
+		several |= c->files[k].n_suites > 1;
+	if (!several) {
+		if (bisect)
+			vms_note(
+			    "one suite per side: the drift between suites (separate boots, the "
+			    "machine's state) cannot be seen and can pass for a change; 3 or "
+			    "more suites per side are advised (docs/bisect.md)");
+		return;
+	}
+	for (k = 0; k < c->n_files; k++) {
+		if (c->files[k].n_suites >= 3)
+			continue;
+		vms_note("side %c has %zu suite%s: the suite means decide, with few degrees of "
+		         "freedom; 3 or more suites per side are advised",
+		         'A' + (int)k, c->files[k].n_suites, c->files[k].n_suites > 1 ? "s" : "");
+		break;
+	}
 }

@@ -210,8 +210,8 @@ void vms_cmp_tests_note(const struct vms_compare *c, FILE *f, const char *prefix
 	                           "change = exp(mean)",
 	    [VMS_CMP_PAIRED_RAW] = "paired t-test on B_i - A_i (a value <= 0), runs paired by "
 	                           "their index",
-	    [VMS_CMP_SUITES_LOG] = "t-test on the suites' log means (drift between suites > "
-	                           "the runs' spread)",
+	    [VMS_CMP_SUITES_LOG] = "t-test on the suites' log means (each suite one "
+	                           "observation, its drift included)",
 	    [VMS_CMP_YUEN_LOG] = "Yuen's test of 20% trimmed log means (an outlier on a side)",
 	};
 	int used[VMS_CMP_YUEN_LOG + 1] = {0};
@@ -249,6 +249,43 @@ void vms_cmp_tests_note(const struct vms_compare *c, FILE *f, const char *prefix
 		    "a one-sided Fisher test of its own.\n",
 		    prefix, prefix, c->decisive ? "chosen" : "primary", family, prefix,
 		    family ? family : 1, prefix);
+}
+
+/* Other processes on the CPUs per workload and side, when some file recorded it; nothing for
+ * older files. */
+void vms_cmp_busy_note(const struct vms_compare *c, FILE *f, const char *prefix)
+{
+	size_t i, k, any = 0, shared = 0;
+
+	for (i = 0; i < c->n_workloads; i++)
+		for (k = 0; k < c->n_files; k++)
+			any |= c->workloads[i].busy[k].known;
+	if (!any)
+		return;
+	fprintf(f,
+	        "%sOther processes on the CPUs (other_cpu_pct: mean, max; a run above %g%% is "
+	        "disturbed):\n",
+	        prefix, c->opts.disturbed_above);
+	for (i = 0; i < c->n_workloads; i++)
+		for (k = 0; k < c->n_files; k++) {
+			const struct vms_cmp_busy *b = &c->workloads[i].busy[k];
+
+			fprintf(f, "%s  ", prefix);
+			vms_cmp_put_str(f, k ? "" : c->workloads[i].display, 14);
+			fprintf(f, " %c ", vms_cmp_file_letter(k));
+			if (b->known)
+				fprintf(f, "%5.1f%% (max %.1f%%), %zu/%zu runs disturbed\n",
+				        b->mean, b->max, b->disturbed, b->runs);
+			else
+				fprintf(f, "    - (not recorded)\n");
+			shared += b->disturbed > 0;
+		}
+	if (shared)
+		fprintf(f,
+		        "%s  => other processes shared the CPUs: a timing change in the direction "
+		        "they explain is\n%s     \"confounded\" (exit 2; 125 under --bisect), "
+		        "never a regression\n",
+		        prefix, prefix);
 }
 
 /* The drift between suites (sides of several result files), per deciding metric: the

@@ -52,6 +52,9 @@ void vms_cmp_baseline_put(const struct vms_cmp_file *file, FILE *f);
 void vms_cmp_tests_note(const struct vms_compare *c, FILE *f, const char *prefix);
 /* The drift between suites per deciding metric; nothing when every side is one file. */
 void vms_cmp_drift_note(const struct vms_compare *c, FILE *f, const char *prefix);
+/* What other processes took of the CPUs per workload and side (other_cpu_pct), each line with
+ * prefix; nothing when no file recorded it. */
+void vms_cmp_busy_note(const struct vms_compare *c, FILE *f, const char *prefix);
 /* The VERDICT block of side k + 1 as the text output shows it (report/compare-text.c). */
 void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f);
 

@@ -15,6 +15,26 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* Per side, what other processes took of the CPUs during w's runs; null for a side whose
+ * files did not record it. */
+static json_t *busy_json(const struct vms_compare *c, const struct vms_cmp_workload *w)
+{
+	json_t *arr = json_array();
+	size_t k;
+
+	for (k = 0; k < c->n_files; k++) {
+		const struct vms_cmp_busy *b = &w->busy[k];
+
+		json_array_append_new(
+		    arr, b->known
+		             ? json_pack("{s:o, s:o, s:I, s:I}", "other_cpu_pct_mean", num(b->mean),
+		                         "other_cpu_pct_max", num(b->max), "runs",
+		                         (json_int_t)b->runs, "disturbed", (json_int_t)b->disturbed)
+		             : json_null());
+	}
+	return arr;
+}
+
 static json_t *side_json(const struct vms_cmp_metric *m, const struct vms_cmp_side *s)
 {
 	json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)s->s.n, "mean",
@@ -121,11 +141,12 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 	}
 	json_object_set_new(doc, "compared", json_string(c->variants ? "variants" : "files"));
 	json_object_set_new(doc, "options",
-	                    json_pack("{s:f, s:f, s:f, s:f, s:b, s:s}", "alpha", c->opts.alpha,
+	                    json_pack("{s:f, s:f, s:f, s:f, s:b, s:s, s:f}", "alpha", c->opts.alpha,
 	                              "threshold_pct", 100 * c->opts.threshold, "detect_pct",
 	                              100 * c->opts.detect, "cv_limit_pct", 100 * c->opts.cv_limit,
 	                              "force", c->opts.force, "p_adjustment",
-	                              c->holm ? "holm_one_sided" : "none"));
+	                              c->holm ? "holm_one_sided" : "none", "disturbed_above_pct",
+	                              c->opts.disturbed_above));
 	for (k = 0; k + 1 < c->n_files; k++) {
 		json_t *items = json_array();
 
@@ -204,10 +225,11 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 			              m->count ? "count" : "gauge", "audio", m->audio, "derived",
 			              m->derived, "base", side_json(m, &m->base), "others", vs));
 		}
-		json_array_append_new(
-		    wls, json_pack("{s:s, s:o, s:s, s:o}", "name", w->name, "metrics", ms,
-		                   "display", w->display, "variant",
-		                   w->variant ? json_string(w->variant) : json_null()));
+		json_array_append_new(wls,
+		                      json_pack("{s:s, s:o, s:s, s:o, s:o}", "name", w->name,
+		                                "metrics", ms, "display", w->display, "variant",
+		                                w->variant ? json_string(w->variant) : json_null(),
+		                                "disturbance", busy_json(c, w)));
 	}
 	json_object_set_new(doc, "workloads", wls);
 	for (i = 0; i < c->n_not_compared; i++)

@@ -4,6 +4,7 @@
 #include "report/compare-render.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "compare/compare.h"
 #include "core/escape.h"
@@ -181,6 +182,24 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 			fputc('\n', f);
 		}
 		fputc('\n', f);
+	}
+	{
+		char *busy = NULL;
+		size_t blen = 0;
+		FILE *m = open_memstream(&busy, &blen);
+
+		if (m) {
+			vms_cmp_busy_note(c, m, "");
+			fclose(m);
+			if (blen) {
+				fprintf(f, "## Other processes\n\n");
+				md_fence(f, fence);
+				fputs(busy, f);
+				md_fence(f, fence);
+				fputc('\n', f);
+			}
+			free(busy);
+		}
 	}
 	fprintf(f, "## Verdict\n\n");
 	for (k = 0; k + 1 < c->n_files; k++) {

@@ -26,6 +26,7 @@ static char verdict_mark(enum vms_verdict v)
 	case VMS_VERDICT_UNSTABLE: return '~';
 	case VMS_VERDICT_NOT_COMPARABLE: return 'x';
 	case VMS_VERDICT_CANNOT_TELL: return '!';
+	case VMS_VERDICT_CONFOUNDED: return 'c';
 	default: return '-';
 	}
 }
@@ -213,7 +214,7 @@ static void text_series_workload(const struct vms_compare *c, const struct vms_c
 void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 {
 	size_t i, j, regressions = 0, untold = 0, unstable = 0, failed = 0, improved = 0,
-	             undecided = 0;
+	             undecided = 0, blocked = 0, busy = 0;
 	unsigned more = vms_compare_runs_to_decide(c, k);
 	char ch[64], p[16], v[64];
 	const char *sep = "";
@@ -234,6 +235,8 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 			undecided += cell->verdict == VMS_VERDICT_INCONCLUSIVE ||
 			             cell->verdict == VMS_VERDICT_PROB_REGRESSION ||
 			             cell->verdict == VMS_VERDICT_PROB_IMPROVEMENT;
+			busy += cell->verdict == VMS_VERDICT_CONFOUNDED;
+			blocked += cell->verdict == VMS_VERDICT_NOT_COMPARABLE;
 		}
 	fprintf(f, "VERDICT %c (", vms_cmp_file_letter(k + 1));
 	vms_cmp_put_str(f, c->files[k + 1].label, 0);
@@ -247,7 +250,9 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 		break;
 	case VMS_OUTCOME_NOT_COMPARABLE:
 		fprintf(f, "NOT COMPARABLE (%s)\n",
-		        c->n_workloads ? "hard environment differences" : "no common workload");
+		        !c->n_workloads ? "no common workload"
+		        : blocked       ? "hard environment differences"
+		                        : "a workload on one side only");
 		break;
 	case VMS_OUTCOME_CANNOT_TELL:
 		fputs("CANNOT TELL (", f);
@@ -260,10 +265,14 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 			fprintf(f, "%s%zu unstable", sep, unstable);
 			sep = "; ";
 		}
+		if (busy) {
+			fprintf(f, "%s%zu confounded by other processes on the CPUs", sep, busy);
+			sep = "; ";
+		}
 		if (failed)
 			fprintf(f, "%sruns failed on %c, none on A", sep,
 			        vms_cmp_file_letter(k + 1));
-		if (!untold && !unstable && !failed)
+		if (!untold && !unstable && !failed && !busy)
 			fputs("no deciding metric measured", f);
 		fputs(")\n", f);
 		break;
@@ -376,8 +385,8 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 		fprintf(f, "Series view: one column group per file against A; v = verdict: R "
 		           "regression, r probably\nregression, I improvement, i probably "
 		           "improvement, = no change, ? inconclusive, ~ unstable,\nx not "
-		           "comparable, ! cannot tell, - missing or numbers only; * a soft "
-		           "difference could explain it.\n\n");
+		           "comparable, ! cannot tell, c confounded, - missing or numbers only; * "
+		           "a soft difference\ncould explain it.\n\n");
 	for (i = 0; i < c->n_workloads; i++) {
 		if (c->n_files > 2)
 			text_series_workload(c, &c->workloads[i], f);
@@ -393,6 +402,7 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 		}
 		fputc('\n', f);
 	}
+	vms_cmp_busy_note(c, f, "");
 	for (k = 0; k + 1 < c->n_files; k++)
 		vms_cmp_text_verdict(c, k, f);
 	fputc('\n', f);

@@ -38,6 +38,14 @@ def noisy(d):
     m = d["workloads"][0]["metrics"]["minor_faults"]
     m["samples"] = [v * f for v, f in zip(m["samples"], (0.4, 1.0, 2.5))]
 variant("noisy", noisy)        # log spread far above 50 %: unstable, no judgement
+def busy(d):
+    w = d["workloads"][0]
+    m = w["metrics"]["elapsed_s"]
+    m["samples"] = [None if v is None else v * 2 for v in m["samples"]]
+    w["metrics"]["other_cpu_pct"] = {"unit": "%", "better": "lower", "primary": False,
+                                     "kind": "gauge", "samples": [90.0, 92.0, 91.0]}
+variant("morehard", lambda d: (scale(2.0)(d), hard(d)))  # as more.json, on another machine
+variant("busybase", busy)      # a baseline made while other processes took ~91 % of the CPU
 PY
 
 # compare --bisect on the prepared files alone (no run)
@@ -52,6 +60,11 @@ expect_exit 2 "plain compare: unstable is cannot tell" -- "$VMSUITE" compare --m
 expect_exit 128 "bisect: a missing file stops the bisect" -- "$VMSUITE" compare --bisect real.json missing.json
 expect_exit 129 "bisect: a usage error stops the bisect" -- "$VMSUITE" compare --bisect --metric no_such_metric real.json more.json
 expect_in "$err" "no_such_metric" "the unknown metric is named"
+
+# two baselines: the second from another machine is checked too, never pooled silently
+expect_exit 0 "bisect: two good baselines" -- "$VMSUITE" compare --bisect --metric minor_faults more.json more.json -- real.json
+expect_exit 125 "bisect: another machine as the baseline's second suite" -- "$VMSUITE" compare --bisect --metric minor_faults more.json morehard.json -- real.json
+expect_in "$out" "HARD     morehard.json vs more.json: cpu_count" "the second suite's hard difference is listed"
 
 # run --against: exit code and the stored verdict
 # host_moved FILE: the stored comparison has a hard difference the test did not make (another
@@ -79,6 +92,18 @@ check_run 1 fewer.json
 check_run 0 more.json
 check_run 125 hard.json
 check_run 125 nodata.json
+# every baseline suite is checked: more.json alone is good, with morehard.json beside it a skip
+got=0
+run_small two.json --against more.json --against morehard.json --metric minor_faults >out 2>err || got=$?
+[ "$got" = 125 ] && ok || fail "run --against more.json --against morehard.json: exit $got, want 125"
+expect_in "$(cat err)" "side A has 2 suites" "advice on the suites per side"
+# a baseline made on a busy machine: the new run's faster elapsed time is confounded (skip)
+got=0
+run_small busy-new.json --against busybase.json --metric elapsed_s >out 2>err || got=$?
+[ "$got" = 125 ] && ok || fail "run --against busybase.json: exit $got, want 125"
+expect_in "$(cat err)" "confounded" "the confounded change is named"
+[ "$(json_get busy-new.json 'd["verdict"]["compare"]["workloads"][0]["disturbance"][0]["disturbed"]')" = 3 ] &&
+  ok || fail "busy-new.json: the stored verdict lacks the baseline's disturbance"
 # the verdict lines are printed without -q
 got=0
 "$VMSUITE" run --machine host -w mtest01:bytes=16M -n 3 --no-drop-caches -o shown.json \

@@ -82,17 +82,40 @@ expect_rc 2 "$VMSUITE" compare base.json bigmem.json && ok "hard diff: exit 2"
 grep -q 'HARD     mem_total_bytes' out && ok "hard diff listed" || fail "hard diff not listed"
 grep -q '^elapsed_s .*not comparable$' out && ok "not comparable verdict" || fail "verdict"
 expect_rc 0 "$VMSUITE" compare --force base.json bigmem.json && ok "--force compares"
-# Another MP3 touches the sound metrics only: the system metrics keep their verdicts, so the
-# comparison is not "nothing comparable" (exit 0, sound rows "not comparable").
-expect_rc 0 "$VMSUITE" compare base.json newmp3.json && ok "other MP3: exit 0"
+# Another MP3 touches the sound metrics only: the system metrics keep their verdicts, the sound
+# rows are "not comparable"; a deciding metric that cannot be judged leaves the comparison
+# unable to pass (exit 2; --bisect 125).
+expect_rc 2 "$VMSUITE" compare base.json newmp3.json && ok "other MP3: exit 2"
 grep -q '^sound_rating .*not comparable$' out && ok "sound not comparable" || fail "sound verdict"
 grep -q '^elapsed_s .*not comparable$' out && fail "MP3 change blocked non-sound metrics" ||
 	ok "MP3 change leaves the system metrics comparable"
 
-# Mismatched workloads: compare what is common, say what is not.
-expect_rc 0 "$VMSUITE" compare base.json nomtest.json
+# Partial differences, one rule: a workload on one side only or sized differently is not
+# comparable for that workload, and the comparison is not comparable (exit 2, --bisect 125)
+# unless another workload regressed (exit 1).
+expect_rc 2 "$VMSUITE" compare base.json nomtest.json && ok "workload missing on B: exit 2"
 grep -q '  mtest01: only in base.json' out && ok "workload only in BASE listed" ||
 	fail "missing workload not listed"
+grep -q 'NOT COMPARABLE (a workload on one side only)' out && ok "verdict names the cause" ||
+	fail "verdict line: $(grep VERDICT out)"
+expect_rc 125 "$VMSUITE" compare --bisect base.json nomtest.json && ok "missing workload: bisect 125"
+expect_rc 125 "$VMSUITE" compare --bisect nomtest.json base.json && ok "workload only in B: bisect 125"
+python3 - base.json resized.json slowsized.json <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))
+for w in b["workloads"]:
+    if w["name"] == "mtest01":
+        w["options"]["bytes"] = 7
+json.dump(b, open(sys.argv[2], "w"))
+s = json.load(open("slow.json"))
+for w in s["workloads"]:
+    if w["name"] == "mtest01":
+        w["options"]["bytes"] = 7
+json.dump(s, open(sys.argv[3], "w"))
+PY
+expect_rc 125 "$VMSUITE" compare --bisect base.json resized.json && ok "a workload sized differently: bisect 125"
+expect_rc 1 "$VMSUITE" compare --bisect base.json slowsized.json &&
+	ok "sized differently, another workload regressed: bisect 1"
 
 # A result in the runner's real shape (the fuzz corpus' sample), against itself: every verdict
 # is "no change", "inconclusive", "unstable" or informational, and the exit status is 0.
@@ -316,7 +339,8 @@ PY
 cp evil.json 'evil<b>```.json'
 rc=0
 "$VMSUITE" compare --format markdown evila.json 'evil<b>```.json' >out 2>err || rc=$?
-[ "$rc" -le 1 ] || fail "markdown of crafted files: exit $rc, $(cat err)"
+# (exit 2: the crafted option is a hard difference of one workload)
+[ "$rc" -le 2 ] || fail "markdown of crafted files: exit $rc, $(cat err)"
 	python3 - out <<'PY' > md.out 2>&1 && ok "markdown escapes file strings" ||
 import re, sys
 md = open(sys.argv[1], encoding="utf-8").read()
@@ -381,10 +405,10 @@ grep -q '^mmap001 \[page-cluster=3\]' out && [ "$rc" -le 1 ] && ok "variants mat
 expect_rc 2 "$VMSUITE" compare base.json && grep -q 'several variants' err && ok "one plain file: usage error"
 
 # Sides of several suites: the drift between suites is reported.
-$G -o s1.json --label s1 --seed 11
-$G -o s2.json --label s2 --seed 12 --shift 0.05
-$G -o s3.json --label s3 --seed 13
-$G -o s4.json --label s4 --seed 14 --shift 0.05
+$G -o s1.json --label sa --seed 11
+$G -o s2.json --label sa --seed 12 --shift 0.05
+$G -o s3.json --label sb --seed 13
+$G -o s4.json --label sb --seed 14 --shift 0.05
 rc=0
 "$VMSUITE" compare s1.json s2.json -- s3.json s4.json >out 2>err || rc=$?
 [ "$rc" -le 1 ] && ok "two sides of two suites: exit $rc" || fail "suites: exit $rc: $(cat err)"
@@ -393,6 +417,80 @@ grep -q '^Drift between suites' out && grep -q 'B vs A mmap001 .*elapsed_s .* dr
 "$VMSUITE" compare --format json s1.json s2.json -- s3.json s4.json >out 2>err || true
 [ "$(jq -r '.files | map(.suites) | join(",")' out)" = "2,2" ] && ok "json: 2 suites per side" ||
 	fail "json suites"
+# Sides of two or more suites: the suite means always decide (no fallback to Welch on the runs,
+# which false-alarms under drift), and fewer than 3 suites per side are advised against.
+"$VMSUITE" compare --format json s1.json s2.json -- s3.json s4.json >out 2>err || true
+[ "$(jq -r '[.workloads[].metrics[] | select(.primary and .kind == "gauge") |
+	.others[0].method] | unique | join(",")' out)" = suites_log ] &&
+	ok "every primary gauge: the suite-means test" ||
+	fail "suite sides not all suites_log: $(jq -c '[.workloads[].metrics[] | select(.primary) | .others[0].method]' out)"
+grep -q 'side A has 2 suites: .*3 or more suites per side are advised' err &&
+	ok "advice: 3 or more suites per side" || fail "no suites advice: $(cat err)"
+"$VMSUITE" compare --bisect s1.json s3.json >out 2>err || true
+grep -q 'one suite per side: .*3 or more suites per side' err && ok "bisect: note on one suite per side" ||
+	fail "no one-suite note under --bisect: $(cat err)"
+
+# Every suite of a side is checked: a suite from another machine, another kernel or without a
+# workload is never pooled silently.
+$G -o a1.json --label v6.12 --seed 21
+$G -o a2.json --label v6.12 --seed 22
+$G -o b1.json --label v6.13 --seed 23
+$G -o b1host.json --label v6.13 --seed 24 --set fingerprint.cpu_count.value=64 \
+	--set fingerprint.mem_total_bytes.value=68719476736
+expect_rc 125 "$VMSUITE" compare --bisect b1host.json b1.json && ok "another machine alone: 125"
+expect_rc 125 "$VMSUITE" compare --bisect a1.json a2.json -- b1.json b1host.json &&
+	ok "another machine as B's second suite: 125"
+grep -q 'HARD     b1host.json: cpu_count' out && ok "its hard difference is listed" ||
+	fail "no HARD line for b1host.json: $(grep -c HARD out)"
+expect_rc 125 "$VMSUITE" compare --bisect a1.json b1host.json -- b1.json a2.json &&
+	ok "another machine as BASE's second suite: 125"
+$G -o b2kern.json --label v6.13 --seed 25 --set 'fingerprint.kernel_release.value="6.14.0"'
+expect_rc 2 "$VMSUITE" compare a1.json a2.json -- b1.json b2kern.json &&
+	grep -q 'HARD     b2kern.json vs b1.json: kernel_release' out && ok "another kernel in a side: hard" ||
+	fail "kernels mixed in a side: $(grep -E 'kernel|VERDICT' out)"
+$G -o b2nomtest.json --label v6.13 --seed 26 --drop-workload mtest01
+expect_rc 125 "$VMSUITE" compare --bisect a1.json a2.json -- b1.json b2nomtest.json &&
+	grep -q 'HARD     b2nomtest.json vs b1.json: mtest01: workload *ran -> (absent)' out &&
+	ok "a workload missing in one suite of a side: hard" ||
+	fail "workload missing in a suite: $(grep -E 'mtest01|VERDICT' out)"
+$G -o b2lab.json --label v6.13-boot2 --seed 27 --set 'fingerprint.kernel_release.value="v6.13"'
+rc=0
+"$VMSUITE" compare a1.json a2.json -- b1.json b2lab.json >out 2>err || rc=$?
+[ "$rc" -le 1 ] && grep -q 'soft     b2lab.json vs b1.json: label' out &&
+	ok "another label in a side: shown as soft (exit $rc)" || fail "label in a side: exit $rc"
+
+# Confounded: B's runs shared their CPUs with other processes (other_cpu_pct ~8 %, every run
+# disturbed): its slower elapsed time is "confounded", never a regression.
+$G -o quiet.json --label quiet --seed 31 --busy 0.3
+$G -o busy.json --label busy --seed 32 --busy 8 --shift 0.09
+$G -o quota.json --label quota --seed 32 --busy 0.3 --shift 0.09
+$G -o oldslow.json --label oldslow --seed 32 --shift 0.09
+$G -o oldquiet.json --label oldquiet --seed 31
+expect_rc 2 "$VMSUITE" compare --metric elapsed_s quiet.json busy.json &&
+	ok "disturbed B, slower: exit 2"
+grep -q '^elapsed_s .* confounded$' out && ok "elapsed_s confounded" ||
+	fail "elapsed_s verdict: $(grep '^elapsed_s' out)"
+grep -q 'CANNOT TELL (.*[0-9] confounded by other processes' out &&
+	ok "verdict line says confounded" || fail "verdict line: $(grep VERDICT out)"
+grep -A2 '^Other processes on the CPUs' out | grep -q ' B  *[0-9.]*% (max [0-9.]*%), 5/5 runs disturbed' &&
+	ok "disturbance shown per side" || fail "disturbance not shown: $(grep -A4 'Other processes' out)"
+expect_rc 125 "$VMSUITE" compare --bisect --metric elapsed_s quiet.json busy.json &&
+	ok "confounded alone: bisect 125"
+expect_rc 125 "$VMSUITE" compare --bisect --metric elapsed_s busy.json quiet.json &&
+	ok "disturbed A, B looks faster: bisect 125"
+expect_rc 1 "$VMSUITE" compare --bisect --metric elapsed_s --metric sys_s quiet.json busy.json &&
+	ok "a non-timing regression still decides: bisect 1"
+expect_rc 1 "$VMSUITE" compare --bisect --metric elapsed_s quiet.json quota.json &&
+	ok "slower with no other process (a CPU quota): bad"
+expect_rc 1 "$VMSUITE" compare --bisect --metric elapsed_s oldquiet.json oldslow.json &&
+	ok "files without other_cpu_pct: judged as before"
+expect_rc 1 "$VMSUITE" compare --bisect --disturbed-above 20 --metric elapsed_s quiet.json busy.json &&
+	ok "--disturbed-above 20: not disturbed, bad"
+"$VMSUITE" compare --format json quiet.json busy.json >out 2>err || true
+[ "$(jq -r '.workloads[0].disturbance[1].disturbed' out)" = 5 ] &&
+	[ "$(jq -r '.workloads[0].metrics[] | select(.name == "elapsed_s") | .others[0].verdict' out)" = confounded ] &&
+	ok "json: disturbance and confounded verdict" || fail "json disturbance"
+
 expect_rc 2 "$VMSUITE" compare s1.json s2.json -- && ok "'--' without files after it: usage error"
 expect_rc 2 "$VMSUITE" compare s1.json -- -- s2.json && ok "empty side: usage error"
 

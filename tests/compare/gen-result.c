@@ -10,14 +10,16 @@
 
 /* usage: gen-result -o FILE [--label L] [--seed N] [--runs N] [--shift FRACTION] [--audio]
  *                   [--set PATH=JSON]... [--drop-workload NAME]
- *                   [--variant 'NAME=V ...[@SHIFT]']... [--drift SD]
- *        (two or more --variant: a vmsuite.result/2 file with those variants, interleaved)
+ *                   [--variant 'NAME=V ...[@SHIFT]']... [--drift SD] [--busy PCT]
+ *        (two or more --variant: a vmsuite.result/2 file with those variants, interleaved;
+ *        --busy: every workload records other_cpu_pct and cpu_wait_pct of mean PCT, cv 10 %,
+ *        kthread_cpu_pct 0.5 and steal_pct 0, as runs on a machine that busy do)
  *        gen-result --parse FILE */
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *label = "6.1.0-base", *drop = NULL;
 	unsigned long seed = 1;
-	double shift = 0, drift = 0, vshift[16];
+	double shift = 0, drift = 0, busy = -1, vshift[16];
 	const char *vlabel[16];
 	size_t nv = 0;
 	size_t runs = 5, i;
@@ -52,6 +54,8 @@ int main(int argc, char **argv)
 			shift = strtod(argv[++a], NULL);
 		else if (!strcmp(argv[a], "--drift"))
 			drift = strtod(argv[++a], NULL);
+		else if (!strcmp(argv[a], "--busy"))
+			busy = strtod(argv[++a], NULL);
 		else if (!strcmp(argv[a], "--variant") && nv < 16) {
 			char *l = vms_xstrdup(argv[++a]), *at = strchr(l, '@');
 
@@ -86,6 +90,18 @@ int main(int argc, char **argv)
 			*eq = '\0';
 			gen_set(doc, p, eq + 1);
 			free(p);
+		}
+	}
+	if (busy >= 0) {
+		json_t *wl;
+
+		json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
+			gen_gauge(wl, "other_cpu_pct", "%", "lower", 0, busy, busy > 0 ? 0.1 : 0,
+			          seed + 100 + i);
+			gen_gauge(wl, "cpu_wait_pct", "%", "lower", 0, busy, busy > 0 ? 0.1 : 0,
+			          seed + 200 + i);
+			gen_gauge(wl, "kthread_cpu_pct", "%", "lower", 0, 0.5, 0.1, seed + 300 + i);
+			gen_gauge(wl, "steal_pct", "%", "lower", 0, 0, 0, seed + 400 + i);
 		}
 	}
 	if (drop) {

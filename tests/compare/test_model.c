@@ -493,8 +493,10 @@ static void env_identical_and_workload_option(void **state)
 	cmp2(&c, a, b, 0);
 	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
 	assert_int_not_equal(verdict(&c, "mtest01", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
-	/* mtest01 is still compared: not "nothing comparable" */
-	assert_int_equal(vms_compare_status(&c), 0);
+	/* mtest01 is still compared, but a workload sized differently cannot be judged: with no
+	 * regression elsewhere the comparison cannot pass (exit 2, bisect 125) */
+	assert_int_equal(vms_compare_status(&c), 2);
+	assert_int_equal(vms_compare_outcome(&c, 0), VMS_OUTCOME_NOT_COMPARABLE);
 	vms_compare_release(&c);
 	json_decref(a);
 	json_decref(b);
@@ -735,11 +737,12 @@ static void kernel_upgrade_comparable(void **state)
 	json_decref(a);
 }
 
-/* A hard difference that touches one workload leaves the others' verdicts; exit 2 only when
- * nothing comparable is left. */
+/* A hard difference that touches one workload leaves the others' verdicts, and the one rule of
+ * partial differences: not comparable (exit 2, bisect 125) unless another workload regressed. */
 static void not_comparable_only_where_touched(void **state)
 {
 	json_t *a = gen_standard("k", 3, 5, 0, 0), *b = gen_standard("k", 3, 5, 0, 0);
+	json_t *slow = gen_standard("k", 4, 5, 0.10, 0);
 	json_t *none = gen_doc("k", 0);
 	struct vms_compare c;
 	size_t i;
@@ -749,8 +752,18 @@ static void not_comparable_only_where_touched(void **state)
 	cmp2(&c, a, b, 0);
 	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
 	assert_int_equal(verdict(&c, "mtest01", "elapsed_s"), VMS_VERDICT_INCONCLUSIVE);
-	assert_int_equal(vms_compare_status(&c), 0);
+	assert_int_equal(vms_compare_status(&c), 2);
+	assert_int_equal(vms_compare_bisect_status(&c), VMS_BISECT_SKIP);
 	vms_compare_release(&c);
+	/* mtest01 sized differently, mmap001 10 % slower: the regression decides */
+	gen_set(json_array_get(json_object_get(slow, "workloads"), 1), "options.bytes", "7");
+	cmp2(&c, a, slow, 0);
+	assert_int_equal(verdict(&c, "mtest01", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_REGRESSION);
+	assert_int_equal(vms_compare_status(&c), 1);
+	assert_int_equal(vms_compare_bisect_status(&c), 1);
+	vms_compare_release(&c);
+	json_decref(slow);
 	for (i = 0; i < json_array_size(json_object_get(b, "workloads")); i++)
 		gen_set(json_array_get(json_object_get(b, "workloads"), i), "options.bytes", "7");
 	cmp2(&c, a, b, 0);
@@ -863,6 +876,9 @@ static void mismatched_workloads(void **state)
 	assert_int_equal(c.n_not_compared, 2);
 	assert_string_equal(c.not_compared[0], "mtest01: only in a.json");
 	assert_string_equal(c.not_compared[1], "fillmem: only in b.json");
+	/* a workload on one side only: not comparable, whatever mmap001 says */
+	assert_int_equal(vms_compare_status(&c), 2);
+	assert_int_equal(vms_compare_bisect_status(&c), VMS_BISECT_SKIP);
 	vms_compare_release(&c);
 	json_decref(a);
 	json_decref(b);

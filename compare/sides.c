@@ -1,0 +1,312 @@
+/* The sides of a comparison beyond one result file each: the suite-means test of sides of several
+ * suites, the check of every suite against its side and BASE, what other processes took of the
+ * CPUs during a side's runs ("confounded"), and the settings of the variants of one file. Part of
+ * the compare model (declared in compare/compare.h); reads result documents only, no kernel
+ * paths. */
+#include "compare/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+/* The suite-means test of sides of several suites: each suite's geometric mean is one
+ * observation, so the drift between suites (separate boots, the machine's state) is part of the
+ * error whatever its size, and the runs never decide alone. vms_suites_change() given each suite
+ * mean twice sees no spread within the suites, so its suite means decide; the drift and the
+ * runs' spread reported come from the runs themselves. 0 or -errno as vms_suites_change();
+ * -EDOM also when every suite mean is the same. */
+int vms_cmp_suite_means_change(const struct vms_cmp_side *a, const struct vms_cmp_side *b,
+                               double alpha, struct vms_change *ch, double *drift, double *within)
+{
+	const struct vms_cmp_side *sd[2] = {a, b};
+	double *v[2], dummy;
+	unsigned *su[2];
+	size_t n[2], i, side;
+	int used, ret;
+
+	ret = vms_suites_change(a->values, a->suite, a->s.n, b->values, b->suite, b->s.n, alpha, ch,
+	                        &used, drift, within);
+	if (ret)
+		return ret;
+	for (side = 0; side < 2; side++) {
+		const struct vms_cmp_side *x = sd[side];
+		size_t ns = 0, *cnt;
+		double *sum;
+
+		for (i = 0; i < x->s.n; i++)
+			ns = x->suite[i] + 1 > ns ? x->suite[i] + 1 : ns;
+		sum = vms_xcalloc(ns + 1, sizeof(*sum));
+		cnt = vms_xcalloc(ns + 1, sizeof(*cnt));
+		for (i = 0; i < x->s.n; i++) {
+			sum[x->suite[i]] += log(x->values[i]);
+			cnt[x->suite[i]]++;
+		}
+		v[side] = vms_xcalloc(2 * ns + 1, sizeof(*v[side]));
+		su[side] = vms_xcalloc(2 * ns + 1, sizeof(*su[side]));
+		n[side] = 0;
+		for (i = 0; i < ns; i++)
+			if (cnt[i]) {
+				v[side][2 * n[side]] = v[side][2 * n[side] + 1] =
+				    exp(sum[i] / cnt[i]);
+				su[side][2 * n[side]] = su[side][2 * n[side] + 1] =
+				    (unsigned)n[side];
+				n[side]++;
+			}
+		free(sum);
+		free(cnt);
+	}
+	ret = vms_suites_change(v[0], su[0], 2 * n[0], v[1], su[1], 2 * n[1], alpha, ch, &used,
+	                        &dummy, &dummy);
+	if (!ret && !used)
+		ret = -EDOM;
+	for (side = 0; side < 2; side++) {
+		free(v[side]);
+		free(su[side]);
+	}
+	return ret;
+}
+
+/* True for the metrics that another process on the CPUs moves: the workload's wall-clock time
+ * and rates, and what the audio probe hears and how late it wakes. CPU times, faults and
+ * reclaim counts are the kernel's work and stay. */
+static int timing_metric(const struct vms_cmp_metric *m)
+{
+	const struct vms_metric_def *d = m->def;
+	size_t len = strlen(m->unit);
+
+	if (!d)
+		return 0;
+	return !strcmp(m->name, "elapsed_s") || d->group == VMS_GROUP_SOUND ||
+	       d->group == VMS_GROUP_LATENCY ||
+	       (d->group == VMS_GROUP_WORKLOAD && len > 2 && !strcmp(m->unit + len - 2, "/s"));
+}
+
+/* True when the disturbance of the busier side could explain the change of cell c: a timing
+ * metric moved in the direction that busier CPUs move it (worse on the busier side), and that
+ * side had disturbed runs and more of other processes' CPU time on average. "no change" and
+ * the verdicts that judge nothing are left alone; an unstable one is confounded too (other
+ * processes spread the runs as well as slow them). */
+int vms_cmp_disturbance_explains(const struct vms_cmp_workload *w, const struct vms_cmp_metric *m,
+                                 const struct vms_cmp_cell *c, size_t k)
+{
+	const struct vms_cmp_busy *a = &w->busy[0], *b = &w->busy[k + 1];
+	int worse;
+
+	if (!timing_metric(m) || m->better == VMS_BETTER_NONE || isnan(c->change) || c->change == 1)
+		return 0;
+	switch (c->verdict) {
+	case VMS_VERDICT_REGRESSION:
+	case VMS_VERDICT_IMPROVEMENT:
+	case VMS_VERDICT_PROB_REGRESSION:
+	case VMS_VERDICT_PROB_IMPROVEMENT:
+	case VMS_VERDICT_INCONCLUSIVE:
+	case VMS_VERDICT_UNSTABLE: break;
+	default: return 0;
+	}
+	worse = m->better == VMS_BETTER_LOWER ? c->change > 1 : c->change < 1;
+	if (worse)
+		return b->disturbed && b->mean > (a->known ? a->mean : 0);
+	return a->disturbed && a->mean > (b->known ? b->mean : 0);
+}
+
+void vms_cmp_busy_of(struct vms_cmp_busy *b, const json_t *const *wls, size_t n, double above)
+{
+	size_t i, j;
+	double sum = 0;
+
+	memset(b, 0, sizeof(*b));
+	b->mean = b->max = NAN;
+	for (i = 0; i < n; i++) {
+		const json_t *v,
+		    *samples = json_object_get(
+		        json_object_get(json_object_get(wls[i], "metrics"), "other_cpu_pct"),
+		        "samples");
+
+		json_array_foreach (samples, j, v) {
+			double x = json_number_value(v);
+
+			if (!json_is_number(v))
+				continue; /* a failed run has no value */
+			b->max = b->runs ? fmax(b->max, x) : x;
+			b->runs++;
+			b->disturbed += x > above;
+			sum += x;
+		}
+	}
+	b->known = b->runs > 0;
+	if (b->known)
+		b->mean = sum / (double)b->runs;
+}
+
+/* Facts that must agree between the suites of one side, beyond the hard ones: suites of other
+ * kernels pooled would measure no kernel. */
+static int same_kernel_key(const char *key)
+{
+	return !strcmp(key, "kernel_release") || !strcmp(key, "kernel_version");
+}
+
+/* Adds a copy of item it to d as class cls, its key prefixed with what was compared
+ * ("b2.json: cpu_model", "b2.json vs b1.json: cpu_model"; prefix NULL: none). */
+static void env_add_suite(struct vms_envdiff *d, const struct vms_env_item *it,
+                          enum vms_env_class cls, const char *prefix)
+{
+	struct vms_env_item *n;
+
+	d->items = vms_xrealloc(d->items, (d->n + 1) * sizeof(*d->items));
+	n = &d->items[d->n++];
+	n->cls = cls;
+	n->scope = it->scope;
+	n->key = prefix ? vms_xasprintf("%s: %s", prefix, it->key) : vms_xstrdup(it->key);
+	n->workload = it->workload ? vms_xstrdup(it->workload) : NULL;
+	n->base = vms_xstrdup(it->base);
+	n->other = vms_xstrdup(it->other);
+}
+
+/* True when d has an item with its key, class and values (the same difference again). */
+static int env_has(const struct vms_envdiff *d, const struct vms_env_item *it)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->items[i].cls == it->cls && !strcmp(d->items[i].key, it->key) &&
+		    !strcmp(d->items[i].base, it->base) && !strcmp(d->items[i].other, it->other))
+			return 1;
+	return 0;
+}
+
+/* The workloads (and variants) that suite doc has and the side's first suite lacks, and the
+ * other way round: a workload some suites of a side lack would be pooled from the others
+ * alone. Added to d as hard differences of that workload; other variants (labels or
+ * settings) as a hard difference of every workload. */
+static void suite_workloads(struct vms_envdiff *d, const json_t *first, const json_t *doc)
+{
+	const json_t *pair[2] = {first, doc}, *wl;
+	size_t side, i;
+
+	for (side = 0; side < 2; side++)
+		json_array_foreach (json_object_get(pair[side], "workloads"), i, wl) {
+			const char *name = json_string_value(json_object_get(wl, "name"));
+			const char *v = json_string_value(json_object_get(wl, "variant"));
+			struct vms_env_item it = {.cls = VMS_ENV_HARD, .scope = VMS_ENV_WORKLOAD};
+
+			if (!name || vms_result_workload_variant(
+			                 pair[!side], name, v ? v : VMS_RESULT_VARIANT_DEFAULT))
+				continue;
+			if (v && !strcmp(v, VMS_RESULT_VARIANT_DEFAULT))
+				v = NULL;
+			it.workload = (char *)name;
+			it.key = v ? vms_xasprintf("%s [%s]: workload", name, v)
+			           : vms_xasprintf("%s: workload", name);
+			it.base = (char *)(side ? "(absent)" : "ran");
+			it.other = (char *)(side ? "ran" : "(absent)");
+			env_add_suite(d, &it, VMS_ENV_HARD, NULL);
+			free(it.key);
+		}
+	if (!json_equal(json_object_get(first, "variants"), json_object_get(doc, "variants"))) {
+		struct vms_env_item it = {.cls = VMS_ENV_HARD, .scope = VMS_ENV_GLOBAL};
+		const json_t *va = json_object_get(first, "variants");
+		const json_t *vb = json_object_get(doc, "variants");
+		char *sa = va ? json_dumps(va, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+		char *sb = vb ? json_dumps(vb, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+
+		it.key = (char *)"variants";
+		it.base = sa ? sa : (char *)"(absent)";
+		it.other = sb ? sb : (char *)"(absent)";
+		env_add_suite(d, &it, VMS_ENV_HARD, NULL);
+		free(sa);
+		free(sb);
+	}
+}
+
+/* Adds to d what one further suite (path) of a side showed: base, its differences from BASE's
+ * first suite (hard and soft ones that d does not already hold); own, its differences from its
+ * side's first suite (vs names both): hard ones, another kernel (hard: suites of other kernels
+ * measure no kernel), another label and the soft ones (possible confounders). */
+static void add_suite_findings(struct vms_envdiff *d, const struct vms_envdiff *base,
+                               const struct vms_envdiff *own, const char *path, const char *vs)
+{
+	size_t i, t, start = d->n, skip = strlen(path) + 2;
+
+	for (i = 0; i < base->n; i++)
+		if (base->items[i].cls != VMS_ENV_EXPECTED && !env_has(d, &base->items[i]))
+			env_add_suite(d, &base->items[i], base->items[i].cls, path);
+	for (i = 0; i < own->n; i++) {
+		const struct vms_env_item *it = &own->items[i];
+		enum vms_env_class cls = same_kernel_key(it->key)    ? VMS_ENV_HARD
+		                         : !strcmp(it->key, "label") ? VMS_ENV_SOFT
+		                                                     : it->cls;
+		int seen = 0;
+
+		if (cls == VMS_ENV_EXPECTED)
+			continue;
+		/* what this suite already showed against BASE is not said twice */
+		for (t = start; t < d->n; t++)
+			seen |= !strcmp(d->items[t].key + skip, it->key);
+		if (!seen)
+			env_add_suite(d, it, cls, vs);
+	}
+}
+
+void vms_cmp_check_suites(struct vms_compare *c, size_t k, json_t *const *docs, size_t n,
+                          const json_t *base)
+{
+	size_t s, j;
+
+	for (s = 1; s < n; s++) {
+		const char *path = c->files[k].suite_paths[s];
+		char *vs = vms_xasprintf("%s vs %s", path, c->files[k].suite_paths[0]);
+		struct vms_envdiff own, based = {NULL, 0};
+
+		vms_envdiff_build(docs[0], docs[s], &own);
+		suite_workloads(&own, docs[0], docs[s]);
+		if (k)
+			vms_envdiff_build(base, docs[s], &based);
+		for (j = k ? k : 1; j < (k ? k + 1 : c->n_files); j++)
+			add_suite_findings(&c->env[j - 1], &based, &own, path, vs);
+		vms_envdiff_release(&own);
+		vms_envdiff_release(&based);
+		free(vs);
+	}
+}
+
+/* The settings of variant v of doc ("variants"[v].settings), or NULL. */
+static const json_t *variant_settings(const json_t *doc, size_t v)
+{
+	return json_object_get(json_array_get(json_object_get(doc, "variants"), v), "settings");
+}
+
+static void env_add(struct vms_envdiff *d, const char *key, const char *base, const char *other)
+{
+	struct vms_env_item *it;
+
+	d->items = vms_xrealloc(d->items, (d->n + 1) * sizeof(*d->items));
+	it = &d->items[d->n++];
+	memset(it, 0, sizeof(*it));
+	it->cls = VMS_ENV_EXPECTED;
+	it->scope = VMS_ENV_GLOBAL;
+	it->key = vms_xasprintf("variant: %s", key);
+	it->base = vms_xstrdup(base ? base : "(absent)");
+	it->other = vms_xstrdup(other ? other : "(absent)");
+}
+
+/* The settings in which variant b of doc differs from variant a, as expected differences:
+ * what the tester chose to vary. */
+void vms_cmp_variant_settings_diff(const json_t *doc, size_t a, size_t b, struct vms_envdiff *d)
+{
+	const json_t *sa = variant_settings(doc, a), *sb = variant_settings(doc, b), *v;
+	const char *key;
+
+	json_object_foreach ((json_t *)sa, key, v) {
+		const char *x = json_string_value(v),
+		           *y = json_string_value(json_object_get(sb, key));
+
+		if (!x || !y || strcmp(x, y))
+			env_add(d, key, x, y);
+	}
+	json_object_foreach ((json_t *)sb, key, v)
+		if (!json_object_get(sa, key))
+			env_add(d, key, NULL, json_string_value(v));
+}
