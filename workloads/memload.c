@@ -1,6 +1,8 @@
 /* memload: a thrashing load for the music to skip on. An anonymous working set larger than the
  * machine's RAM (default 110 % of it, as interbench's Memload; capped so that it fits RAM +
- * swap) is written at random pages for a fixed time, optionally with a streaming file writer
+ * swap) is written at random pages for a fixed time, nine stores in ten to a hot quarter of
+ * it and the rest to its cold tail, so that reclaim can age the tail and the run thrashes
+ * without being OOM-killed; optionally with a streaming file writer
  * beside it (write=SIZE, fsync'd every few MiB), as in mmtests' stutterp: the two classic ways
  * a desktop stutters. Its own figure: pages touched per second. Kernel paths: anonymous page
  * faults, reclaim and swap-out/in under a memory limit, dirty page writeback, fsync. */
@@ -50,9 +52,9 @@ static const struct vms_option_def options[] = {
                    0},
     [OPT_DIR] = {"dir", VMS_OPT_PATH, NULL, "path",
                  "directory for the writer's file (default: --workdir); must not be tmpfs", 0, 0},
-    [OPT_HOT] = {"hot", VMS_OPT_COUNT, "0", "%",
+    [OPT_HOT] = {"hot", VMS_OPT_COUNT, "25", "%",
                  "the hot set, as a share of the working set (0 = none: uniform stores)", 0, 100},
-    [OPT_HOT_SHARE] = {"hot_share", VMS_OPT_COUNT, "0", "%",
+    [OPT_HOT_SHARE] = {"hot_share", VMS_OPT_COUNT, "90", "%",
                        "share of the stores that go to the hot set", 0, 100},
     [OPT_RATE] = {"rate", VMS_OPT_COUNT, "0", "pages/s",
                   "at most this many stores a second (0 = as fast as it can)", 0, 0},
@@ -253,7 +255,8 @@ static int run(struct vms_workload_ctx *ctx)
 
 const struct vms_workload vms_workload_memload = {
     .name = "memload",
-    .summary = "write an anonymous working set of 110 % of RAM at random pages for 30 s, "
+    .summary = "write an anonymous working set of 110 % of RAM at random pages for 30 s, 90 % "
+               "of the stores to a hot quarter of it, "
                "optionally beside a streaming writer (interbench Memload, mmtests stutterp)",
     .stresses = "anonymous faults, reclaim and swap-out/swap-in under a memory limit "
                 "(thrashing), dirty writeback and fsync with write=SIZE",
@@ -264,6 +267,7 @@ const struct vms_workload vms_workload_memload = {
     .faithful_to = "no 2001 test: interbench Memload (110 % of RAM) and mmtests stutterp "
                    "(anonymous hogs plus writers beside a latency probe)",
     .not_primary = not_primary,
+    .version = 2, /* 1: uniform stores over the whole working set */
     .own_metric = "pages_touched_per_s",
     .thrashing = 1,
     .plan = plan,
