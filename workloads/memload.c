@@ -77,14 +77,15 @@ static int plan(const struct vms_machine_facts *f, struct vms_opt_value *opts, c
 	if (opts[OPT_BYTES].set) {
 		if (opts[OPT_BYTES].u > f->ram + f->swap - (f->ram + f->swap > margin ? margin : 0))
 			snprintf(note, len,
-			         "working set %s is past what the machine holds (%s RAM + %s swap, "
+			         "working set %s is past what the machine holds (%s RAM %s%s%s, "
 			         "less %s for the kernel and the player): memload is then an OOM "
 			         "test, and an OOM kill is the kernel's answer, reported as a "
 			         "failed run",
 			         vms_format_size(opts[OPT_BYTES].u, a, sizeof(a)),
 			         vms_format_size(f->ram, b, sizeof(b)),
-			         vms_format_size(f->swap, c, sizeof(c)),
-			         vms_format_size(margin, d, sizeof(d)));
+			         f->swap ? "+ " : "and no swap",
+			         f->swap ? vms_format_size(f->swap, c, sizeof(c)) : "",
+			         f->swap ? " swap" : "", vms_format_size(margin, d, sizeof(d)));
 		return 0;
 	}
 	want = f->ram / 100 * opts[OPT_PERCENT].u;

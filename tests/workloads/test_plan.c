@@ -146,6 +146,10 @@ static void test_memload_oversized(void **state)
 	assert_int_equal(make(&p, "hron2001", &f, 0, fits), 0);
 	assert_string_equal(p.msg, "");
 	release(&p);
+	f.swap = 0; /* 512 MiB less 64 MiB */
+	assert_int_equal(make(&p, "hron2001", &f, 0, fits), 0);
+	assert_non_null(strstr(p.msg, "(512 MiB RAM and no swap, less 64 MiB for the kernel"));
+	release(&p);
 }
 
 static void test_host_default(void **state)
