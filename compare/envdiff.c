@@ -277,6 +277,22 @@ static void check_option(void *ctx, const char *key, const json_t *a, const json
 	free(name);
 }
 
+/* A workload's definition version (workloads[].version; absent = 1, the files before it
+ * was recorded): another definition measures something else, so a difference is hard. */
+static void check_version(struct vms_envdiff *d, const char *workload, const json_t *wa,
+                          const json_t *wb)
+{
+	const json_t *va = json_object_get(wa, "version"), *vb = json_object_get(wb, "version");
+	json_t *a = va ? json_incref((json_t *)va) : json_integer(1);
+	json_t *b = vb ? json_incref((json_t *)vb) : json_integer(1);
+	char *name = vms_xasprintf("%s: version", workload);
+
+	check(d, VMS_ENV_HARD, VMS_ENV_WORKLOAD, name, workload, a, b);
+	free(name);
+	json_decref(a);
+	json_decref(b);
+}
+
 /* Audio facts may be nested ({"mp3": {...}, "alsa": {...}}); leaf names decide the class. */
 static int audio_hard_leaf(const char *leaf)
 {
@@ -364,6 +380,7 @@ void vms_envdiff_build(const json_t *base, const json_t *other, struct vms_envdi
 
 		if (!name || !(wb = vms_result_workload(other, name)))
 			continue;
+		check_version(d, name, wa, wb);
 		foreach_key(json_object_get(wa, "options"), json_object_get(wb, "options"),
 		            check_option, &w);
 	}

@@ -57,6 +57,9 @@ const struct vms_metric_def vms_metric_defs[] = {
      "rusage `ru_oublock`, 512-byte blocks"},
     {"pswpin", "pages", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "swap in", 0,
      "`/proc/vmstat pswpin` delta over the run"},
+    {"pswpin_per_s", "pages/s", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "swap-ins/s", 0,
+     "`pswpin` / `elapsed_s`: how fast the run's pages came back from swap; recorded for a "
+     "thrashing load (memload)"},
     {"pswpout", "pages", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "swap out", 0,
      "`/proc/vmstat pswpout` delta over the run"},
     {"pgscan", "pages", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "scanned", 0,
@@ -73,6 +76,10 @@ const struct vms_metric_def vms_metric_defs[] = {
      "for runs without a memory cgroup (in one, `cgroup_oom_kill` is the run's own)"},
     {"psi_memory_some_ms", "ms", L, G, 0, VMS_GROUP_PRESSURE, VMS_SOURCE_RUNNER,
      "memory pressure (some)", 0, "`/proc/pressure/memory` some total delta"},
+    {"psi_memory_some_pct", "%", L, G, 0, VMS_GROUP_PRESSURE, VMS_SOURCE_RUNNER,
+     "memory pressure share (some)", 1,
+     "100 × `psi_memory_some_ms` / `elapsed_s`: the share of the run with some task stalled "
+     "on memory (host-wide `/proc/pressure/memory`); recorded for a thrashing load (memload)"},
     {"psi_memory_full_ms", "ms", L, G, 0, VMS_GROUP_PRESSURE, VMS_SOURCE_RUNNER,
      "memory pressure (full)", 0, "`/proc/pressure/memory` full total delta"},
     {"psi_io_some_ms", "ms", L, G, 0, VMS_GROUP_PRESSURE, VMS_SOURCE_RUNNER, "io pressure (some)",

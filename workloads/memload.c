@@ -1,6 +1,8 @@
 /* memload: a thrashing load for the music to skip on. An anonymous working set larger than the
  * machine's RAM (default 110 % of it, as interbench's Memload; capped so that it fits RAM +
- * swap) is written at random pages for a fixed time, optionally with a streaming file writer
+ * swap) is written at random pages for a fixed time, nine stores in ten to a hot quarter of
+ * it and the rest to its cold tail, so that reclaim can age the tail and the run thrashes
+ * without being OOM-killed; optionally with a streaming file writer
  * beside it (write=SIZE, fsync'd every few MiB), as in mmtests' stutterp: the two classic ways
  * a desktop stutters. Its own figure: pages touched per second. Kernel paths: anonymous page
  * faults, reclaim and swap-out/in under a memory limit, dirty page writeback, fsync. */
@@ -14,13 +16,24 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "workloads/memload_pattern.h"
 #include "workloads/workload.h"
 
 #define MIB  (UINT64_C(1) << 20)
 #define GIB  (UINT64_C(1) << 30)
 #define PAGE 4096u
 
-enum { OPT_PERCENT, OPT_BYTES, OPT_SECONDS, OPT_WRITE, OPT_FSYNC, OPT_DIR };
+enum {
+	OPT_PERCENT,
+	OPT_BYTES,
+	OPT_SECONDS,
+	OPT_WRITE,
+	OPT_FSYNC,
+	OPT_DIR,
+	OPT_HOT,
+	OPT_HOT_SHARE,
+	OPT_RATE
+};
 
 static const struct vms_option_def options[] = {
     [OPT_PERCENT] = {"percent", VMS_OPT_COUNT, "110", "%",
@@ -39,6 +52,12 @@ static const struct vms_option_def options[] = {
                    0},
     [OPT_DIR] = {"dir", VMS_OPT_PATH, NULL, "path",
                  "directory for the writer's file (default: --workdir); must not be tmpfs", 0, 0},
+    [OPT_HOT] = {"hot", VMS_OPT_COUNT, "25", "%",
+                 "the hot set, as a share of the working set (0 = none: uniform stores)", 0, 100},
+    [OPT_HOT_SHARE] = {"hot_share", VMS_OPT_COUNT, "90", "%",
+                       "share of the stores that go to the hot set", 0, 100},
+    [OPT_RATE] = {"rate", VMS_OPT_COUNT, "0", "pages/s",
+                  "at most this many stores a second (0 = as fast as it can)", 0, 0},
 };
 
 static const char *const not_primary[] = {"elapsed_s", NULL};
@@ -50,12 +69,25 @@ static int plan(const struct vms_machine_facts *f, struct vms_opt_value *opts, c
                 size_t len)
 {
 	uint64_t want, cap, margin;
-	char a[32], b[32];
+	char a[32], b[32], c[32], d[32];
 	size_t used = 0;
 
 	note[0] = '\0';
-	if (opts[OPT_BYTES].set)
+	margin = f->ram / 8 > 32 * MIB ? f->ram / 8 : 32 * MIB;
+	if (opts[OPT_BYTES].set) {
+		if (opts[OPT_BYTES].u > f->ram + f->swap - (f->ram + f->swap > margin ? margin : 0))
+			snprintf(note, len,
+			         "working set %s is past what the machine holds (%s RAM %s%s%s, "
+			         "less %s for the kernel and the player): memload is then an OOM "
+			         "test, and an OOM kill is the kernel's answer, reported as a "
+			         "failed run",
+			         vms_format_size(opts[OPT_BYTES].u, a, sizeof(a)),
+			         vms_format_size(f->ram, b, sizeof(b)),
+			         f->swap ? "+ " : "and no swap",
+			         f->swap ? vms_format_size(f->swap, c, sizeof(c)) : "",
+			         f->swap ? " swap" : "", vms_format_size(margin, d, sizeof(d)));
 		return 0;
+	}
 	want = f->ram / 100 * opts[OPT_PERCENT].u;
 	if (!f->cgroup) {
 		cap = f->ram / 4 < 2 * GIB ? f->ram / 4 : 2 * GIB;
@@ -67,7 +99,6 @@ static int plan(const struct vms_machine_facts *f, struct vms_opt_value *opts, c
 		    vms_format_size(f->ram, a, sizeof(a)),
 		    vms_format_size(want < cap ? want : cap, b, sizeof(b)));
 	} else {
-		margin = f->ram / 8 > 32 * MIB ? f->ram / 8 : 32 * MIB;
 		cap = f->ram + f->swap > margin + 16 * MIB ? f->ram + f->swap - margin : 16 * MIB;
 		if (want > cap)
 			used += (size_t)snprintf(
@@ -161,7 +192,8 @@ static int run(struct vms_workload_ctx *ctx)
 	uint64_t bytes = ctx->opts[OPT_BYTES].u, pages = bytes / PAGE, touched = 0;
 	double seconds = (double)ctx->opts[OPT_SECONDS].u, t0, t = 0;
 	struct writer w = {.fd = -1};
-	uint64_t x = 0x9e3779b97f4a7c15ull ^ (uint64_t)getpid();
+	double rate = (double)ctx->opts[OPT_RATE].u;
+	struct vms_memload_pattern pat;
 	pthread_t th;
 	int writing = 0, ret;
 	char *mem;
@@ -186,20 +218,29 @@ static int run(struct vms_workload_ctx *ctx)
 			return vms_workload_fail(ctx, "cannot start the writer: %s", strerror(ret));
 		writing = 1;
 	}
+	vms_memload_pattern_init(&pat, pages, (unsigned)ctx->opts[OPT_HOT].u,
+	                         (unsigned)ctx->opts[OPT_HOT_SHARE].u,
+	                         0x9e3779b97f4a7c15ull ^ (uint64_t)getpid());
 	t0 = now_s();
-	/* random pages, one store each: the working set is touched evenly, so once it exceeds
-	 * RAM most stores fault a page back in from swap */
 	while (t < seconds) {
 		int i;
 
 		for (i = 0; i < 1024; i++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			mem[(x % pages) * PAGE + (x >> 52) % PAGE] = (char)x;
+			unsigned off;
+			uint64_t page = vms_memload_pattern_next(&pat, &off);
+
+			mem[page * PAGE + off] = (char)off;
 		}
 		touched += 1024;
 		t = now_s() - t0;
+		if (rate && touched > rate * t) {
+			double ahead = (double)touched / rate - t;
+			struct timespec ts = {(time_t)ahead,
+			                      (long)((ahead - (double)(time_t)ahead) * 1e9)};
+
+			nanosleep(&ts, NULL);
+			t = now_s() - t0;
+		}
 	}
 	if (writing) {
 		w.stop = 1;
@@ -215,7 +256,8 @@ static int run(struct vms_workload_ctx *ctx)
 
 const struct vms_workload vms_workload_memload = {
     .name = "memload",
-    .summary = "write an anonymous working set of 110 % of RAM at random pages for 30 s, "
+    .summary = "write an anonymous working set of 110 % of RAM at random pages for 30 s, 90 % "
+               "of the stores to a hot quarter of it, "
                "optionally beside a streaming writer (interbench Memload, mmtests stutterp)",
     .stresses = "anonymous faults, reclaim and swap-out/swap-in under a memory limit "
                 "(thrashing), dirty writeback and fsync with write=SIZE",
@@ -226,7 +268,9 @@ const struct vms_workload vms_workload_memload = {
     .faithful_to = "no 2001 test: interbench Memload (110 % of RAM) and mmtests stutterp "
                    "(anonymous hogs plus writers beside a latency probe)",
     .not_primary = not_primary,
+    .version = 2, /* 1: uniform stores over the whole working set */
     .own_metric = "pages_touched_per_s",
+    .thrashing = 1,
     .plan = plan,
     .prepare = prepare,
     .run = run,

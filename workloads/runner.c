@@ -232,7 +232,8 @@ static double tv(const struct timeval *t)
  * cgroup on the host as this run's (cgroup_oom_kill is the run's own). */
 static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o, uint64_t bytes,
                         const struct vms_vmstat *b, const struct vms_vmstat *a,
-                        const struct vms_psi *pb, const struct vms_psi *pa, int host_ooms)
+                        const struct vms_psi *pb, const struct vms_psi *pa, int host_ooms,
+                        int thrashing)
 {
 	double user = tv(&o->ru.ru_utime), sys = tv(&o->ru.ru_stime), el = o->t1 - o->t0;
 
@@ -259,6 +260,8 @@ static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o
 	vms_metric_record(metrics, "workingset_refault", run, S("workingset_refault_", 0));
 	if (host_ooms)
 		vms_metric_record(metrics, "oom_kill", run, D("oom_kill"));
+	if (thrashing && el > 0)
+		vms_metric_record(metrics, "pswpin_per_s", run, D("pswpin") / el);
 #undef D
 #undef S
 	if (pa->available[VMS_PSI_MEMORY] && pb->available[VMS_PSI_MEMORY]) {
@@ -266,6 +269,9 @@ static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o
 		                  (double)(pa->some_us[0] - pb->some_us[0]) / 1000);
 		vms_metric_record(metrics, "psi_memory_full_ms", run,
 		                  (double)(pa->full_us[0] - pb->full_us[0]) / 1000);
+		if (thrashing && el > 0)
+			vms_metric_record(metrics, "psi_memory_some_pct", run,
+			                  (double)(pa->some_us[0] - pb->some_us[0]) / 1e4 / el);
 	}
 	if (pa->available[VMS_PSI_IO] && pb->available[VMS_PSI_IO]) {
 		vms_metric_record(metrics, "psi_io_some_ms", run,
@@ -541,7 +547,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	json_object_set_new(run, "series", vms_series_json(&se, cfg->sample_hz));
 	if (ret == 0) {
 		put_metrics(metrics, index, &o, sh->bytes_allocated, vb, va, &pb, &pa,
-		            cfg->cgroup == NULL);
+		            cfg->cgroup == NULL, ctx->w->thrashing);
 		put_cgroup_metrics(metrics, index, json_object_get(run, "cgroup"));
 		vms_busy_record(busy, metrics, index);
 		if (ctx->w->own_metric && sh->own_set)
@@ -828,7 +834,8 @@ static int item_start(const struct vms_run_config *cfg, json_t *doc, struct roun
 	for (v = 0; v < cfg->n_variants; v++) {
 		es[v].metrics = json_object();
 		es[v].runs = json_array();
-		es[v].wl = json_pack("{s:s, s:s, s:s, s:o, s:i, s:o, s:o}", "name", ctx->w->name,
+		es[v].wl = json_pack("{s:s, s:i, s:s, s:s, s:o, s:i, s:o, s:o}", "name",
+		                     ctx->w->name, "version", vms_workload_version(ctx->w),
 		                     "variant", cfg->variants[v].label, "summary", ctx->w->summary,
 		                     "options", vms_workload_opts_json(ctx->w, ctx->opts),
 		                     "runs_planned", (int)cfg->items[i].runs, "metrics",

@@ -87,6 +87,10 @@ struct vms_workload {
 	unsigned needs; /* enum vms_need */
 	long default_runs;
 	const char *faithful_to; /* the 2001 command it reproduces */
+	/* The version of its definition (what it does, hence what its figures mean), recorded
+	 * as workloads[].version; 0 = 1. Bump it when a change makes old figures incomparable:
+	 * compare treats different versions as a hard difference. */
+	int version;
 	/* Catalogue metrics (core/metric.c) that are primary by default but not results of this
 	 * workload, e.g. the elapsed time of a fixed-duration load; NULL-terminated, NULL = none.
 	 * The runner records them as not primary, so compare's verdict ignores them. */
@@ -94,6 +98,9 @@ struct vms_workload {
 	/* The catalogue metric the workload measures itself (memload: pages touched per second),
 	 * set in the child as shared->own_value; NULL = none. */
 	const char *own_metric;
+	/* A thrashing load: the runner also records the rates that show it thrashes,
+	 * pswpin_per_s and psi_memory_some_pct. */
+	int thrashing;
 	/* Parent side, when the plan is made (NULL = nothing to size): fills the options that
 	 * neither the user nor the machine profile set (opts[i].set == 0) from the machine's
 	 * facts, marking them set. 0, with what it adjusted for the user in note ("" = nothing);
@@ -120,6 +127,12 @@ struct vms_workload {
 #define VMS_WORKLOAD(n) extern const struct vms_workload vms_workload_##n;
 VMS_WORKLOAD_LIST
 #undef VMS_WORKLOAD
+
+/* w's definition version: w->version, or 1 when it declares none. */
+static inline int vms_workload_version(const struct vms_workload *w)
+{
+	return w->version > 0 ? w->version : 1;
+}
 
 /* NULL-terminated table of all workloads, in registration order. */
 extern const struct vms_workload *const vms_workloads[];

@@ -502,6 +502,38 @@ static void env_identical_and_workload_option(void **state)
 	json_decref(b);
 }
 
+/* A workload's definition version: absent reads as 1; another version is a hard difference of
+ * that workload alone (its figures measure something else). */
+static void env_workload_version(void **state)
+{
+	json_t *a = gen_standard("k", 3, 5, 0, 0), *b = gen_standard("k", 3, 5, 0, 0);
+	json_t *wb = json_array_get(json_object_get(b, "workloads"), 0);
+	struct vms_envdiff d;
+	struct vms_compare c;
+
+	(void)state;
+	gen_set(wb, "version", "1"); /* a file from before versions: the same definition */
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 0);
+	vms_envdiff_release(&d);
+	gen_set(wb, "version", "2");
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.items[0].cls, VMS_ENV_HARD);
+	assert_int_equal(d.items[0].scope, VMS_ENV_WORKLOAD);
+	assert_string_equal(d.items[0].workload, "mmap001");
+	assert_string_equal(d.items[0].key, "mmap001: version");
+	assert_string_equal(d.items[0].base, "1");
+	assert_string_equal(d.items[0].other, "2");
+	vms_envdiff_release(&d);
+	cmp2(&c, a, b, 0);
+	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	assert_int_not_equal(verdict(&c, "mtest01", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	vms_compare_release(&c);
+	json_decref(a);
+	json_decref(b);
+}
+
 /* ---- failed runs, missing primaries (a bisect must never pass a kernel that cannot run) -- */
 
 /* Workload "w" of n runs with primary gauge "t"; the first `failed` runs failed (no sample). */
@@ -1156,6 +1188,7 @@ int main(void)
 	    cmocka_unit_test(shift_inconclusive),
 	    cmocka_unit_test(env_one_fact),
 	    cmocka_unit_test(env_identical_and_workload_option),
+	    cmocka_unit_test(env_workload_version),
 	    cmocka_unit_test(counts_fisher),
 	    cmocka_unit_test(zeros_and_missing_values),
 	    cmocka_unit_test(mismatched_workloads),

@@ -127,6 +127,31 @@ static void test_memload_plan(void **state)
 	release(&p);
 }
 
+/* A working set the user sizes past RAM + swap less RAM/8 (512 MiB + 1 GiB - 64 MiB = 1472
+ * MiB) is kept, with a warning before anything runs; one that fits gets none. */
+static void test_memload_oversized(void **state)
+{
+	static const char *const past[] = {"memload:bytes=1473M", NULL};
+	static const char *const fits[] = {"memload:bytes=1472M", NULL};
+	struct vms_machine_facts f = facts(512 * MIB, 100 * GIB, 1);
+	struct plan p;
+
+	(void)state;
+	f.swap = GIB;
+	assert_int_equal(make(&p, "hron2001", &f, 0, past), 0);
+	assert_int_equal(opt(&p.items[0], "bytes")->u, 1473 * MIB);
+	assert_non_null(strstr(p.msg, "working set 1.4 GiB is past what the machine holds"));
+	assert_non_null(strstr(p.msg, "OOM"));
+	release(&p);
+	assert_int_equal(make(&p, "hron2001", &f, 0, fits), 0);
+	assert_string_equal(p.msg, "");
+	release(&p);
+	f.swap = 0; /* 512 MiB less 64 MiB */
+	assert_int_equal(make(&p, "hron2001", &f, 0, fits), 0);
+	assert_non_null(strstr(p.msg, "(512 MiB RAM and no swap, less 64 MiB for the kernel"));
+	release(&p);
+}
+
 static void test_host_default(void **state)
 {
 	struct vms_machine_facts f = facts(8 * GIB, 1024 * GIB, 0);
@@ -446,6 +471,7 @@ int main(void)
 	    cmocka_unit_test(test_hron2001_default),
 	    cmocka_unit_test(test_host_default),
 	    cmocka_unit_test(test_memload_plan),
+	    cmocka_unit_test(test_memload_oversized),
 	    cmocka_unit_test(test_user_wins),
 	    cmocka_unit_test(test_profile_json),
 	    cmocka_unit_test(test_apply),

@@ -152,7 +152,8 @@ static void test_plan(void **state)
 }
 
 /* memload: a fixed time of random page stores beside a streaming writer; its own rate is a
- * primary metric, its elapsed time (fixed) is not; the writer's file is gone afterwards. */
+ * primary metric, its elapsed time (fixed) is not, its swap-in rate and PSI share are
+ * recorded; the writer's file is gone afterwards. */
 static void test_memload(void **state)
 {
 	struct vms_run_config cfg;
@@ -181,6 +182,13 @@ static void test_memload(void **state)
 	assert_true(v >= 1.0);
 	/* the writer wrote: the run's blocks out (a loaded machine may not have flushed all) */
 	assert_non_null(json_object_get(m, "oublock"));
+	/* version 2 (hot set and cold tail), and the rates that show a thrashing load */
+	assert_int_equal(json_integer_value(json_object_get(
+	                     json_array_get(json_object_get(doc, "workloads"), 0), "version")),
+	                 2);
+	assert_non_null(json_object_get(m, "pswpin_per_s"));
+	if (json_object_get(m, "psi_memory_some_ms"))
+		assert_non_null(json_object_get(m, "psi_memory_some_pct"));
 	json_decref(doc);
 	plan_release(&p);
 }
