@@ -261,6 +261,23 @@ void vms_compare_note_suites(const struct vms_compare *c, int bisect);
  * 0 when none does. */
 unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k);
 
+/* ---- parts of the model in compare/judge.c (for compare/compare.c) --------------------- */
+
+/* The verdict of a Fisher cell (p-values set); fam: the size of the Holm family it is in (its
+ * adjusted one-sided p-values decide), 0 outside it. */
+void vms_cmp_decide_fisher(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
+                           struct vms_cmp_cell *c, size_t fam);
+/* Tests a count metric's cell (runs with an event, Fisher's exact test) and decides it. */
+void vms_cmp_judge_fisher(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
+                          struct vms_cmp_cell *c);
+/* The verdict of a t cell (change, bounds and p-values set); fam as for Fisher. */
+void vms_cmp_decide_t(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
+                      struct vms_cmp_cell *c, size_t fam);
+/* Tests a measured metric's cell (paired when the sides' runs pair, suite means for sides of
+ * several suites, else Welch or Yuen on the logs) and decides it outside any family. */
+void vms_cmp_judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *m,
+                     struct vms_cmp_cell *c, int paired);
+
 /* ---- parts of the model in compare/sides.c (for compare/compare.c) --------------------- */
 
 /* The suite-means test of side b against side a when a side has several suites: each suite's
