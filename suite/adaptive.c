@@ -54,9 +54,9 @@ void vms_adaptive_release(struct vms_adaptive *a)
 enum cell_state { CELL_OPEN, CELL_DECIDED, CELL_REGRESSED, CELL_FINAL };
 
 /* What a deciding metric's verdict means for more runs: decided (regression, improvement, no
- * change), final (more runs cannot help: not comparable, not measured) or open.
- * TODO(stats): replace with the verdict rules' own vms_compare_decided() (branch stats) once it
- * lands; it answers per side, so the per-workload stop needs its per-metric form. */
+ * change: what vms_cmp_cell_decided() calls decided, with a regression apart because it ends
+ * the run), final (more runs cannot help: not comparable, not measured, cannot tell) or open
+ * (inconclusive, unstable, confounded: more runs may decide it). */
 static enum cell_state cell_state(enum vms_verdict v)
 {
 	switch (v) {
