@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -100,10 +101,12 @@ void vms_busy_apportion(const struct vms_busy_totals *t, struct vms_busy_figures
 	}
 	out->other_s = other;
 	out->kthread_s = busy_else - other;
+	/* /proc/stat counts in ticks: over a run of a few ticks a share can read above 100 %,
+	 * which no CPU gives; clamp, so that --disturbed-above 100 means never */
 	if (denom > 0) {
-		out->other_cpu_pct = 100 * out->other_s / denom;
-		out->kthread_cpu_pct = 100 * out->kthread_s / denom;
-		out->steal_pct = 100 * t->steal_s / denom;
+		out->other_cpu_pct = fmin(100, 100 * out->other_s / denom);
+		out->kthread_cpu_pct = fmin(100, 100 * out->kthread_s / denom);
+		out->steal_pct = fmin(100, 100 * t->steal_s / denom);
 	}
 }
 
