@@ -20,7 +20,9 @@ TMPDIR=$VMS_TEST_TMP "$VMSUITE" lab --kernel-package "$k61" --kernel-package "$k
 rc=$?
 cat "$VMS_TEST_TMP/lab.out"
 [ "$rc" -ne 125 ] || skip_rest "the lab cannot run here (see above)"
-[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || fail "lab: exit $rc, want 0 or 1 (compare's verdict)"
+# compare's exit: 0 no regression shown, 1 a regression, 2 cannot tell (two runs a kernel under
+# TCG are often too spread to judge: an honest answer here)
+case $rc in 0 | 1 | 2) ok ;; *) fail "lab: exit $rc, want 0, 1 or 2 (compare's verdict)" ;; esac
 log=$(cat "$VMS_TEST_TMP/lab.out")
 expect_in "$log" "== vmsuite compare: " "the lab prints a compare"
 
