@@ -32,6 +32,7 @@ vms=$build/cli/vmsuite
 [ -x "$vms" ] || { echo "sim-adaptive: no vmsuite at $vms (build first)" >&2; exit 66; }
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
+trap 'exit 130' INT TERM HUP
 for cell in "0.10 0" "0.10 0.10" "0.05 0.05"; do
   set -- $cell
   rm -f "$w"/*

@@ -26,6 +26,7 @@ import os
 import random
 import shutil
 import subprocess
+import signal
 import sys
 import tempfile
 
@@ -169,6 +170,9 @@ def main():
     ap.add_argument("--tmp")
     args = ap.parse_args()
     own = not args.tmp
+    # SIGTERM and SIGHUP end through the finally below, so the directory goes too
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGHUP, lambda *_: sys.exit(129))
     if own:
         args.tmp = tempfile.mkdtemp(prefix="vms-sim-")
     try:
