@@ -13,14 +13,15 @@
 #   K >= 20 (--try allows fewer, to see that the script works; its rates mean nothing)
 #   env: WORKLOADS (default "mtest01:bytes=256M mmap001:bytes=256M"), SLOWDOWNS (percent,
 #        default "5 10 25"), RUNS (-n of each suite, default 5; "auto" for adaptive runs where
-#        this vmsuite has them), MACHINE (default hron2001), KEEP=1 keeps the result files
+#        this vmsuite has them, with BUDGET for --budget), MACHINE (default hron2001),
+#        KEEP=1 keeps the result files
 # Its files (results, the workloads' files) go to a new directory under TMPDIR (default /tmp,
 # which must be a disk filesystem for mmap001); it and the cgroup are removed on every exit.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 try=0
 if [ "${1:-}" = --try ]; then try=1; shift; fi
-case ${1:-} in -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case ${1:-} in -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 k=${1:?usage: scripts/bench-power.sh [--try] K [BUILD_DIR]}
 build=${2:-$top/build}
 vms=$build/cli/vmsuite
@@ -92,6 +93,7 @@ for wl in "${workloads[@]}"; do
     cell_start=$(date +%s)
     for i in $(seq 1 "$k"); do
       spec=(-w "$wl" -n "$runs" --machine "$machine" --quiet --workdir "$work" --label power)
+      if [ -n "${BUDGET:-}" ]; then spec+=(--budget "$BUDGET"); fi
       a=$work/a.json b=$work/b.json
       rm -f "$a" "$b"
       "$vms" run "${spec[@]}" -o "$a" 2>"$work/a.err" ||
