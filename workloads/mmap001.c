@@ -90,6 +90,8 @@ static int run(struct vms_workload_ctx *ctx)
 		return 1;
 	/* a sparse file of size + 1 bytes, as the 2001 code made it */
 	if (lseek(fd, (off_t)size, SEEK_SET) < 0 || write(fd, "", 1) != 1) {
+		if (errno == ENOSPC) /* filled since the checks: not the kernel's doing */
+			ctx->shared->disk_full = 1;
 		vms_workload_fail(ctx, "cannot size the work file in '%s': %s", ctx->workdir,
 		                  strerror(errno));
 		goto fail_close;

@@ -54,6 +54,8 @@ static int run(struct vms_workload_ctx *ctx)
 	if (fd < 0)
 		return 1;
 	if (ftruncate(fd, (off_t)(2 * r)) < 0) {
+		if (errno == ENOSPC) /* filled since the checks: not the kernel's doing */
+			ctx->shared->disk_full = 1;
 		vms_workload_fail(ctx, "cannot size the work file in '%s': %s", ctx->workdir,
 		                  strerror(errno));
 		goto out_close;

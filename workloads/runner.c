@@ -509,8 +509,9 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		} else if (oom && json_is_integer(cg_kills)) {
 			ret = 1;
 			cgroup_oom_reason(reason, sizeof(reason), cfg->cgroup, cga);
-		} else if (sig == SIGBUS && sh->disk_full) {
-			/* not the kernel's doing: something filled the disk after the checks */
+		} else if ((sig == SIGBUS || (!sig && code)) && sh->disk_full) {
+			/* not the kernel's doing: something filled the disk after the checks (a
+			 * write fault's SIGBUS, or ENOSPC sizing the work file) */
 			ret = 4;
 			snprintf(reason, sizeof(reason),
 			         "the work filesystem filled up: '%s' had no space left for the "

@@ -56,7 +56,7 @@ struct vms_workload_shared {
 	volatile double own_value; /* the workload's own figure (vms_workload.own_metric) */
 	volatile int own_set;      /* own_value was set */
 	char reason[512];          /* why the child failed, set before a non-zero exit */
-	volatile int disk_full;    /* a SIGBUS came with the work filesystem full (runner) */
+	volatile int disk_full;    /* the work filesystem was full: a SIGBUS (runner), ENOSPC */
 };
 
 /* The largest size any size option takes (1 EiB): no machine has more, and every size

@@ -9,9 +9,7 @@
 [ "$(id -u)" = 0 ] || skip_rest "needs root for a loop mount"
 command -v mkfs.ext4 >/dev/null || skip_rest "no mkfs.ext4"
 mnt=$VMS_TEST_TMP/mnt
-filler=
 cleanup() {
-  [ -z "$filler" ] || kill "$filler" 2>/dev/null
   wait 2>/dev/null
   if mountpoint -q "$mnt"; then umount "$mnt" || umount -l "$mnt"; fi
   rm -f "$VMS_TEST_TMP/fs.img"
@@ -21,62 +19,64 @@ truncate -s 400M fs.img && mkfs.ext4 -q -F -m 0 fs.img && mkdir -p "$mnt" ||
   skip_rest "cannot make an ext4 image"
 mount -o loop fs.img "$mnt" || skip_rest "cannot loop-mount an ext4 image"
 
-plan=(--machine host --swap-file no --no-drop-caches -q --workdir "$mnt" -w mmap001:bytes=128M -n 1)
+plan=(--machine host --swap-file no --no-drop-caches -q --workdir "$mnt" -w mmap001:bytes=256M -n 1)
 
-# run_filled WANT WHAT ARGS...: runs vmsuite with a filler beside it that stops the workload
-# child as soon as it appears (forked after every check), fills the work filesystem to the
-# last block with fallocate and lets the child go on (up to three tries while it misses the
-# child or comes too late). Sets $err; fills "filled" or "missed".
+# run_filled WANT WHAT ARGS...: runs vmsuite under a filler that stops the workload child as
+# soon as it appears (forked after every check), fills the work filesystem to the last block with
+# fallocate and lets the child go on. The filler starts vmsuite itself, so that its own start-up
+# is not part of the race, and polls for the child without sleeping long; up to three tries
+# while it misses the child or comes too late (the child had already reserved its blocks, and
+# vmsuite never says the filesystem filled up). Sets $err; filler.out says "filled" or "missed".
 run_filled() {
   local want=$1 what=$2 got try
   shift 2
   for try in 1 2 3; do
     rm -f "$mnt/fill" filler.out
-    "$VMSUITE" "$@" >out 2>err & local pid=$!
-    python3 - "$pid" "$mnt/fill" >filler.out <<'PY' &
-import os, signal, sys, time
-pid, path = sys.argv[1], sys.argv[2]
-child = None
-while child is None:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            kids = f.read().split()
-    except OSError:
-        print("missed"); sys.exit(0)
-    if kids:
-        child = int(kids[0])
-    else:
-        time.sleep(0.001)
-try:
-    os.kill(child, signal.SIGSTOP)
-except ProcessLookupError:
-    print("missed"); sys.exit(0)
-fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
-size, step = 0, 1 << 24
-while step >= 4096:
-    try:
-        os.posix_fallocate(fd, size, step)
-        size += step
-    except OSError:
-        step //= 2
-os.close(fd)
-os.kill(child, signal.SIGCONT)
-print("filled")
+    got=0
+    python3 - "$mnt/fill" "$VMSUITE" "$@" >filler.out <<'PY' || got=$?
+import os, signal, subprocess, sys, time
+path, cmd = sys.argv[1], sys.argv[2:]
+with open("out", "w") as out, open("err", "w") as err:
+    p = subprocess.Popen(cmd, stdout=out, stderr=err)
+    child = None
+    while child is None and p.poll() is None:
+        try:
+            with open(f"/proc/{p.pid}/task/{p.pid}/children") as f:
+                kids = f.read().split()
+        except OSError:
+            break
+        if kids:
+            child = int(kids[0])
+        else:
+            time.sleep(0.0002)
+    status = "missed"
+    if child is not None:
+        try:
+            os.kill(child, signal.SIGSTOP)
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+            size, step = 0, 1 << 24
+            while step >= 4096:
+                try:
+                    os.posix_fallocate(fd, size, step)
+                    size += step
+                except OSError:
+                    step //= 2
+            os.close(fd)
+            os.kill(child, signal.SIGCONT)
+            status = "filled"
+        except ProcessLookupError:
+            pass
+    rc = p.wait()
+print(status)
+sys.exit(rc)
 PY
-    filler=$!
-    wait "$pid"; got=$?
-    wait "$filler"; filler=
     err=$(cat err)
-    # no "filled up" in stderr: the child had already reserved its blocks when the filler
-    # stopped it (a loaded machine runs it far in the filler's first millisecond), so the run
-    # went on and only compare judged it: the fill came too late, try again
     [ "$(cat filler.out)" = filled ] && grep -q "the work filesystem filled up" err && break
     echo "the filler missed the workload or came too late (try $try): exit $got"
   done
   [ "$(cat filler.out)" = filled ] || { fail "$what: the filler never caught the workload"; return; }
   [ "$got" = "$want" ] && ok || fail "$what: exit $got, want $want; stderr: $err"
 }
-
 expect_exit 0 "a clean run on the image" -- "$VMSUITE" run "${plan[@]}" -o base.json
 
 run_filled 128 "a run whose work filesystem filled up" run "${plan[@]}" -o full.json --force
