@@ -3,7 +3,9 @@
  * result knows of the kernel, and one test per (workload, metric): the mean of the successful
  * runs as its number, DONE, or PASS/FAIL where a compare verdict exists; and per workload a
  * "runs" test that fails when a run failed. Ids are derived from the result, so the same file
- * gives the same ids. No property is null (the schema forbids it). No kernel paths. */
+ * gives the same ids. No property is null (the schema forbids it). The schema has no place for
+ * what all tests share, so the test environment is written once, in the build's misc, and each
+ * test carries a short reference to it. No kernel paths. */
 #include <errno.h>
 #include <math.h>
 #include <nettle/sha2.h>
@@ -241,6 +243,20 @@ static json_t *environment(const struct vms_report_model *m)
 	return env;
 }
 
+/* What each test carries of full (environment()): its comment, the hostname, and where the
+ * rest is. The same object for every test (json_incref). */
+static json_t *test_env(const json_t *full)
+{
+	const json_t *misc = json_object_get(full, "misc");
+	json_t *env = json_object(), *ref = json_object();
+
+	json_object_set(env, "comment", json_object_get(full, "comment"));
+	set_str(ref, "hostname", str(misc, "hostname"));
+	json_object_set_new(ref, "details", json_string("builds[build_id].misc.environment"));
+	json_object_set_new(env, "misc", ref);
+	return env;
+}
+
 static json_t *samples_of(const json_t *metric)
 {
 	const json_t *v;
@@ -311,7 +327,7 @@ static json_t *base_test(const struct vms_report_model *m, const json_t *ids, si
 	json_object_set(t, "build_id", json_object_get(ids, "build"));
 	json_object_set_new(t, "path", json_sprintf("vmsuite.%s.%s", name, leaf));
 	set_times(m, i, anchor, mono0, t);
-	json_object_set_new(t, "environment", json_deep_copy(env));
+	json_object_set_new(t, "environment", json_incref((json_t *)env));
 	if (o && o->output_url)
 		json_object_set_new(t, "output_files",
 		                    json_pack("[{s:s, s:s}]", "name",
@@ -452,9 +468,12 @@ int vms_report_render_kcidb(const struct vms_report_model *m, FILE *out)
 	set_str(misc, "kernel_version", kversion);
 	set_str(misc, "kernel_cmdline", fp(m, "kernel_cmdline"));
 	set_str(misc, "architecture", arch);
+	/* the environment all tests ran in, once; each test names it (test_env) */
+	env = environment(m);
+	json_object_set_new(misc, "environment", env);
 	json_object_set_new(build, "misc", misc);
 
-	env = environment(m);
+	env = test_env(env);
 	for (i = 0; i < m->n_workloads; i++)
 		workload_tests(m, ids, i, cmp, other, anchor, mono0, env, tests);
 	json_decref(env);

@@ -54,14 +54,19 @@ for f in plain sound; do
   expect_eq "$(kq $f.kcidb.json "abs(t('vmsuite.mtest01.elapsed_s')['number']['value'] - sum(t('vmsuite.mtest01.elapsed_s')['misc']['samples'])/2) < 1e-9")" True "$f mean"
   expect_eq "$(kq $f.kcidb.json "t('vmsuite.mtest01.elapsed_s')['misc']['n']")" 2 "$f n"
   expect_eq "$(kq $f.kcidb.json "t('vmsuite.mtest01.elapsed_s')['number']['unit']")" s "$f unit"
-  expect_eq "$(kq $f.kcidb.json "t('vmsuite.mtest01.elapsed_s')['environment']['misc']['machine']['profile']")" host "$f profile"
+  # the environment once, in the build's misc; each test a short reference to it
+  expect_eq "$(kq $f.kcidb.json "d['builds'][0]['misc']['environment']['misc']['machine']['profile']")" host "$f profile"
+  expect_eq "$(kq $f.kcidb.json "t('vmsuite.mtest01.elapsed_s')['environment']['misc']['details']")" "builds[build_id].misc.environment" "$f environment reference"
+  expect_eq "$(kq $f.kcidb.json "[x['environment']['comment'] for x in d['tests']]==[d['builds'][0]['misc']['environment']['comment']]*len(d['tests'])")" True "$f environment comment per test"
+  expect_eq "$(kq $f.kcidb.json "[x['path'] for x in d['tests'] if 'machine' in x['environment']['misc'] or len(json.dumps(x['environment'])) > 300]")" "[]" "$f no test repeats the environment"
+  expect_eq "$(kq $f.kcidb.json "json.dumps(d).count('\"machine\": {')")" 1 "$f the machine written once"
   expect_eq "$(kq $f.kcidb.json "d['tests'][0]['id'].startswith('vmsuite:') and d['builds'][0]['id']==d['tests'][0]['build_id'] and d['checkouts'][0]['id']==d['builds'][0]['checkout_id']")" True "$f ids link"
   expect_eq "$(kq $f.kcidb.json "'null' not in json.dumps(d)")" True "$f has no null"
   expect_eq "$(kq $f.kcidb.json "d['builds'][0]['misc']['kernel_release']==__import__('os').uname().release")" True "$f kernel release"
 done
 if grep -Eq '^mtest01-underruns pass [0-9.]+ count$' sound.txt; then ok; else fail "no underruns case"; fi
 if grep -Eq '^mtest01-sound-rating pass [0-9.]+ score$' sound.txt; then ok; else fail "no sound rating case"; fi
-expect_eq "$(kq sound.kcidb.json "t('vmsuite.mtest01.sound_rating')['environment']['misc']['sound_device']")" virtual "sound device"
+expect_eq "$(kq sound.kcidb.json "d['builds'][0]['misc']['environment']['misc']['sound_device']")" virtual "sound device"
 # every cause of the catalogue, no other key (the list comes from the catalogue's own table)
 causes=$("$METRIC_TABLE" causes | sed -n 's/^| `\([a-z_]*\)` .*/\1/p' | sort | tr '\n' ' ')
 expect_in "$causes" "runqueue" "catalogue cause list"
