@@ -20,6 +20,8 @@
 #include "report/export.h"
 #include "report/model.h"
 
+#define LOWER_DIGITS "abcdefghijklmnopqrstuvwxyz0123456789"
+
 static const char *str(const json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
@@ -118,10 +120,41 @@ static int id_check(const char *origin, const char *given, const char *option, c
 	return 0;
 }
 
+/* The schema's pattern for URLs (^https://), then no space, quote or control. */
+static int https_url_ok(const char *u)
+{
+	return !strncmp(u, "https://", 8) && u[8] &&
+	       strspn(u, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	                 "-._~:/?#[]@!$&'()*+,;=%") == strlen(u);
+}
+
+/* A branch name git accepts (git check-ref-format --branch), at most 255 characters. */
+static int branch_ok(const char *b)
+{
+	const char *c;
+	size_t n = strlen(b), i, clen;
+
+	if (!n || n > 255 || b[0] == '-' || b[0] == '/' || b[n - 1] == '/' || b[n - 1] == '.' ||
+	    !strcmp(b, "@") || strstr(b, "..") || strstr(b, "@{") || strstr(b, "//") ||
+	    strpbrk(b, " ~^:?*[\\"))
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)b[i] <= 0x20 || (unsigned char)b[i] >= 0x7f)
+			return 0;
+	/* each /-separated component: no leading dot, no .lock at its end */
+	for (c = b;; c += clen + 1) {
+		clen = strcspn(c, "/");
+		if (c[0] == '.' || (clen >= 5 && !strncmp(c + clen - 5, ".lock", 5)))
+			return 0;
+		if (!c[clen])
+			return 1;
+	}
+}
+
 int vms_kcidb_opts_check(const struct vms_report_opts *o, char *why, size_t len)
 {
 	const char *origin = o->origin ? o->origin : "vmsuite";
-	const char *u = o->output_url;
+	const char *u = o->output_url, *t = o->tree;
 	int ret;
 
 	if (!*origin || strspn(origin, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(origin)) {
@@ -132,11 +165,28 @@ int vms_kcidb_opts_check(const struct vms_report_opts *o, char *why, size_t len)
 		return ret;
 	if (o->build_id && (ret = id_check(origin, o->build_id, "build-id", why, len)))
 		return ret;
-	/* the schema's own pattern for URLs (^https://), then no space, quote or control */
-	if (u && (strncmp(u, "https://", 8) || !u[8] ||
-	          strspn(u, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	                    "-._~:/?#[]@!$&'()*+,;=%") != strlen(u))) {
+	if (u && !https_url_ok(u)) {
 		snprintf(why, len, "--output-url: an https:// URL, without spaces or quotes");
+		return -EINVAL;
+	}
+	if (o->git_url && !https_url_ok(o->git_url)) {
+		snprintf(why, len,
+		         "--git-url: the repository's https:// URL, without spaces or quotes");
+		return -EINVAL;
+	}
+	/* the names trees go by (mainline, net-next, stable-rc) */
+	if (t &&
+	    (!*t || strlen(t) > 255 || !strchr(LOWER_DIGITS "ABCDEFGHIJKLMNOPQRSTUVWXYZ", t[0]) ||
+	     strspn(t, LOWER_DIGITS "ABCDEFGHIJKLMNOPQRSTUVWXYZ._+-") != strlen(t))) {
+		snprintf(why, len,
+		         "--tree: a tree's name (mainline, net-next): letters, digits and . _ + "
+		         "- only, at most 255");
+		return -EINVAL;
+	}
+	if (o->branch && !branch_ok(o->branch)) {
+		snprintf(why, len,
+		         "--branch: a git branch name (as git check-ref-format --branch takes "
+		         "it), at most 255 characters");
 		return -EINVAL;
 	}
 	return 0;
@@ -445,6 +495,11 @@ int vms_report_render_kcidb(const struct vms_report_model *m, FILE *out)
 	    json_pack("{s:O, s:s}", "id", json_object_get(ids, "checkout"), "origin", origin);
 	if (o && o->git_commit)
 		json_object_set_new(checkout, "git_commit_hash", json_string(o->git_commit));
+	if (o) {
+		set_str(checkout, "git_repository_url", o->git_url);
+		set_str(checkout, "git_repository_branch", o->branch);
+		set_str(checkout, "tree_name", o->tree);
+	}
 	comment = vms_xasprintf("Linux %s %s, tested by vmsuite as '%s'", release ? release : "?",
 	                        kversion ? kversion : "", m->label ? m->label : "");
 	json_object_set_new(checkout, "comment", json_string(comment));
