@@ -128,15 +128,16 @@ static int https_url_ok(const char *u)
 	                 "-._~:/?#[]@!$&'()*+,;=%") == strlen(u);
 }
 
-/* A branch name git accepts (git check-ref-format --branch), at most 255 characters. */
+/* A branch name git accepts (git check-ref-format --branch), in printable ASCII, at most 255
+ * characters. */
 static int branch_ok(const char *b)
 {
 	const char *c;
 	size_t n = strlen(b), i, clen;
 
 	if (!n || n > 255 || b[0] == '-' || b[0] == '/' || b[n - 1] == '/' || b[n - 1] == '.' ||
-	    !strcmp(b, "@") || strstr(b, "..") || strstr(b, "@{") || strstr(b, "//") ||
-	    strpbrk(b, " ~^:?*[\\"))
+	    !strcmp(b, "@") || !strcmp(b, "HEAD") || strstr(b, "..") || strstr(b, "@{") ||
+	    strstr(b, "//") || strpbrk(b, " ~^:?*[\\"))
 		return 0;
 	for (i = 0; i < n; i++)
 		if ((unsigned char)b[i] <= 0x20 || (unsigned char)b[i] >= 0x7f)
@@ -186,7 +187,7 @@ int vms_kcidb_opts_check(const struct vms_report_opts *o, char *why, size_t len)
 	if (o->branch && !branch_ok(o->branch)) {
 		snprintf(why, len,
 		         "--branch: a git branch name (as git check-ref-format --branch takes "
-		         "it), at most 255 characters");
+		         "it), at most 255 printable ASCII characters");
 		return -EINVAL;
 	}
 	return 0;

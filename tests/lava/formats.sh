@@ -235,6 +235,8 @@ done 3<<'EOF'
 --branch|a\b
 --branch|x.
 --branch|a b
+--branch|HEAD
+--branch|é
 EOF
 expect_exit 129 "kcidb branch with DEL" -- "$V" report plain.json --format kcidb --branch "a"$'\x7f' -o refused.json
 expect_in "$err" "--branch: a git branch name" "branch with DEL message"
