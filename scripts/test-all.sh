@@ -13,7 +13,7 @@ jobs=$(nproc)
 run_config() {
   local dir=$1; shift
   echo "== configure $dir ($*)"
-  cmake -S "$top" -B "$top/$dir" -DVMS_WERROR=ON "$@" >/dev/null
+  cmake -S "$top" -B "$top/$dir" -DVMS_WERROR=ON -DVMS_TEST_CPUS="$jobs" "$@" >/dev/null
   cmake --build "$top/$dir" -j"$jobs"
   echo "== test $dir"
   printf '{"version": {"major": 1, "minor": 0}, "local": [{"cpus": [{"id": "0", "slots": %d}]}]}\n' \
