@@ -74,9 +74,20 @@ enum compare_key {
 	CMP_DISTURBED,
 };
 
+/* -f: its help names the renderer table's formats (report/compare-render.c) */
+static const struct vms_cli_option *compare_format_row(void)
+{
+	static struct vms_cli_option rows[] = {
+	    {"format", 'f', VMS_CLI_REQUIRED, "FMT", NULL, 0, 0},
+	    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
+	};
+
+	rows[0].help = vms_compare_renderer_help();
+	return rows;
+}
+
 static const struct vms_cli_option compare_options[] = {
-    {"format", 'f', VMS_CLI_REQUIRED, "FMT",
-     "text (default, fits 100 columns), markdown, json, html", CMP_FORMAT, 0},
+    {"", 0, VMS_CLI_GROUP, NULL, NULL, CMP_FORMAT, 0}, /* -f, its help from the renderer table */
     {"threshold", 0, VMS_CLI_REQUIRED, "PCT", "change that matters (default 2)", CMP_THRESHOLD, 0},
     {"alpha", 0, VMS_CLI_REQUIRED, "A", "significance level (default 0.05; intervals at 1-A)",
      CMP_ALPHA, 0},
@@ -164,6 +175,7 @@ const struct vms_cli_usage vms_compare_usage = {
              "is confounded, never a regression. See docs/compare.md.\n",
     .generated = primary_paragraph,
     .options = compare_options,
+    .group = compare_format_row,
     .more = "Exit status (differs from the other commands): 0 no regression shown (NO CHANGE "
             "when every\n"
             "primary metric is shown within the threshold); 1 a primary metric regressed "
@@ -237,8 +249,8 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 	case CMP_FORMAT:
 		a->r = vms_compare_renderer_find(val);
 		if (!a->r) {
-			snprintf(err, errlen, "unknown format '%s' (text, markdown, json, html)",
-			         val);
+			snprintf(err, errlen, "unknown format '%s' (%s)", val,
+			         vms_compare_renderer_names());
 			return -EINVAL;
 		}
 		return 0;

@@ -26,11 +26,20 @@ enum report_key {
 	REPORT_BRANCH,
 };
 
+/* --format: its help names the renderer table's formats (report/model.c) */
+static const struct vms_cli_option *report_format_row(void)
+{
+	static struct vms_cli_option rows[] = {
+	    {"format", 0, VMS_CLI_REQUIRED, "FORMAT", NULL, 0, 0},
+	    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
+	};
+
+	rows[0].help = vms_report_renderer_help();
+	return rows;
+}
+
 static const struct vms_cli_option report_options[] = {
-    {"format", 0, VMS_CLI_REQUIRED, "FORMAT",
-     "text (default), markdown, json, html, lava (result.txt lines)\n"
-     "or kcidb (a KCIDB v5.3 document)",
-     REPORT_FORMAT, 0},
+    {"", 0, VMS_CLI_GROUP, NULL, NULL, REPORT_FORMAT, 0}, /* --format, from the renderer table */
     {"output", 'o', VMS_CLI_REQUIRED, "OUT",
      "write there (a new file unless --force) instead of standard output", REPORT_OUTPUT, 0},
     {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", REPORT_FORCE, 0},
@@ -80,6 +89,7 @@ const struct vms_cli_usage vms_report_usage = {
              "-runs case, the primary and key metrics and, with a verdict, a -verdict case;\n"
              "kcidb one KernelCI (KCIDB v5.3) document, a test per workload and metric.\n",
     .options = report_options,
+    .group = report_format_row,
     .more =
         "Examples:\n"
         "  vmsuite report r.json --format lava > output/result.txt\n"

@@ -5,7 +5,8 @@
  *
  * Adding a host-state kind: a value in enum vms_host_kind, a `const struct vms_host_kind_row`
  * next to its code, its line in vms_host_rows (core/hostkind.c) and a line in
- * docs/host-state.md. Nothing in core/hoststate.c changes. */
+ * docs/host-state.md. Nothing in core/hoststate.c changes (ctest test_extra_hostkind builds one
+ * more kind, VMS_TEST_EXTRA_HOSTKIND, and follows it through the journal and `vmsuite cleanup`). */
 #ifndef VMS_HOSTKIND_H
 #define VMS_HOSTKIND_H
 
@@ -33,6 +34,10 @@ enum vms_host_kind {
 	                    * partner/partner_original = the knob the kernel links to it; undo:
 	                    * write both back (a path outside the allow-list, or a partner that is
 	                    * not the knob's: refused) */
+#ifdef VMS_TEST_EXTRA_HOSTKIND
+	VMS_HOST_TEST_EXTRA, /* only in the test build that proves a kind is one row (its row:
+	                      * tests/core/extra-hostkind.c) */
+#endif
 	VMS_HOST_KIND_NR
 };
 
@@ -86,6 +91,9 @@ extern const struct vms_host_kind_row vms_host_row_cgroup;   /* core/cgroup-undo
 extern const struct vms_host_kind_row vms_host_row_workdir;  /* core/hoststate.c */
 extern const struct vms_host_kind_row vms_host_row_swapfile; /* core/swapfile.c */
 extern const struct vms_host_kind_row vms_host_row_sysctl;   /* core/sysctl.c */
+#ifdef VMS_TEST_EXTRA_HOSTKIND
+extern const struct vms_host_kind_row vms_host_row_test_extra; /* tests/core/extra-hostkind.c */
+#endif
 
 /* The list, indexed by kind. */
 extern const struct vms_host_kind_row *const vms_host_rows[VMS_HOST_KIND_NR];

@@ -218,6 +218,19 @@ void vms_cli_print_wrapped(FILE *f, const char *text)
 		fputc('\n', f);
 }
 
+void vms_cli_help_append(char *buf, size_t len, const char *sep, const char *item)
+{
+	size_t used = strlen(buf);
+	const char *nl = strrchr(buf, '\n'), *space = strchr(sep, ' ');
+	size_t line = used - (nl ? (size_t)(nl + 1 - buf) : 0);
+
+	if (used && space && line + strlen(sep) + strlen(item) > HELP_WIDTH - HELP_COL)
+		snprintf(buf + used, len - used, "%.*s\n%s%s", (int)(space - sep), sep, space + 1,
+		         item);
+	else
+		snprintf(buf + used, len - used, "%s%s", used ? sep : "", item);
+}
+
 void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 {
 	struct vms_cli_option rows[MAX_ROWS];

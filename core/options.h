@@ -68,6 +68,12 @@ int vms_cli_usage_error(const char *cmd, const char *fmt, ...)
 int vms_cli_usage_verror(const char *cmd, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 
+/* Appends sep and item to the option help being built in buf (len bytes, a string): when the
+ * line would pass the width of option help, it breaks at sep's first space (", " ends the line
+ * with the comma, " or " starts the next with "or"). For help made from a table at run time
+ * (a group() row, e.g. -f's formats from a renderer table). */
+void vms_cli_help_append(char *buf, size_t len, const char *sep, const char *item);
+
 /* Writes text to f word-wrapped at the help's width (100 columns), ending with a newline; '\n'
  * in text ends a line. */
 void vms_cli_print_wrapped(FILE *f, const char *text);

@@ -4,10 +4,10 @@
 /* Adding an output format to `vmsuite compare -f`:
  *   1. report/compare-NAME.c with int vms_compare_render_NAME(const struct vms_compare *c,
  *      FILE *f), declared below; it reads the model only (compare/compare.h);
- *   2. one row {"NAME", vms_compare_render_NAME} in the renderer table
+ *   2. one row {"NAME", NOTE, vms_compare_render_NAME} in the renderer table
  *      (report/compare-render.c);
- *   3. the -f help line and the unknown-format message of cli/cmd-compare.c, docs/compare.md,
- *      docs/vmsuite.1;
+ *   3. docs/compare.md and docs/vmsuite.1 (-f's help and the unknown-format message are made
+ *      from the table);
  *   4. a test in tests/compare/ (a golden file for text that people read). */
 #ifndef VMS_REPORT_COMPARE_RENDER_H
 #define VMS_REPORT_COMPARE_RENDER_H
@@ -22,10 +22,17 @@
  * reported). */
 struct vms_compare_renderer {
 	const char *name; /* "text", "markdown", "json", "html" */
+	const char *note; /* in -f's help after the name, in parentheses; NULL = none */
 	int (*render)(const struct vms_compare *c, FILE *f);
 };
 /* The renderer called name, or NULL. */
 const struct vms_compare_renderer *vms_compare_renderer_find(const char *name);
+/* "text, markdown, json, html": the names in the table's order, for the unknown-format
+ * message. A static string. */
+const char *vms_compare_renderer_names(void);
+/* `vmsuite compare -f`'s help, made from the table: each name with its note. A static
+ * string. */
+const char *vms_compare_renderer_help(void);
 
 int vms_compare_render_text(const struct vms_compare *c, FILE *f);
 int vms_compare_render_markdown(const struct vms_compare *c, FILE *f);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "core/result.h"
 #include "core/util.h"
 #include "report/report.h"
@@ -627,9 +628,12 @@ int vms_report_render_json(const struct vms_report_model *m, FILE *out)
 }
 
 static const struct vms_report_renderer renderers[] = {
-    {"text", vms_report_render_text}, {"markdown", vms_report_render_markdown},
-    {"html", vms_report_render_html}, {"json", vms_report_render_json},
-    {"lava", vms_report_render_lava}, {"kcidb", vms_report_render_kcidb},
+    {"text", "default", vms_report_render_text},
+    {"markdown", NULL, vms_report_render_markdown},
+    {"html", NULL, vms_report_render_html},
+    {"json", NULL, vms_report_render_json},
+    {"lava", "result.txt lines", vms_report_render_lava},
+    {"kcidb", "a KCIDB v5.3 document", vms_report_render_kcidb},
 };
 
 const struct vms_report_renderer *vms_report_renderer_find(const char *name)
@@ -655,4 +659,23 @@ const char *vms_report_renderer_names(void)
 			                                                           : ", ",
 			                      renderers[i].name);
 	return names;
+}
+
+const char *vms_report_renderer_help(void)
+{
+	static char help[256];
+	size_t i;
+
+	if (help[0])
+		return help;
+	for (i = 0; i < VMS_ARRAY_SIZE(renderers); i++) {
+		char item[96];
+
+		snprintf(item, sizeof(item), "%s%s%s%s", renderers[i].name,
+		         renderers[i].note ? " (" : "", renderers[i].note ? renderers[i].note : "",
+		         renderers[i].note ? ")" : "");
+		vms_cli_help_append(help, sizeof(help),
+		                    i + 1 == VMS_ARRAY_SIZE(renderers) ? " or " : ", ", item);
+	}
+	return help;
 }

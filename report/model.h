@@ -186,6 +186,7 @@ int vms_report_line_beside(enum vms_report_line kind);
 /* A renderer of the model: text, markdown, html or json. */
 struct vms_report_renderer {
 	const char *name;
+	const char *note; /* in -f's help after the name, in parentheses; NULL = none */
 	/* Writes the whole report to out. Returns 0, or -EIO when writing failed (not
 	 * reported). */
 	int (*render)(const struct vms_report_model *m, FILE *out);
@@ -195,6 +196,9 @@ struct vms_report_renderer {
 const struct vms_report_renderer *vms_report_renderer_find(const char *name);
 /* "text, markdown, html or json": the names from the renderer table, for usage messages. */
 const char *vms_report_renderer_names(void);
+/* `vmsuite report -f`'s help, made from the renderer table: each name with its note, the
+ * table's order. A static string. */
+const char *vms_report_renderer_help(void);
 
 /* The JSON summary (see vms_report_summary_json in report/report.h) of the model. New
  * object. */

@@ -5,9 +5,9 @@
 /* Adding an output format to `vmsuite report -f`:
  *   1. report/NAME.c with int vms_report_render_NAME(const struct vms_report_model *m,
  *      FILE *out), declared in report/model.h beside the others;
- *   2. one row {"NAME", vms_report_render_NAME} in the renderer table (report/model.c):
- *      -f finds it and its unknown-format message lists it;
- *   3. the -f line of `vmsuite report`'s help (cli/cmd-report.c), docs/vmsuite.1, README;
+ *   2. one row {"NAME", NOTE, vms_report_render_NAME} in the renderer table (report/model.c):
+ *      -f finds it, and its help (NAME with its NOTE) and unknown-format message list it;
+ *   3. docs/vmsuite.1, README;
  *   4. a test (a golden file for text that people read, tests/README.md).
  * A format of `vmsuite compare -f`: see report/compare-render.h. */
 #ifndef VMS_REPORT_H

@@ -1,5 +1,6 @@
-# A gap cause is one row of the cause table (core/metric.c): the build vmsuite-extra-cause adds
-# the row `test_extra` (compile definition VMS_TEST_EXTRA_CAUSE) and nothing else, and this
+# A gap cause is one row of the cause table (core/metric.c): the build vmsuite-extra-rows adds
+# the row `test_extra` (compile definition VMS_TEST_EXTRA_CAUSE; its other extra row, a
+# host-state kind, is test_extra_hostkind's) and nothing else that shows here, and this
 # finds it in `vmsuite help probe`, in the HTML report (stylesheet rule, hatch pattern, band,
 # hover text and legend) and in compare's causes line. The ordinary vmsuite must not show it.
 . "$VMS_SOURCE_DIR/tests/cli/lib.sh"

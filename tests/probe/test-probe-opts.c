@@ -1,8 +1,8 @@
-/* The audio probe's options as `vmsuite probe` and `vmsuite run --with-audio` parse them, in
- * process: each row below goes through the option-table parser (core/options.c) with the
- * probe's rows as probe and as run splice them in, then vms_probe_opt_set() and
- * vms_probe_opts_check(), the path both commands take. A refused spelling must give exactly its
- * message, the same for both; an accepted one the geometry written beside it.
+/* Unit tests of audio-probe/probe-opts.c: the audio probe's options as `vmsuite probe` and
+ * `vmsuite run --with-audio` parse them, in process: each row below goes through the option-table
+ * parser (core/options.c) with the probe's rows as probe and as run splice them in, then
+ * vms_probe_opt_set() and vms_probe_opts_check(), the path both commands take. A refused spelling
+ * must give exactly its message, the same for both; an accepted one the geometry written beside it.
  * tests/cli/probe_opts.sh keeps one real run per command. No kernel paths. */
 #include <setjmp.h>
 #include <stdarg.h>

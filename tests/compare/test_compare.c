@@ -1177,6 +1177,17 @@ static void odd_documents(void **state)
 	json_decref(good);
 }
 
+/* compare -f's help and its unknown-format message come from the renderer table. */
+static void renderer_help(void **state)
+{
+	(void)state;
+	assert_string_equal(vms_compare_renderer_help(),
+	                    "text (default, fits 100 columns), markdown, json, html");
+	assert_string_equal(vms_compare_renderer_names(), "text, markdown, json, html");
+	assert_non_null(vms_compare_renderer_find("html"));
+	assert_null(vms_compare_renderer_find("pdf"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1205,6 +1216,7 @@ int main(void)
 	    cmocka_unit_test(missing_primary_cannot_tell),
 	    cmocka_unit_test(kernel_upgrade_comparable),
 	    cmocka_unit_test(not_comparable_only_where_touched),
+	    cmocka_unit_test(renderer_help),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 /* Golden-file tests of the Sound lines (compare/sound.c): workload objects and an audio
- * baseline read from tests/probe/golden/NAME.json, rendered and compared byte for byte with the
- * .txt next to them. The output is kept in build/golden-actual for scripts/update-goldens.sh,
- * which rewrites the .txt files after a deliberate change. No kernel paths. */
+ * baseline read from tests/compare/golden/sound/NAME.json, rendered and compared byte for byte
+ * with the .txt next to them. The output is kept in build/golden-actual for
+ * scripts/update-goldens.sh, which rewrites the .txt files after a deliberate change. No kernel
+ * paths. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +15,7 @@
 #include "core/util.h"
 #include "report/sound-text.h"
 
-/* Keeps what was rendered as <build>/golden-actual/tests/probe/golden/NAME.txt. */
+/* Keeps what was rendered as <build>/golden-actual/tests/compare/golden/sound/NAME.txt. */
 static void save_actual(const char *name, const char *text)
 {
 	const char *bin = getenv("VMS_BINARY_DIR");
@@ -22,9 +23,9 @@ static void save_actual(const char *name, const char *text)
 	FILE *f;
 
 	assert_non_null(bin);
-	dir = vms_xasprintf("mkdir -p '%s/golden-actual/tests/probe/golden'", bin);
+	dir = vms_xasprintf("mkdir -p '%s/golden-actual/tests/compare/golden/sound'", bin);
 	assert_int_equal(system(dir), 0);
-	path = vms_xasprintf("%s/golden-actual/tests/probe/golden/%s.txt", bin, name);
+	path = vms_xasprintf("%s/golden-actual/tests/compare/golden/sound/%s.txt", bin, name);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
@@ -43,8 +44,8 @@ static void check(const char *name, int baseline)
 	FILE *f;
 
 	assert_non_null(src);
-	in = vms_xasprintf("%s/tests/probe/golden/%s.json", src, name);
-	gold = vms_xasprintf("%s/tests/probe/golden/%s.txt", src, name);
+	in = vms_xasprintf("%s/tests/compare/golden/sound/%s.json", src, name);
+	gold = vms_xasprintf("%s/tests/compare/golden/sound/%s.txt", src, name);
 	doc = json_load_file(in, 0, &err);
 	if (!doc)
 		fail_msg("%s: %s", in, err.text);

@@ -240,12 +240,27 @@ static void test_renderers(void **state)
 	assert_null(vms_report_renderer_find(NULL));
 }
 
+/* -f's help and its unknown-format message come from the renderer table: every format, in the
+ * table's order, the line broken where the option help's column would overflow. */
+static void test_renderer_help(void **state)
+{
+	(void)state;
+	assert_string_equal(vms_report_renderer_help(),
+	                    "text (default), markdown, html, json, lava (result.txt lines)\n"
+	                    "or kcidb (a KCIDB v5.3 document)");
+	assert_string_equal(vms_report_renderer_names(),
+	                    "text, markdown, html, json, lava or kcidb");
+	/* built once: the same string again */
+	assert_ptr_equal(vms_report_renderer_help(), vms_report_renderer_help());
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_header),         cmocka_unit_test(test_metrics),
 	    cmocka_unit_test(test_runs_and_sound), cmocka_unit_test(test_lines),
-	    cmocka_unit_test(test_renderers),      cmocka_unit_test(test_incomplete),
+	    cmocka_unit_test(test_renderers),      cmocka_unit_test(test_renderer_help),
+	    cmocka_unit_test(test_incomplete),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
