@@ -6,6 +6,7 @@
 
 #include "cli/builtin.h"
 #include "core/result.h"
+#include "core/resultdoc.h"
 #include "core/util.h"
 #include "report/export.h"
 #include "report/model.h"

@@ -16,6 +16,7 @@
 #include "core/machine.h"
 #include "core/procfs.h"
 #include "core/result.h"
+#include "core/resultdoc.h"
 #include "core/util.h"
 #include "report/compare-render.h"
 #include "report/report.h"
