@@ -552,15 +552,21 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 /* The file's idle audio baseline: its Sound figures (has_baseline), and whether it skipped. */
 static void file_baseline(struct vms_cmp_file *f, const json_t *doc)
 {
-	const json_t *audio = json_object_get(doc, "audio");
-	const json_t *m = json_object_get(json_object_get(audio, "baseline"), "metrics");
-	size_t n;
-	double *u = vms_metric_values(m, "underruns", &n);
+	const struct vms_rdoc_metric *u;
+	struct vms_rdoc d;
+	char err[256];
 
-	f->baseline_skipped = u && n && u[0] > 0;
-	free(u);
-	vms_report_sound_of_baseline(audio, &f->baseline);
+	if (vms_rdoc_init(&d, doc, err, sizeof(err))) {
+		json_t *empty = json_object();
+
+		vms_rdoc_init(&d, empty, err, sizeof(err));
+		json_decref(empty);
+	}
+	u = vms_rdoc_baseline_metric(&d, "underruns");
+	f->baseline_skipped = u && u->n_values && u->values[0] > 0;
+	vms_report_sound_of_baseline(&d, &f->baseline);
 	f->has_baseline = f->baseline.present;
+	vms_rdoc_release(&d);
 }
 
 static char *file_label(const json_t *doc, const char *path)

@@ -361,10 +361,13 @@ static void machine_read(struct walk *w, struct vms_rdoc_machine *mc, const json
 
 static void audio_read(struct walk *w, struct vms_rdoc *d)
 {
-	const json_t *b;
+	const json_t *b, *v;
 
 	d->audio = obj(w, d->json, "", "audio");
 	d->audio_facts = obj(w, d->audio, "audio", "facts");
+	d->audio_device = str(w, d->audio_facts, "audio.facts", "device");
+	v = field(w, d->audio_facts, "audio.facts", "virtual_device", is_bool, "true or false");
+	d->audio_virtual = v ? json_is_true(v) : -1;
 	b = obj(w, d->audio, "audio", "baseline");
 	d->has_baseline = b != NULL;
 	d->baseline_t_start = NAN;
@@ -404,13 +407,17 @@ static void variants_read(struct walk *w, struct vms_rdoc *d)
 static void adaptive_read(struct walk *w, struct vms_rdoc *d)
 {
 	struct vms_rdoc_adaptive *a = &d->adaptive;
-	const json_t *ad = obj(w, d->json, "", "adaptive");
+	const json_t *ad = obj(w, d->json, "", "adaptive"), *v;
 
 	a->present = ad != NULL;
 	a->json = ad;
 	a->budget_s = num(w, ad, "adaptive", "budget_s");
 	a->alpha_per_look = num(w, ad, "adaptive", "alpha_per_look");
 	a->n_looks = json_array_size(arr(w, ad, "adaptive", "looks"));
+	v = field(w, ad, "adaptive", "max_looks", is_integer, "an integer");
+	a->max_looks = v ? (long)json_integer_value(v) : -1;
+	obj(w, ad, "adaptive", "stop"); /* an object, or null while the runs go on */
+	a->stop = json_object_get(ad, "stop");
 	a->stop_text = str(w, obj(w, ad, "adaptive", "stop"), "adaptive.stop", "text");
 }
 
@@ -445,6 +452,8 @@ int vms_rdoc_init(struct vms_rdoc *d, const json_t *doc, char *err, size_t errle
 	d->protocol = obj(&w, doc, "", "protocol");
 	d->fingerprint = obj(&w, doc, "", "fingerprint");
 	d->verdict = obj(&w, doc, "", "verdict");
+	d->verdict_compare = json_object_get(d->verdict, "compare");
+	d->verdict_metrics = arr(&w, d->verdict, "verdict", "metrics");
 	machine_read(&w, &d->machine, d->protocol);
 	audio_read(&w, d);
 	v = json_object_get(d->protocol, "with_audio");
@@ -714,4 +723,9 @@ json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err,
 fail:
 	json_decref(doc);
 	return NULL;
+}
+
+const char *vms_rdoc_fact(const struct vms_rdoc *d, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(d->fingerprint, key), "value"));
 }

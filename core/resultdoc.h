@@ -122,7 +122,9 @@ struct vms_rdoc_variant {
 struct vms_rdoc_adaptive {
 	int present;
 	double budget_s, alpha_per_look; /* NAN when absent */
+	long max_looks;                  /* -1 when absent */
 	size_t n_looks;
+	const json_t *stop;    /* {"reason", "text"}, JSON null while running; NULL: absent */
 	const char *stop_text; /* why it stopped; NULL when it did not stop by itself */
 	const json_t *json;    /* the whole object (the JSON summary copies it) */
 };
@@ -139,15 +141,19 @@ struct vms_rdoc {
 	int finished; /* end_time and exit_status are set: vmsuite got to the end */
 	int has_exit_status;
 	long exit_status;
-	const json_t *command_line; /* array of strings, NULL when none */
-	const json_t *protocol;     /* the protocol facts (an open map), NULL when none */
-	const json_t *fingerprint;  /* the host facts (an open map), NULL when none */
-	const json_t *verdict;      /* "verdict" as `vmsuite lab` stores it, NULL when none */
+	const json_t *command_line;    /* array of strings, NULL when none */
+	const json_t *protocol;        /* the protocol facts (an open map), NULL when none */
+	const json_t *fingerprint;     /* the host facts (an open map), NULL when none */
+	const json_t *verdict;         /* "verdict" as `vmsuite lab` stores it, NULL when none: */
+	const json_t *verdict_compare; /* its "compare" document ("vmsuite.compare/1") */
+	const json_t *verdict_metrics; /* its "metrics" that decide (array of names) */
 	struct vms_rdoc_machine machine;
 	int with_audio;            /* the suite ran with the audio probe */
 	int audio_off;             /* protocol.with_audio is false */
 	const json_t *audio;       /* the "audio" object, NULL when none */
 	const json_t *audio_facts; /* audio.facts (an open map), NULL when none */
+	const char *audio_device;  /* audio.facts.device, NULL when none */
+	int audio_virtual;         /* audio.facts.virtual_device: -1 absent, else 0 or 1 */
 	int has_baseline;          /* audio.baseline is an object */
 	struct vms_rdoc_metric *baseline_metrics;
 	size_t n_baseline_metrics;
@@ -180,6 +186,8 @@ const struct vms_rdoc_workload *vms_rdoc_workload(const struct vms_rdoc *d, cons
                                                   const char *label);
 /* The metric name of w (file metrics first, then the derived counts), or NULL. */
 const struct vms_rdoc_metric *vms_rdoc_metric(const struct vms_rdoc_workload *w, const char *name);
+/* The value of host fact key (fingerprint.KEY.value) when it is a string, else NULL. */
+const char *vms_rdoc_fact(const struct vms_rdoc *d, const char *key);
 /* The baseline's metric name, or NULL. */
 const struct vms_rdoc_metric *vms_rdoc_baseline_metric(const struct vms_rdoc *d, const char *name);
 
