@@ -206,6 +206,7 @@ static void run_read(struct walk *w, struct vms_rdoc_workload *wl, struct vms_rd
 	char *p = vms_xasprintf("%s.runs[%zu]", path, i);
 	const char *st;
 	const json_t *idx, *busy;
+	int failed;
 
 	if (!json_is_object(run)) {
 		bad(w, "malformed result: %s: not an object", p);
@@ -222,7 +223,7 @@ static void run_read(struct walk *w, struct vms_rdoc_workload *wl, struct vms_rd
 	else if (!strcmp(st, "interrupted"))
 		r->status = VMS_RDOC_INTERRUPTED;
 	else
-		bad(w, "malformed result: %s.status: '%s' is not ok, failed or interrupted", p, st);
+		r->status = VMS_RDOC_OTHER;
 	r->status_name = st ? st : "ok";
 	r->reason = str(w, run, p, "reason");
 	r->oom_killed = flag(w, run, p, "oom_killed");
@@ -238,8 +239,9 @@ static void run_read(struct walk *w, struct vms_rdoc_workload *wl, struct vms_rd
 	if (r->audio)
 		detail_read(w, r->audio, p, r->causes, &r->no_sound_data);
 	wl->n_ok += r->status == VMS_RDOC_OK;
-	wl->n_failed += r->status == VMS_RDOC_FAILED;
-	wl->n_oom += r->status == VMS_RDOC_FAILED && r->oom_killed;
+	failed = r->status == VMS_RDOC_FAILED || r->status == VMS_RDOC_OTHER;
+	wl->n_failed += failed;
+	wl->n_oom += failed && r->oom_killed;
 	wl->n_interrupted += r->status == VMS_RDOC_INTERRUPTED;
 	wl->n_disturbed += (size_t)r->disturbed;
 	free(p);
@@ -384,15 +386,30 @@ static void audio_read(struct walk *w, struct vms_rdoc *d)
 	d->baseline_t_start = num(w, b, "audio.baseline", "t_start");
 }
 
+static void settings_read(struct vms_rdoc_variant *v)
+{
+	const char *knob;
+	json_t *value;
+
+	v->knobs = vms_xcalloc(json_object_size(v->settings) + 1, sizeof(*v->knobs));
+	json_object_foreach ((json_t *)v->settings, knob, value) {
+		v->knobs[v->n_knobs].knob = knob;
+		v->knobs[v->n_knobs++].value = json_string_value(value);
+	}
+}
+
 static void variants_read(struct walk *w, struct vms_rdoc *d)
 {
 	const json_t *vs = arr(w, d->json, "", "variants"), *v;
 	size_t i;
 
 	d->variants_listed = vs != NULL;
+	d->variants_json = vs;
 	d->n_variants = json_array_size(vs) ? json_array_size(vs) : 1;
 	d->variants = vms_xcalloc(d->n_variants, sizeof(*d->variants));
 	d->variants[0].label = VMS_RESULT_VARIANT_DEFAULT;
+	if (!vs)
+		settings_read(&d->variants[0]);
 	json_array_foreach (vs, i, v) {
 		char *p = vms_xasprintf("variants[%zu]", i);
 
@@ -400,6 +417,7 @@ static void variants_read(struct walk *w, struct vms_rdoc *d)
 		if (!d->variants[i].label)
 			d->variants[i].label = VMS_RESULT_VARIANT_DEFAULT;
 		d->variants[i].settings = json_is_object(v) ? obj(w, v, p, "settings") : NULL;
+		settings_read(&d->variants[i]);
 		free(p);
 	}
 }
@@ -502,6 +520,8 @@ void vms_rdoc_release(struct vms_rdoc *d)
 	for (i = 0; i < d->n_baseline_metrics; i++)
 		metric_free(&d->baseline_metrics[i]);
 	free(d->baseline_metrics);
+	for (i = 0; i < d->n_variants; i++)
+		free(d->variants[i].knobs);
 	free(d->variants);
 	json_decref(d->json);
 	memset(d, 0, sizeof(*d));

@@ -65,6 +65,8 @@ enum vms_rdoc_status {
 	VMS_RDOC_FAILED,      /* "failed" */
 	VMS_RDOC_INTERRUPTED, /* "interrupted": stopped by a signal to vmsuite */
 	VMS_RDOC_NO_STATUS,   /* none recorded */
+	VMS_RDOC_OTHER,       /* another word (none the runner writes): not ok, so the report
+	                       * lists it with the failed runs; no outcome for the derived counts */
 };
 
 struct vms_rdoc_run {
@@ -97,8 +99,9 @@ struct vms_rdoc_workload {
 	size_t n_derived;
 	struct vms_rdoc_run *runs;
 	size_t n_runs;
-	size_t n_ok, n_failed, n_interrupted;
-	size_t n_oom; /* failed runs the OOM killer ended */
+	size_t n_ok, n_interrupted;
+	size_t n_failed; /* runs whose status is neither ok nor interrupted (failed or other) */
+	size_t n_oom;    /* ... of them, those the OOM killer ended */
 	size_t n_disturbed;
 };
 
@@ -113,9 +116,17 @@ struct vms_rdoc_machine {
 	const json_t *json; /* the whole object (KCIDB's environment), NULL when none */
 };
 
+/* One knob's value in a variant. */
+struct vms_rdoc_setting {
+	const char *knob;
+	const char *value; /* NULL when the file's value is not a string */
+};
+
 struct vms_rdoc_variant {
 	const char *label;
-	const json_t *settings; /* knob -> value (an open map); NULL when none */
+	const json_t *settings;         /* knob -> value, as the file has it; NULL when none */
+	struct vms_rdoc_setting *knobs; /* the same, in the file's order */
+	size_t n_knobs;
 };
 
 /* What `run -n auto` recorded ("adaptive"; docs/result-format.md). */
@@ -163,7 +174,8 @@ struct vms_rdoc {
 	double baseline_t_start;           /* NAN when absent */
 	struct vms_rdoc_variant *variants; /* first = baseline; at least one */
 	size_t n_variants;
-	int variants_listed; /* the file has a "variants" array */
+	int variants_listed;         /* the file has a "variants" array: */
+	const json_t *variants_json; /* it as the file has it, NULL when none */
 	struct vms_rdoc_workload *workloads;
 	size_t n_workloads;
 	struct vms_rdoc_adaptive adaptive;

@@ -94,7 +94,7 @@ static void workload_init(struct vms_report_workload *w, const struct vms_rdoc_w
 		r->status = run->status_name;
 		r->reason = run->reason;
 		r->interrupted = run->status == VMS_RDOC_INTERRUPTED;
-		r->failed = run->status == VMS_RDOC_FAILED;
+		r->failed = run->status == VMS_RDOC_FAILED || run->status == VMS_RDOC_OTHER;
 		r->elapsed_s = run->t_end - run->t_start; /* NAN when either is unknown */
 		r->series = run->series;
 		r->audio = run->audio;

@@ -32,7 +32,7 @@ struct vms_report_metrics {
 struct vms_report_run {
 	const char *status;   /* "ok", "failed", ... */
 	const char *reason;   /* why it failed; NULL when none was recorded */
-	int failed;           /* status is "failed" */
+	int failed;           /* status is neither "ok" nor "interrupted" */
 	int interrupted;      /* status is "interrupted": stopped by a signal to vmsuite */
 	double elapsed_s;     /* t_end - t_start, NAN when unknown */
 	const json_t *series; /* the runner's time series, NULL when none */
