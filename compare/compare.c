@@ -729,7 +729,7 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 	c->env = vms_xcalloc(n_sides - 1, sizeof(*c->env));
 	c->unmatched = vms_xcalloc(n_sides, sizeof(*c->unmatched));
 	for (k = 1; k < n_sides; k++) {
-		vms_envdiff_build(x.cols[0].docs[0].json, x.cols[k].docs[0].json, &c->env[k - 1]);
+		vms_envdiff_of(&x.cols[0].docs[0], &x.cols[k].docs[0], &c->env[k - 1]);
 		if (c->variants)
 			vms_cmp_variant_settings_diff(&rd[0], 0, k, &c->env[k - 1]);
 	}

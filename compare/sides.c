@@ -257,10 +257,10 @@ void vms_cmp_check_suites(struct vms_compare *c, size_t k, const struct vms_rdoc
 		char *vs = vms_xasprintf("%s vs %s", path, c->files[k].suite_paths[0]);
 		struct vms_envdiff own, based = {NULL, 0};
 
-		vms_envdiff_build(docs[0].json, docs[s].json, &own);
+		vms_envdiff_of(&docs[0], &docs[s], &own);
 		suite_workloads(&own, &docs[0], &docs[s]);
 		if (k)
-			vms_envdiff_build(base->json, docs[s].json, &based);
+			vms_envdiff_of(base, &docs[s], &based);
 		for (j = k ? k : 1; j < (k ? k + 1 : c->n_files); j++)
 			add_suite_findings(&c->env[j - 1], &based, &own, path, vs);
 		vms_envdiff_release(&own);
