@@ -134,6 +134,21 @@ const char *vms_result_variant_label(const json_t *doc, size_t i)
 	return l ? l : VMS_RESULT_VARIANT_DEFAULT;
 }
 
+json_t *vms_result_adaptive(json_t *doc)
+{
+	json_t *ad = json_object_get(doc, "adaptive");
+
+	return json_is_object(ad) ? ad : NULL;
+}
+
+void vms_result_set_runs_planned(json_t *doc, size_t i, long n)
+{
+	json_t *wl = json_array_get(json_object_get(doc, "workloads"), i);
+
+	if (json_is_object(wl))
+		json_object_set_new(wl, "runs_planned", json_integer(n));
+}
+
 void vms_result_add_look(json_t *doc, json_t *look)
 {
 	json_t *ad = json_object_get(doc, "adaptive"), *looks;

@@ -41,6 +41,11 @@ json_t *vms_result_workload_variant(const json_t *doc, const char *name, const c
 size_t vms_result_variant_count(const json_t *doc);
 const char *vms_result_variant_label(const json_t *doc, size_t i);
 
+/* The "adaptive" object of doc to fill in, NULL when there is none yet (borrowed; the
+ * writer's access: results are read with core/resultdoc.h). */
+json_t *vms_result_adaptive(json_t *doc);
+/* Sets workloads[i].runs_planned of doc to n (nothing when there is no such entry). */
+void vms_result_set_runs_planned(json_t *doc, size_t i, long n);
 /* Appends look (a new reference, stolen) to doc's adaptive.looks, making both when absent
  * (`vmsuite run -n auto`; docs/result-format.md). Never fails (aborts on OOM). */
 void vms_result_add_look(json_t *doc, json_t *look);
