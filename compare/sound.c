@@ -73,7 +73,7 @@ void vms_report_sound_of_workload(const struct vms_rdoc_workload *w, struct vms_
 	summarise(w->metrics, w->n_metrics, s);
 	for (i = 0; i < w->n_runs; i++)
 		if (w->runs[i].audio)
-			add_causes(s, w->runs[i].causes, w->runs[i].no_sound_data);
+			add_causes(s, w->runs[i].causes, w->runs[i].no_sound_data != NULL);
 }
 
 void vms_report_sound_of_baseline(const struct vms_rdoc *d, struct vms_report_sound *s)
@@ -86,7 +86,7 @@ void vms_report_sound_of_baseline(const struct vms_rdoc *d, struct vms_report_so
 	}
 	summarise(d->baseline_metrics, d->n_baseline_metrics, s);
 	if (d->baseline_detail)
-		add_causes(s, d->baseline_causes, d->baseline_no_sound_data);
+		add_causes(s, d->baseline_causes, d->baseline_no_sound_data != NULL);
 }
 
 static const char *plural(double n, const char *one, const char *many)

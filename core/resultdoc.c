@@ -187,12 +187,12 @@ static void metric_free(struct vms_rdoc_metric *m)
 
 /* The detail of a probe window: its gaps by cause and whether it had no sound data. */
 static void detail_read(struct walk *w, const json_t *detail, const char *path,
-                        size_t causes[VMS_CAUSE_NR], int *no_data)
+                        size_t causes[VMS_CAUSE_NR], const char **no_data)
 {
 	const json_t *c = obj(w, detail, path, "causes");
 	int i;
 
-	*no_data = json_is_string(json_object_get(detail, "no_sound_data"));
+	*no_data = json_string_value(json_object_get(detail, "no_sound_data"));
 	for (i = 0; i < VMS_CAUSE_NR; i++) {
 		json_int_t n = json_integer_value(json_object_get(c, vms_cause_name(i)));
 
@@ -425,7 +425,8 @@ static void variants_read(struct walk *w, struct vms_rdoc *d)
 static void adaptive_read(struct walk *w, struct vms_rdoc *d)
 {
 	struct vms_rdoc_adaptive *a = &d->adaptive;
-	const json_t *ad = obj(w, d->json, "", "adaptive"), *v;
+	const json_t *ad = obj(w, d->json, "", "adaptive"), *v, *looks, *last, *lw;
+	size_t i;
 
 	a->present = ad != NULL;
 	a->json = ad;
@@ -437,6 +438,26 @@ static void adaptive_read(struct walk *w, struct vms_rdoc *d)
 	obj(w, ad, "adaptive", "stop"); /* an object, or null while the runs go on */
 	a->stop = json_object_get(ad, "stop");
 	a->stop_text = str(w, obj(w, ad, "adaptive", "stop"), "adaptive.stop", "text");
+	looks = arr(w, ad, "adaptive", "looks");
+	last = json_array_get(looks, json_array_size(looks) - 1);
+	lw = arr(w, last, "adaptive.looks[-1]", "workloads");
+	a->last_look = vms_xcalloc(json_array_size(lw) + 1, sizeof(*a->last_look));
+	json_array_foreach (lw, i, v) {
+		struct vms_rdoc_look_workload *l = &a->last_look[a->n_last_look++];
+		const json_t *n;
+
+		if (!json_is_object(v))
+			continue;
+		l->workload = str(w, v, "adaptive.looks[-1].workloads[]", "workload");
+		l->decision = str(w, v, "adaptive.looks[-1].workloads[]", "decision");
+		n = field(w, v, "adaptive.looks[-1].workloads[]", "runs", is_integer, "an integer");
+		l->runs = (long)json_integer_value(n);
+		n = field(w, v, "adaptive.looks[-1].workloads[]", "baseline_runs", is_integer,
+		          "an integer");
+		l->baseline_runs = (long)json_integer_value(n);
+		l->baseline_too_few =
+		    flag(w, v, "adaptive.looks[-1].workloads[]", "baseline_too_few");
+	}
 }
 
 int vms_rdoc_init(struct vms_rdoc *d, const json_t *doc, char *err, size_t errlen)
@@ -523,6 +544,7 @@ void vms_rdoc_release(struct vms_rdoc *d)
 	for (i = 0; i < d->n_variants; i++)
 		free(d->variants[i].knobs);
 	free(d->variants);
+	free(d->adaptive.last_look);
 	json_decref(d->json);
 	memset(d, 0, sizeof(*d));
 }

@@ -79,7 +79,7 @@ struct vms_rdoc_run {
 	double t_start, t_end;       /* monotonic seconds, NAN when absent */
 	int disturbed;               /* other processes took the emulated machine's CPU */
 	double other_cpu_pct;        /* runs[].busy.other_cpu_pct, NAN when absent */
-	int no_sound_data;           /* its probe window's detail says "no_sound_data" */
+	const char *no_sound_data;   /* why its probe window has no sound data, NULL: it has */
 	size_t causes[VMS_CAUSE_NR]; /* its probe window's gaps by cause ("causes"), 0 when none */
 	const json_t *series;        /* the runner's time series (report/html.c), NULL when none */
 	const json_t *audio;         /* the probe's window detail (gaps, fill, histogram), NULL */
@@ -129,6 +129,13 @@ struct vms_rdoc_variant {
 	size_t n_knobs;
 };
 
+/* A workload at the last look of `run -n auto`. */
+struct vms_rdoc_look_workload {
+	const char *workload, *decision; /* NULL when absent */
+	long runs, baseline_runs;        /* 0 when absent */
+	int baseline_too_few;
+};
+
 /* What `run -n auto` recorded ("adaptive"; docs/result-format.md). */
 struct vms_rdoc_adaptive {
 	int present;
@@ -137,7 +144,9 @@ struct vms_rdoc_adaptive {
 	size_t n_looks;
 	const json_t *stop;    /* {"reason", "text"}, JSON null while running; NULL: absent */
 	const char *stop_text; /* why it stopped; NULL when it did not stop by itself */
-	const json_t *json;    /* the whole object (the JSON summary copies it) */
+	const json_t *json;    /* the whole object, NULL when none */
+	struct vms_rdoc_look_workload *last_look; /* the workloads of the last look */
+	size_t n_last_look;
 };
 
 struct vms_rdoc {
@@ -168,8 +177,8 @@ struct vms_rdoc {
 	int has_baseline;          /* audio.baseline is an object */
 	struct vms_rdoc_metric *baseline_metrics;
 	size_t n_baseline_metrics;
-	const json_t *baseline_detail; /* NULL when the baseline has no detail */
-	int baseline_no_sound_data;    /* ... and it says "no_sound_data" */
+	const json_t *baseline_detail;      /* NULL when the baseline has no detail */
+	const char *baseline_no_sound_data; /* ... why it has no sound data, NULL: it has */
 	size_t baseline_causes[VMS_CAUSE_NR];
 	double baseline_t_start;           /* NAN when absent */
 	struct vms_rdoc_variant *variants; /* first = baseline; at least one */
