@@ -185,6 +185,111 @@ static void metric_free(struct vms_rdoc_metric *m)
 	free(m->value_run);
 }
 
+/* ---- what the HTML page draws: read as far as it goes, not checked ---------------------- */
+
+/* arr as doubles: NAN (zero 0) or 0 (zero 1) where an element is not a number. */
+static void array_read(struct vms_rdoc_array *a, const json_t *arr, int zero)
+{
+	const json_t *e;
+	size_t i;
+
+	a->v = NULL;
+	a->n = 0;
+	if (!json_is_array(arr))
+		return;
+	a->n = json_array_size(arr);
+	a->v = vms_xcalloc(a->n + 1, sizeof(*a->v));
+	json_array_foreach (arr, i, e)
+		a->v[i] = json_is_number(e) ? json_number_value(e) : zero ? 0 : NAN;
+}
+
+static double num_or(const json_t *o, const char *key, double def)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : def;
+}
+
+static struct vms_rdoc_series *series_read(const json_t *o)
+{
+	struct vms_rdoc_series *s = vms_xcalloc(1, sizeof(*s));
+	const json_t *cols = json_object_get(o, "columns"), *c;
+	const char *name;
+
+	array_read(&s->t, json_object_get(o, "t_s"), 0);
+	s->cols = vms_xcalloc(json_object_size(cols) + 1, sizeof(*s->cols));
+	json_object_foreach ((json_t *)cols, name, c) {
+		s->cols[s->n_cols].name = name;
+		array_read(&s->cols[s->n_cols++].values, json_object_get(c, "values"), 0);
+	}
+	return s;
+}
+
+static void series_free(struct vms_rdoc_series *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n_cols; i++)
+		free(s->cols[i].values.v);
+	free(s->cols);
+	free(s->t.v);
+	free(s);
+}
+
+static void gap_read(struct vms_rdoc_gap *g, const json_t *o)
+{
+	const json_t *ev = json_object_get(o, "evidence");
+
+	g->start_s = num_or(o, "start_s", NAN);
+	g->duration_ms = num_or(o, "duration_ms", 0);
+	g->cause = json_string_value(json_object_get(o, "cause"));
+	g->evidence = json_is_object(ev) ? ev : NULL;
+	g->late_ms = num_or(ev, "late_ms", 0);
+	g->major_faults = num_or(ev, "major_faults", 0);
+	g->minor_faults = num_or(ev, "minor_faults", 0);
+	g->runqueue_ms = num_or(ev, "runqueue_ms", 0);
+	g->psi_memory_ms = num_or(ev, "psi_memory_ms", 0);
+	g->psi_io_ms = num_or(ev, "psi_io_ms", 0);
+	g->has_delay = json_is_number(json_object_get(o, "delay_ms"));
+	g->delay_ms = num_or(o, "delay_ms", 0);
+	g->has_unclipped = json_is_number(json_object_get(o, "unclipped_ms"));
+	g->unclipped_ms = num_or(o, "unclipped_ms", 0);
+	g->ongoing = json_is_true(json_object_get(o, "ongoing"));
+}
+
+static struct vms_rdoc_window *window_read(const json_t *o)
+{
+	struct vms_rdoc_window *w = vms_xcalloc(1, sizeof(*w));
+	const json_t *as = json_object_get(o, "series"), *lh = json_object_get(o, "latency_hist");
+	const json_t *gaps = json_object_get(o, "gaps"), *g;
+	size_t i;
+
+	w->t0 = num_or(o, "t0", 0);
+	w->t1 = num_or(o, "t1", 0);
+	array_read(&w->t, json_object_get(as, "t_s"), 0);
+	array_read(&w->fill_min_ms, json_object_get(as, "fill_min_ms"), 0);
+	array_read(&w->hist_lower, json_object_get(lh, "lower_ms"), 1);
+	array_read(&w->hist_count, json_object_get(lh, "count"), 1);
+	w->gaps = vms_xcalloc(json_array_size(gaps) + 1, sizeof(*w->gaps));
+	json_array_foreach (gaps, i, g)
+		gap_read(&w->gaps[w->n_gaps++], g);
+	return w;
+}
+
+static void window_free(struct vms_rdoc_window *w)
+{
+	if (!w)
+		return;
+	free(w->t.v);
+	free(w->fill_min_ms.v);
+	free(w->hist_lower.v);
+	free(w->hist_count.v);
+	free(w->gaps);
+	free(w);
+}
+
 /* The detail of a probe window: its gaps by cause and whether it had no sound data. */
 static void detail_read(struct walk *w, const json_t *detail, const char *path,
                         size_t causes[VMS_CAUSE_NR], const char **no_data)
@@ -205,7 +310,7 @@ static void run_read(struct walk *w, struct vms_rdoc_workload *wl, struct vms_rd
 {
 	char *p = vms_xasprintf("%s.runs[%zu]", path, i);
 	const char *st;
-	const json_t *idx, *busy;
+	const json_t *idx, *busy, *v;
 	int failed;
 
 	if (!json_is_object(run)) {
@@ -234,8 +339,10 @@ static void run_read(struct walk *w, struct vms_rdoc_workload *wl, struct vms_rd
 	r->disturbed = flag(w, run, p, "disturbed");
 	busy = obj(w, run, p, "busy");
 	r->other_cpu_pct = busy ? num(w, busy, p, "other_cpu_pct") : NAN;
-	r->series = obj(w, run, p, "series");
+	v = obj(w, run, p, "series");
+	r->series = v ? series_read(v) : NULL;
 	r->audio = obj(w, run, p, "audio");
+	r->window = r->audio ? window_read(r->audio) : NULL;
 	if (r->audio)
 		detail_read(w, r->audio, p, r->causes, &r->no_sound_data);
 	wl->n_ok += r->status == VMS_RDOC_OK;
@@ -336,6 +443,10 @@ static void workload_free(struct vms_rdoc_workload *wl)
 		metric_free(&wl->metrics[i]);
 	for (i = 0; i < wl->n_derived; i++)
 		metric_free(&wl->derived[i]);
+	for (i = 0; i < wl->n_runs; i++) {
+		series_free(wl->runs[i].series);
+		window_free(wl->runs[i].window);
+	}
 	free(wl->metrics);
 	free(wl->derived);
 	free(wl->runs);
@@ -380,6 +491,8 @@ static void audio_read(struct walk *w, struct vms_rdoc *d)
 	metrics_read(w, &d->baseline_metrics, &d->n_baseline_metrics,
 	             obj(w, b, "audio.baseline", "metrics"), NULL, "audio.baseline.metrics");
 	d->baseline_detail = obj(w, b, "audio.baseline", "detail");
+	if (d->baseline_detail)
+		d->baseline_window = window_read(d->baseline_detail);
 	if (d->baseline_detail)
 		detail_read(w, d->baseline_detail, "audio.baseline.detail", d->baseline_causes,
 		            &d->baseline_no_sound_data);
@@ -541,6 +654,7 @@ void vms_rdoc_release(struct vms_rdoc *d)
 	for (i = 0; i < d->n_baseline_metrics; i++)
 		metric_free(&d->baseline_metrics[i]);
 	free(d->baseline_metrics);
+	window_free(d->baseline_window);
 	for (i = 0; i < d->n_variants; i++)
 		free(d->variants[i].knobs);
 	free(d->variants);

@@ -59,6 +59,42 @@ struct vms_rdoc_metric {
 	size_t n_values;
 };
 
+/* A JSON array of numbers as doubles: v[i] NAN where the file has null or not a number (for
+ * a latency histogram, 0 as the file's counts read). v NULL and n 0 when it is not an array. */
+struct vms_rdoc_array {
+	double *v;
+	size_t n;
+};
+
+/* The runner's time series of a run ("series": t_s and columns, docs/result-format.md). */
+struct vms_rdoc_series {
+	struct vms_rdoc_array t; /* t_s */
+	struct vms_rdoc_column {
+		const char *name;
+		struct vms_rdoc_array values;
+	} * cols;
+	size_t n_cols;
+};
+
+/* A gap the probe heard in a window. Figures the file lacks are NAN (start_s), 0 (the rest). */
+struct vms_rdoc_gap {
+	double start_s, duration_ms;
+	const char *cause;      /* NULL when none */
+	const json_t *evidence; /* what the probe saw (vms_cause_delays_line), NULL when none */
+	double late_ms, major_faults, minor_faults, runqueue_ms, psi_memory_ms, psi_io_ms;
+	int has_delay, has_unclipped, ongoing;
+	double delay_ms, unclipped_ms;
+};
+
+/* The probe's detail of one window (a run's "audio", or the idle baseline's "detail"). */
+struct vms_rdoc_window {
+	double t0, t1;                                /* 0 when absent */
+	struct vms_rdoc_array t, fill_min_ms;         /* its 1 Hz series */
+	struct vms_rdoc_array hist_lower, hist_count; /* latency_hist; non-numbers read 0 */
+	struct vms_rdoc_gap *gaps;
+	size_t n_gaps;
+};
+
 /* How a run ended, from runs[].status. */
 enum vms_rdoc_status {
 	VMS_RDOC_OK,          /* "ok" */
@@ -81,8 +117,9 @@ struct vms_rdoc_run {
 	double other_cpu_pct;        /* runs[].busy.other_cpu_pct, NAN when absent */
 	const char *no_sound_data;   /* why its probe window has no sound data, NULL: it has */
 	size_t causes[VMS_CAUSE_NR]; /* its probe window's gaps by cause ("causes"), 0 when none */
-	const json_t *series;        /* the runner's time series (report/html.c), NULL when none */
-	const json_t *audio;         /* the probe's window detail (gaps, fill, histogram), NULL */
+	struct vms_rdoc_series *series; /* the runner's time series, NULL when none */
+	const json_t *audio;            /* the probe's window detail, NULL when none: */
+	struct vms_rdoc_window *window; /* ... as read (gaps, fill, histogram) */
 };
 
 struct vms_rdoc_workload {
@@ -177,8 +214,9 @@ struct vms_rdoc {
 	int has_baseline;          /* audio.baseline is an object */
 	struct vms_rdoc_metric *baseline_metrics;
 	size_t n_baseline_metrics;
-	const json_t *baseline_detail;      /* NULL when the baseline has no detail */
-	const char *baseline_no_sound_data; /* ... why it has no sound data, NULL: it has */
+	const json_t *baseline_detail;           /* NULL when the baseline has no detail */
+	struct vms_rdoc_window *baseline_window; /* ... as read; NULL when none */
+	const char *baseline_no_sound_data;      /* ... why it has no sound data, NULL: it has */
 	size_t baseline_causes[VMS_CAUSE_NR];
 	double baseline_t_start;           /* NAN when absent */
 	struct vms_rdoc_variant *variants; /* first = baseline; at least one */

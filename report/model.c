@@ -97,7 +97,7 @@ static void workload_init(struct vms_report_workload *w, const struct vms_rdoc_w
 		r->failed = run->status == VMS_RDOC_FAILED || run->status == VMS_RDOC_OTHER;
 		r->elapsed_s = run->t_end - run->t_start; /* NAN when either is unknown */
 		r->series = run->series;
-		r->audio = run->audio;
+		r->audio = run->window;
 		r->disturbed = run->disturbed;
 		r->other_cpu_pct = run->other_cpu_pct;
 	}
@@ -134,7 +134,7 @@ void vms_report_model_init(struct vms_report_model *m, const json_t *doc)
 	vms_report_sound_of_baseline(d, &m->baseline);
 	if (m->has_baseline) {
 		metrics_init(&m->baseline_metrics, d->baseline_metrics, d->n_baseline_metrics);
-		m->baseline_detail = d->baseline_detail;
+		m->baseline_detail = d->baseline_window;
 	}
 	m->n_variants = d->n_variants;
 	m->variant_labels = vms_xcalloc(m->n_variants, sizeof(*m->variant_labels));

@@ -30,14 +30,14 @@ struct vms_report_metrics {
 };
 
 struct vms_report_run {
-	const char *status;   /* "ok", "failed", ... */
-	const char *reason;   /* why it failed; NULL when none was recorded */
-	int failed;           /* status is neither "ok" nor "interrupted" */
-	int interrupted;      /* status is "interrupted": stopped by a signal to vmsuite */
-	double elapsed_s;     /* t_end - t_start, NAN when unknown */
-	const json_t *series; /* the runner's time series, NULL when none */
-	const json_t *audio; /* the probe's window detail (gaps, fill, histogram), NULL when none */
-	int disturbed;       /* runs[].disturbed: other processes took the emulated machine's CPU */
+	const char *status; /* "ok", "failed", ... */
+	const char *reason; /* why it failed; NULL when none was recorded */
+	int failed;         /* status is neither "ok" nor "interrupted" */
+	int interrupted;    /* status is "interrupted": stopped by a signal to vmsuite */
+	double elapsed_s;   /* t_end - t_start, NAN when unknown */
+	const struct vms_rdoc_series *series; /* the runner's time series, NULL when none */
+	const struct vms_rdoc_window *audio;  /* the probe's window detail, NULL when none */
+	int disturbed; /* runs[].disturbed: other processes took the emulated machine's CPU */
 	double other_cpu_pct; /* runs[].busy.other_cpu_pct, NAN when absent */
 };
 
@@ -85,7 +85,7 @@ struct vms_report_model {
 	int has_baseline;    /* audio.baseline is an object */
 	struct vms_report_sound baseline;
 	struct vms_report_metrics baseline_metrics;
-	const json_t *baseline_detail; /* NULL when the baseline has no detail */
+	const struct vms_rdoc_window *baseline_detail; /* NULL when the baseline has none */
 	struct vms_report_workload *workloads;
 	size_t n_workloads;
 	/* the variants (result format 2), first = baseline; one, "default", when no knob took

@@ -165,6 +165,48 @@ static void test_primary_from_registry(void **state)
 	json_decref(doc);
 }
 
+/* The series and the probe window the HTML page draws: numbers as doubles, NAN for a null,
+ * a histogram's non-numbers as 0, gaps with what the file says of them. */
+static void test_series_and_window(void **state)
+{
+	json_t *doc = doc_of(
+	    "{\"workloads\": [{\"name\": \"a\", \"runs\": [{\"series\": {\"t_s\": [0, 1, null],"
+	    " \"columns\": {\"pgfault\": {\"values\": [5, 6, 7]}, \"odd\": {\"values\": 3}}},"
+	    " \"audio\": {\"t0\": 2, \"t1\": 12, \"series\": {\"t_s\": [0, 1],"
+	    " \"fill_min_ms\": [40, null]}, \"latency_hist\": {\"lower_ms\": [0, 1],"
+	    " \"count\": [3, \"x\"]}, \"causes\": {\"paging\": 1}, \"gaps\": [{\"start_s\":"
+	    " 1.5, \"duration_ms\": 80, \"cause\": \"paging\", \"evidence\": {\"late_ms\": 9},"
+	    " \"delay_ms\": 70, \"ongoing\": true}, {}]}}]}]}");
+	const struct vms_rdoc_series *se;
+	const struct vms_rdoc_window *wi;
+	struct vms_rdoc d;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(vms_rdoc_init(&d, doc, err, sizeof(err)), 0);
+	se = d.workloads[0].runs[0].series;
+	wi = d.workloads[0].runs[0].window;
+	assert_non_null(se);
+	assert_int_equal(se->t.n, 3);
+	assert_true(isnan(se->t.v[2]));
+	assert_int_equal(se->n_cols, 2);
+	assert_string_equal(se->cols[0].name, "pgfault");
+	assert_true(se->cols[0].values.v[2] == 7);
+	assert_null(se->cols[1].values.v); /* not an array */
+	assert_non_null(wi);
+	assert_true(wi->t1 - wi->t0 == 10);
+	assert_true(wi->fill_min_ms.v[0] == 40 && isnan(wi->fill_min_ms.v[1]));
+	assert_true(wi->hist_count.v[0] == 3 && wi->hist_count.v[1] == 0);
+	assert_int_equal(wi->n_gaps, 2);
+	assert_string_equal(wi->gaps[0].cause, "paging");
+	assert_true(wi->gaps[0].late_ms == 9 && wi->gaps[0].has_delay && wi->gaps[0].ongoing);
+	assert_false(wi->gaps[0].has_unclipped);
+	assert_true(isnan(wi->gaps[1].start_s) && !wi->gaps[1].evidence && !wi->gaps[1].cause);
+	assert_int_equal(d.workloads[0].runs[0].causes[VMS_CAUSE_PAGING], 1);
+	vms_rdoc_release(&d);
+	json_decref(doc);
+}
+
 /* A status the runner does not write: not ok, so among the failed runs the report lists; no
  * outcome for the derived counts. None recorded: no outcome either. */
 static void test_other_status(void **state)
@@ -252,6 +294,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_typed_model),
 	    cmocka_unit_test(test_primary_from_registry),
+	    cmocka_unit_test(test_series_and_window),
 	    cmocka_unit_test(test_other_status),
 	    cmocka_unit_test(test_errors_name_the_field),
 	    cmocka_unit_test(test_load_names_the_field),
