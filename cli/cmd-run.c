@@ -537,31 +537,16 @@ static int probe_died(const struct vms_rdoc *d)
 	return 0;
 }
 
-/* The reader's model of doc (one the suite wrote: the reader takes it, else it is empty). */
-static void read_doc(struct vms_rdoc *d, const json_t *doc);
-
 /* doc's exit_status, 0 when it has none. */
 static long exit_status(const json_t *doc)
 {
 	struct vms_rdoc d;
 	long st;
 
-	read_doc(&d, doc);
+	vms_rdoc_read(&d, doc);
 	st = d.has_exit_status ? d.exit_status : 0;
 	vms_rdoc_release(&d);
 	return st;
-}
-
-static void read_doc(struct vms_rdoc *d, const json_t *doc)
-{
-	char err[256];
-
-	if (vms_rdoc_init(d, doc, err, sizeof(err))) {
-		json_t *empty = json_object();
-
-		vms_rdoc_init(d, empty, err, sizeof(err));
-		json_decref(empty);
-	}
 }
 
 /* `--against`: compares doc (written to output) with the baselines, prints the verdict lines,
@@ -608,7 +593,7 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 		         "baseline's: %zu deciding timing change%s confounded, not judged",
 		         output, vms_compare_confounded(&c, 0),
 		         vms_compare_confounded(&c, 0) > 1 ? "s" : "");
-	read_doc(&rd, doc);
+	vms_rdoc_read(&rd, doc);
 	died = probe_died(&rd);
 	vms_rdoc_release(&rd);
 	if (status == 0 && died) {
@@ -655,7 +640,7 @@ static int adaptive_check_baselines(const struct vms_command *self, const struct
 			const struct vms_rdoc_workload *w;
 			struct vms_rdoc d;
 
-			read_doc(&d, base[b]);
+			vms_rdoc_read(&d, base[b]);
 			w = vms_rdoc_workload(&d, name, NULL);
 			ok += w ? (long)w->n_ok : 0;
 			vms_rdoc_release(&d);
@@ -706,7 +691,7 @@ static void adaptive_done(const struct vms_adaptive *ad, const json_t *doc)
 
 	if (ad->why[0])
 		vms_note("-n auto: %s", ad->why);
-	read_doc(&rd, doc);
+	vms_rdoc_read(&rd, doc);
 	for (i = 0; i < rd.adaptive.n_last_look; i++) {
 		const struct vms_rdoc_look_workload *w = &rd.adaptive.last_look[i];
 		json_int_t base = w->baseline_runs;

@@ -76,26 +76,12 @@ struct cmp_ctx {
 	struct cmp_col *cols;
 };
 
-/* The reader's model of doc, or of an empty document when the reader refuses it (never a
- * document vms_result_load() accepted). */
-static void read_doc(struct vms_rdoc *d, const json_t *doc)
-{
-	char err[256];
-
-	if (vms_rdoc_init(d, doc, err, sizeof(err))) {
-		json_t *empty = json_object();
-
-		vms_rdoc_init(d, empty, err, sizeof(err));
-		json_decref(empty);
-	}
-}
-
 static size_t variant_count(const json_t *doc)
 {
 	struct vms_rdoc d;
 	size_t n;
 
-	read_doc(&d, doc);
+	vms_rdoc_read(&d, doc);
 	n = d.n_variants;
 	vms_rdoc_release(&d);
 	return n;
@@ -686,7 +672,7 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 	c->files = vms_xcalloc(n_sides, sizeof(*c->files));
 	x.cols = vms_xcalloc(n_sides, sizeof(*x.cols));
 	for (i = 0; i < in->n; i++)
-		read_doc(&rd[i], in->docs[i]);
+		vms_rdoc_read(&rd[i], in->docs[i]);
 	c->variants = in->n == 1;
 	if (c->variants) {
 		/* the variants of one file: its runs were interleaved, run i of each variant

@@ -402,18 +402,12 @@ void vms_envdiff_of(const struct vms_rdoc *base, const struct vms_rdoc *other,
 void vms_envdiff_build(const json_t *base, const json_t *other, struct vms_envdiff *d)
 {
 	struct vms_rdoc a, b;
-	json_t *empty = json_object();
-	char err[256];
 
-	/* a document the reader refuses (never one vms_result_load() accepted): an empty one */
-	if (vms_rdoc_init(&a, base, err, sizeof(err)))
-		vms_rdoc_init(&a, empty, err, sizeof(err));
-	if (vms_rdoc_init(&b, other, err, sizeof(err)))
-		vms_rdoc_init(&b, empty, err, sizeof(err));
+	vms_rdoc_read(&a, base);
+	vms_rdoc_read(&b, other);
 	vms_envdiff_of(&a, &b, d);
 	vms_rdoc_release(&a);
 	vms_rdoc_release(&b);
-	json_decref(empty);
 }
 
 void vms_envdiff_release(struct vms_envdiff *d)

@@ -625,6 +625,18 @@ int vms_rdoc_init(struct vms_rdoc *d, const json_t *doc, char *err, size_t errle
 	return 0;
 }
 
+void vms_rdoc_read(struct vms_rdoc *d, const json_t *doc)
+{
+	char err[256];
+
+	if (vms_rdoc_init(d, doc, err, sizeof(err))) {
+		json_t *empty = json_object();
+
+		vms_rdoc_init(d, empty, err, sizeof(err));
+		json_decref(empty);
+	}
+}
+
 int vms_rdoc_load(struct vms_rdoc *d, const char *path, enum vms_load_error *error, char *err,
                   size_t errlen)
 {

@@ -233,6 +233,9 @@ struct vms_rdoc {
  * "FIELD: what is wrong" (a JSON path, e.g. "workloads[2].runs[0].status: not a string") in
  * err, d left empty. Aborts on OOM. Release with vms_rdoc_release(). */
 int vms_rdoc_init(struct vms_rdoc *d, const json_t *doc, char *err, size_t errlen);
+/* vms_rdoc_init() for a caller that cannot fail: a document the reader refuses (never one
+ * vms_result_load() accepted or the runner wrote) reads as an empty one ({}). */
+void vms_rdoc_read(struct vms_rdoc *d, const json_t *doc);
 /* vms_result_load() and vms_rdoc_init() of path. 0, or -1 with *error set and a one-line reason
  * that names the field in err (not the file: the caller names it). */
 int vms_rdoc_load(struct vms_rdoc *d, const char *path, enum vms_load_error *error, char *err,

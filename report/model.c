@@ -110,17 +110,10 @@ static void workload_init(struct vms_report_workload *w, const struct vms_rdoc_w
 void vms_report_model_init(struct vms_report_model *m, const json_t *doc)
 {
 	const struct vms_rdoc *d = &m->rd;
-	char err[256];
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
-	if (vms_rdoc_init(&m->rd, doc, err, sizeof(err))) {
-		/* never a document vms_result_load() accepted: an empty report */
-		json_t *empty = json_object();
-
-		vms_rdoc_init(&m->rd, empty, err, sizeof(err));
-		json_decref(empty);
-	}
+	vms_rdoc_read(&m->rd, doc);
 	m->version = d->version;
 	m->label = d->label;
 	m->start_time = d->start_time;

@@ -412,7 +412,6 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 	double now = now_of(a), elapsed = now - a->t0, round_s = now - a->t_last;
 	json_t *ad = adaptive_json(doc, a), *look, *lw;
 	struct vms_rdoc d;
-	char err[256];
 	struct item_state *st;
 	long added = 0, runs = 0, more_runs = 0;
 	double per_run, next_s;
@@ -443,12 +442,7 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 	}
 	a->looks++;
 	st = vms_xcalloc(a->cfg.n_items + 1, sizeof(*st));
-	if (vms_rdoc_init(&d, doc, err, sizeof(err))) {
-		json_t *empty = json_object(); /* never what the runner writes: nothing to judge */
-
-		vms_rdoc_init(&d, empty, err, sizeof(err));
-		json_decref(empty);
-	}
+	vms_rdoc_read(&d, doc);
 	for (i = 0; i < a->cfg.n_items; i++) {
 		size_t w = i * a->cfg.n_variants;
 
