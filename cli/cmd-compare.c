@@ -11,6 +11,7 @@
 #include "cli/builtin.h"
 #include "core/metric.h"
 #include "core/result.h"
+#include "core/resultdoc.h"
 #include "core/util.h"
 #include "report/compare-render.h"
 #include "workloads/workload.h"

@@ -6,6 +6,7 @@
 
 #include "cli/builtin.h"
 #include "core/result.h"
+#include "core/resultdoc.h"
 #include "core/util.h"
 #include "report/export.h"
 #include "report/model.h"
@@ -247,8 +248,7 @@ static int lab_verdict(struct report_args *a, const json_t *doc, json_t **loaded
 	}
 	vms_report_model_init(&m, doc);
 	m.opts = &a->opts;
-	if (!vms_export_verdict(&m, &other, why, sizeof(why)) &&
-	    (a->verdict || json_object_get(doc, "verdict"))) {
+	if (!vms_export_verdict(&m, &other, why, sizeof(why)) && (a->verdict || m.rd.verdict)) {
 		vms_error("%s%s: %s", a->verdict ? "the verdict " : "the verdict stored in ",
 		          a->verdict ? a->verdict : a->file, why);
 		ret = VMS_EXIT_FATAL;

@@ -16,6 +16,7 @@
 #include "core/machine.h"
 #include "core/procfs.h"
 #include "core/result.h"
+#include "core/resultdoc.h"
 #include "core/util.h"
 #include "report/compare-render.h"
 #include "report/report.h"
@@ -522,20 +523,30 @@ static int load_baselines(const struct vms_command *self, const struct run_args 
 }
 
 /* True when the audio probe died during the run (a window without sound data). */
-static int probe_died(const json_t *doc)
+static int probe_died(const struct vms_rdoc *d)
 {
-	const json_t *wl, *run;
 	size_t i, j;
 
-	json_array_foreach (json_object_get(doc, "workloads"), i, wl)
-		json_array_foreach (json_object_get(wl, "runs"), j, run) {
-			const char *why = json_string_value(
-			    json_object_get(json_object_get(run, "audio"), "no_sound_data"));
+	for (i = 0; i < d->n_workloads; i++)
+		for (j = 0; j < d->workloads[i].n_runs; j++) {
+			const char *why = d->workloads[i].runs[j].no_sound_data;
 
 			if (why && !strcmp(why, "probe_died"))
 				return 1;
 		}
 	return 0;
+}
+
+/* doc's exit_status, 0 when it has none. */
+static long exit_status(const json_t *doc)
+{
+	struct vms_rdoc d;
+	long st;
+
+	vms_rdoc_read(&d, doc);
+	st = d.has_exit_status ? d.exit_status : 0;
+	vms_rdoc_release(&d);
+	return st;
 }
 
 /* `--against`: compares doc (written to output) with the baselines, prints the verdict lines,
@@ -549,6 +560,8 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	struct vms_cmp_input in;
 	struct vms_compare c;
 	char err[512];
+	struct vms_rdoc rd;
+	int died;
 	int status, ret;
 
 	if (vms_result_check_values(doc, err, sizeof(err))) {
@@ -580,7 +593,10 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 		         "baseline's: %zu deciding timing change%s confounded, not judged",
 		         output, vms_compare_confounded(&c, 0),
 		         vms_compare_confounded(&c, 0) > 1 ? "s" : "");
-	if (status == 0 && probe_died(doc)) {
+	vms_rdoc_read(&rd, doc);
+	died = probe_died(&rd);
+	vms_rdoc_release(&rd);
+	if (status == 0 && died) {
 		vms_note("--against: the audio probe died during the run: its sound cannot be "
 		         "judged (exit 125)");
 		status = VMS_EXIT_SKIP;
@@ -614,21 +630,20 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 static int adaptive_check_baselines(const struct vms_command *self, const struct run_args *a,
                                     json_t *const *base, const struct vms_run_item *items, size_t n)
 {
-	size_t i, b, r;
+	size_t i, b;
 
 	for (i = 0; i < n; i++) {
 		const char *name = items[i].spec.w->name;
 		long ok = 0;
 
 		for (b = 0; b < a->n_against; b++) {
-			const json_t *run;
+			const struct vms_rdoc_workload *w;
+			struct vms_rdoc d;
 
-			json_array_foreach (
-			    json_object_get(vms_result_workload(base[b], name), "runs"), r, run) {
-				const char *st = json_string_value(json_object_get(run, "status"));
-
-				ok += st && !strcmp(st, "ok");
-			}
+			vms_rdoc_read(&d, base[b]);
+			w = vms_rdoc_workload(&d, name, NULL);
+			ok += w ? (long)w->n_ok : 0;
+			vms_rdoc_release(&d);
 		}
 		if (ok < VMS_ADAPTIVE_MIN_BASE)
 			return vms_usage_error(
@@ -671,21 +686,19 @@ static void adaptive_setup(const struct run_args *a, json_t *const *base, const 
  * to show "no change" however many runs this kernel adds (its runs bound the interval). */
 static void adaptive_done(const struct vms_adaptive *ad, const json_t *doc)
 {
-	const json_t *looks = json_object_get(json_object_get(doc, "adaptive"), "looks"), *w;
-	const json_t *last = json_array_get(looks, json_array_size(looks) - 1);
+	struct vms_rdoc rd;
 	size_t i;
 
 	if (ad->why[0])
 		vms_note("-n auto: %s", ad->why);
-	json_array_foreach (json_object_get(last, "workloads"), i, w) {
-		json_int_t base = json_integer_value(json_object_get(w, "baseline_runs"));
-		const char *name = json_string_value(json_object_get(w, "workload"));
-
-		const char *d = json_string_value(json_object_get(w, "decision"));
+	vms_rdoc_read(&rd, doc);
+	for (i = 0; i < rd.adaptive.n_last_look; i++) {
+		const struct vms_rdoc_look_workload *w = &rd.adaptive.last_look[i];
+		json_int_t base = w->baseline_runs;
+		const char *name = w->workload, *d = w->decision;
 
 		/* a decided workload did not need more of it */
-		if (!json_is_true(json_object_get(w, "baseline_too_few")) ||
-		    (d && !strcmp(d, "decided")))
+		if (!w->baseline_too_few || (d && !strcmp(d, "decided")))
 			continue;
 		if (base >= vms_adaptive_schedule[VMS_ADAPTIVE_MAX_LOOKS - 1])
 			vms_note(
@@ -699,8 +712,9 @@ static void adaptive_done(const struct vms_adaptive *ad, const json_t *doc)
 			         " runs of %s (this run %" JSON_INTEGER_FORMAT
 			         "): too few to show a change within the threshold, however many "
 			         "runs this kernel adds; make the baseline with -n auto",
-			         base, name, json_integer_value(json_object_get(w, "runs")));
+			         base, name, (json_int_t)w->runs);
 	}
+	vms_rdoc_release(&rd);
 }
 
 /* vmsuite-<label>-<stamp>.json, or -2, -3... after the stamp when that is taken (quick runs
@@ -884,7 +898,7 @@ int cmd_run(int argc, char **argv)
 	else if (a.n_against && ret == VMS_EXIT_SKIP)
 		vms_note("--against: nothing was measured: exit 125 (skip)");
 	else if (a.n_against && ret == VMS_EXIT_FATAL && doc &&
-	         json_integer_value(json_object_get(doc, "exit_status")) == VMS_EXIT_FATAL) {
+	         exit_status(doc) == VMS_EXIT_FATAL) {
 		/* a finished result that says 128: the work filesystem filled up (runner.h) */
 		vms_note("--against: the work filesystem filled up: exit 125 (skip)");
 		ret = VMS_EXIT_SKIP;

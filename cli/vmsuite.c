@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "cli/builtin.h"
+#include "core/resultdoc.h"
 #include "core/util.h"
 #include "core/version.h"
+#include "workloads/workload.h"
 
 const struct vms_command vms_commands[] = {
     {"run", cmd_run, "run workloads N times each and write a result file", &vms_run_usage},
@@ -136,6 +138,8 @@ static int cmd_help(int argc, char **argv)
 {
 	const struct vms_command *c;
 
+	/* results are read with this build's workloads: which metrics decide for each */
+	vms_rdoc_use_workloads(vms_workload_not_primary);
 	if (argc < 2) {
 		usage(stdout);
 		return 0;

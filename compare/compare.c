@@ -64,20 +64,10 @@ static int is_audio(const struct vms_metric_def *d)
 	             d->group == VMS_GROUP_PROBE);
 }
 
-/* The "better" a file gives a metric the catalogue does not know. */
-static enum vms_better better_of(const char *s)
-{
-	if (s && !strcmp(s, "lower"))
-		return VMS_BETTER_LOWER;
-	if (s && !strcmp(s, "higher"))
-		return VMS_BETTER_HIGHER;
-	return VMS_BETTER_NONE;
-}
-
 /* The columns while the model is built: each side's documents (its suites) and, when the
  * variants of one file are compared, the variant it is. */
 struct cmp_col {
-	json_t *const *docs;
+	const struct vms_rdoc *docs;
 	size_t n;
 	const char *variant;
 };
@@ -86,29 +76,14 @@ struct cmp_ctx {
 	struct cmp_col *cols;
 };
 
-const char **vms_result_variant_labels(const json_t *doc, size_t *n)
-{
-	const json_t *vs = json_object_get(doc, "variants"), *v;
-	const char **out = vms_xcalloc(json_array_size(vs) + 1, sizeof(*out));
-	size_t i;
-
-	*n = 0;
-	json_array_foreach (vs, i, v) {
-		const char *l = json_string_value(json_object_get(v, "label"));
-
-		if (l)
-			out[(*n)++] = l;
-	}
-	if (!*n)
-		out[(*n)++] = "default";
-	return out;
-}
-
 static size_t variant_count(const json_t *doc)
 {
+	struct vms_rdoc d;
 	size_t n;
 
-	free(vms_result_variant_labels(doc, &n));
+	vms_rdoc_read(&d, doc);
+	n = d.n_variants;
+	vms_rdoc_release(&d);
 	return n;
 }
 
@@ -122,60 +97,53 @@ size_t vms_compare_sides(const struct vms_cmp_input *in)
 }
 
 /* Workload w of column k in its suite s (NULL: absent). */
-static const json_t *col_wl(const struct vms_compare *c, const struct cmp_ctx *x, size_t k,
-                            size_t s, const struct vms_cmp_workload *w)
+static const struct vms_rdoc_workload *col_wl(const struct vms_compare *c, const struct cmp_ctx *x,
+                                              size_t k, size_t s, const struct vms_cmp_workload *w)
 {
 	const char *label = c->variants ? x->cols[k].variant : w->variant;
 
-	return s < x->cols[k].n ? vms_result_workload_variant(x->cols[k].docs[s], w->name, label)
-	                        : NULL;
+	return s < x->cols[k].n ? vms_rdoc_workload(&x->cols[k].docs[s], w->name, label) : NULL;
+}
+
+/* The metric name of wl: one of its file's, or a count the reader derived from runs[]. */
+static const struct vms_rdoc_metric *wl_metric(const struct vms_rdoc_workload *wl, const char *name,
+                                               int derived)
+{
+	size_t i;
+
+	if (!derived)
+		return vms_rdoc_metric(wl, name);
+	for (i = 0; wl && i < wl->n_derived; i++)
+		if (!strcmp(wl->derived[i].name, name))
+			return &wl->derived[i];
+	return NULL;
 }
 
 /* Adds the values of metric name in workload wl (NULL wl or absent metric: nothing) to side s
  * as suite su: the non-null samples, or for a derived count one 0/1 per run that ended (ok or
  * failed), in run order. */
-static void side_add(struct vms_cmp_side *s, const json_t *wl, unsigned su, const char *name,
-                     int derived)
+static void side_add(struct vms_cmp_side *s, const struct vms_rdoc_workload *wl, unsigned su,
+                     const char *name, int derived)
 {
-	const json_t *arr, *v, *runs = json_object_get(wl, "runs");
+	const struct vms_rdoc_metric *m = wl_metric(wl, name, derived);
 	size_t i, cap;
 
 	if (!wl)
 		return;
-	if (derived)
-		arr = runs;
-	else
-		arr = json_object_get(json_object_get(json_object_get(wl, "metrics"), name),
-		                      "samples");
-	s->present |= derived ? json_array_size(arr) > 0
-	                      : json_object_get(json_object_get(wl, "metrics"), name) != NULL;
+	s->present |= derived ? wl->n_runs > 0 : m != NULL;
 	s->n_suites++;
-	cap = s->s.n + json_array_size(arr) + 1;
+	cap = s->s.n + (m ? m->n_values : 0) + 1;
 	s->values = vms_xrealloc(s->values, cap * sizeof(*s->values));
 	s->runs = vms_xrealloc(s->runs, cap * sizeof(*s->runs));
 	s->suite = vms_xrealloc(s->suite, cap * sizeof(*s->suite));
 	s->index = vms_xrealloc(s->index, cap * sizeof(*s->index));
-	json_array_foreach (arr, i, v) {
-		const json_t *run = json_array_get(runs, i);
-		const char *status = json_string_value(json_object_get(v, "status"));
-		const json_t *idx = json_object_get(run, "index");
-		double x;
+	for (i = 0; m && i < m->n_values; i++) {
+		size_t r = m->value_run[i];
 
-		if (!derived && !json_is_number(v))
-			continue; /* a failed run has no value */
-		if (derived && (!status || (strcmp(status, "ok") && strcmp(status, "failed"))))
-			continue; /* skipped or interrupted: no outcome */
-		if (!derived)
-			x = json_number_value(v);
-		else if (!strcmp(name, "failed_runs"))
-			x = !strcmp(status, "failed");
-		else
-			x = json_is_true(json_object_get(v, "oom_killed"));
-		s->runs[s->s.n] = i;
+		s->runs[s->s.n] = r;
 		s->suite[s->s.n] = su;
-		s->index[s->s.n] =
-		    json_is_integer(idx) ? (long)json_integer_value(idx) : (long)i + 1;
-		s->values[s->s.n++] = x;
+		s->index[s->s.n] = r < wl->n_runs ? wl->runs[r].index : (long)r + 1;
+		s->values[s->s.n++] = m->values[i];
 	}
 }
 
@@ -254,30 +222,21 @@ static int no_successful_run(const struct vms_compare *cmp, const struct cmp_ctx
 	size_t su, have = 0;
 
 	for (su = 0; su < x->cols[k].n; su++) {
-		const json_t *wl = col_wl(cmp, x, k, su, w);
-		const json_t *runs = json_object_get(wl, "runs"), *r;
-		size_t i;
+		const struct vms_rdoc_workload *wl = col_wl(cmp, x, k, su, w);
 
-		if (!json_array_size(runs))
+		if (!wl || !wl->n_runs)
 			continue;
 		have++;
-		json_array_foreach (runs, i, r) {
-			const char *st = json_string_value(json_object_get(r, "status"));
-
-			if (st && !strcmp(st, "ok"))
-				return 0;
-		}
+		if (wl->n_ok)
+			return 0;
 	}
 	return have > 0;
 }
 
 /* True when the document was recorded without the audio probe. */
-static int without_audio(const json_t *doc)
+static int without_audio(const struct vms_rdoc *doc)
 {
-	const json_t *p = json_object_get(doc, "protocol");
-
-	return !json_is_object(json_object_get(doc, "audio")) ||
-	       json_is_false(json_object_get(p, "with_audio"));
+	return !doc->audio || doc->audio_off;
 }
 
 /* Not comparable, confounded and confounder marks of a judged cell. */
@@ -331,8 +290,8 @@ static void build_cell(const struct vms_compare *cmp, const struct cmp_ctx *x,
 	/* Absent, or no run has a value: nothing to test, and no number stands in for it. */
 	if (!na || !nb) {
 		c->verdict = VMS_VERDICT_MISSING;
-		c->by_design = m->audio && ((!na && without_audio(x->cols[0].docs[0])) ||
-		                            (!nb && without_audio(x->cols[k + 1].docs[0])));
+		c->by_design = m->audio && ((!na && without_audio(&x->cols[0].docs[0])) ||
+		                            (!nb && without_audio(&x->cols[k + 1].docs[0])));
 		return;
 	}
 	if (m->count && !(na >= 2 && nb >= 2 && m->base.events == na && c->side.events == nb))
@@ -365,15 +324,14 @@ static int decides(const struct vms_compare *c, const char *name, int primary)
 	return 0;
 }
 
-/* Adds metric name to w: described by its object mo in a file, or derived from runs[] when mo
- * is NULL. The file's own unit, better and kind win; the catalogue fills what it lacks. */
+/* Adds metric name to w: as the reader gives it (rm, the first file's that has it), or
+ * derived from runs[] when rm is NULL. Unit, better and kind are the catalogue's; the file's
+ * serve a metric the catalogue lacks (the reader resolves both, and primary). */
 static void metric_add(struct vms_compare *c, const struct cmp_ctx *x, struct vms_cmp_workload *w,
-                       const char *name, const json_t *mo)
+                       const char *name, const struct vms_rdoc_metric *rm)
 {
 	const struct vms_metric_def *d = vms_metric_find(name);
 	struct vms_cmp_metric *m;
-	const char *unit = json_string_value(json_object_get(mo, "unit"));
-	const char *kind = json_string_value(json_object_get(mo, "kind"));
 	size_t k;
 
 	w->metrics = vms_xrealloc(w->metrics, (w->n_metrics + 1) * sizeof(*w->metrics));
@@ -381,21 +339,17 @@ static void metric_add(struct vms_compare *c, const struct cmp_ctx *x, struct vm
 	memset(m, 0, sizeof(*m));
 	m->name = vms_xstrdup(name);
 	m->def = d;
-	m->derived = !mo;
-	/* the catalogue is the one source of unit, better and kind; the file's copy serves only a
-	 * metric the catalogue does not know (an older or newer vmsuite's). primary stays the
-	 * file's: a workload clears it for some catalogue metrics, which compare cannot know */
-	if (d) {
-		m->unit = vms_xstrdup(d->unit);
-		m->better = d->better;
-		m->count = d->kind == VMS_KIND_COUNT;
+	m->derived = !rm;
+	if (rm) {
+		m->unit = vms_xstrdup(rm->unit);
+		m->better = rm->better;
+		m->count = rm->count;
 	} else {
-		m->unit = vms_xstrdup(unit ? unit : "");
-		m->better = better_of(json_string_value(json_object_get(mo, "better")));
-		m->count = kind && !strcmp(kind, "count");
+		m->unit = vms_xstrdup(d ? d->unit : "");
+		m->better = d ? d->better : VMS_BETTER_NONE;
+		m->count = d && d->kind == VMS_KIND_COUNT;
 	}
-	m->primary =
-	    decides(c, name, mo ? json_is_true(json_object_get(mo, "primary")) : d && d->primary);
+	m->primary = decides(c, name, rm ? rm->primary : d && d->primary);
 	/* failed_runs always decides: a kernel on which the workload fails must not pass */
 	if (m->derived && d && d->primary)
 		m->primary = 1;
@@ -481,9 +435,7 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
                            const char *variant)
 {
 	struct vms_cmp_workload *w;
-	size_t k, i, su, any = 0;
-	const char *mname;
-	json_t *mo;
+	size_t k, i, j, su, any = 0;
 
 	if (!name || row_exists(c, name, variant))
 		return;
@@ -496,7 +448,7 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 	w->present = vms_xcalloc(c->n_files - 1, sizeof(*w->present));
 	w->busy = vms_xcalloc(c->n_files, sizeof(*w->busy));
 	for (k = 0; k < c->n_files; k++) {
-		const json_t *wls[64];
+		const struct vms_rdoc_workload *wls[64];
 
 		for (su = 0; su < x->cols[k].n && su < VMS_ARRAY_SIZE(wls); su++)
 			wls[su] = col_wl(c, x, k, su, w);
@@ -533,11 +485,13 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 	}
 	/* BASE's metrics in its order, then any only the others have, then the derived counts. */
 	for (k = 0; k < c->n_files; k++)
-		for (su = 0; su < x->cols[k].n; su++)
-			json_object_foreach (json_object_get(col_wl(c, x, k, su, w), "metrics"),
-			                     mname, mo)
-				if (json_is_object(mo) && !metric_find(w, mname))
-					metric_add(c, x, w, mname, mo);
+		for (su = 0; su < x->cols[k].n; su++) {
+			const struct vms_rdoc_workload *wl = col_wl(c, x, k, su, w);
+
+			for (j = 0; wl && j < wl->n_metrics; j++)
+				if (!metric_find(w, wl->metrics[j].name))
+					metric_add(c, x, w, wl->metrics[j].name, &wl->metrics[j]);
+		}
 	for (i = 0; i < vms_metric_count(); i++) {
 		const struct vms_metric_def *d = &vms_metric_defs[i];
 
@@ -550,25 +504,20 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 }
 
 /* The file's idle audio baseline: its Sound figures (has_baseline), and whether it skipped. */
-static void file_baseline(struct vms_cmp_file *f, const json_t *doc)
+static void file_baseline(struct vms_cmp_file *f, const struct vms_rdoc *d)
 {
-	const json_t *audio = json_object_get(doc, "audio");
-	const json_t *m = json_object_get(json_object_get(audio, "baseline"), "metrics");
-	size_t n;
-	double *u = vms_metric_values(m, "underruns", &n);
+	const struct vms_rdoc_metric *u = vms_rdoc_baseline_metric(d, "underruns");
 
-	f->baseline_skipped = u && n && u[0] > 0;
-	free(u);
-	vms_report_sound_of_baseline(audio, &f->baseline);
+	f->baseline_skipped = u && u->n_values && u->values[0] > 0;
+	vms_report_sound_of_baseline(d, &f->baseline);
 	f->has_baseline = f->baseline.present;
 }
 
-static char *file_label(const json_t *doc, const char *path)
+static char *file_label(const struct vms_rdoc *d, const char *path)
 {
-	const char *label = json_string_value(json_object_get(doc, "label"));
 	const char *slash = strrchr(path, '/');
 
-	return vms_xstrdup(label && *label ? label : slash ? slash + 1 : path);
+	return vms_xstrdup(d->label && *d->label ? d->label : slash ? slash + 1 : path);
 }
 
 /* Holm's adjustment over the deciding (workload, metric) pairs of column k + 1 that were
@@ -641,14 +590,79 @@ static void holm_column(struct vms_compare *c, size_t k)
 	free(ws);
 }
 
+/* The rows when the variants of doc are the columns: each workload of the first variant,
+ * and one "only in variant" line per workload another variant alone has. */
+static void variant_rows(struct vms_compare *c, const struct cmp_ctx *x, const struct vms_rdoc *doc,
+                         size_t n_sides)
+{
+	const char *first = doc->variants[0].label;
+	size_t i, k;
+
+	for (k = 0; k < n_sides; k++)
+		for (i = 0; i < doc->n_workloads; i++) {
+			const struct vms_rdoc_workload *wl = &doc->workloads[i];
+			const char *name = wl->has_name ? wl->name : NULL;
+			const char *label = doc->variants[k].label;
+
+			if (!name)
+				continue;
+			if (!k && vms_rdoc_workload(doc, name, first))
+				build_workload(c, x, name, NULL);
+			else if (k && !vms_rdoc_workload(doc, name, first) &&
+			         vms_rdoc_workload(doc, name, label)) {
+				char *line = vms_xasprintf("%s: only in variant %s", name, label);
+				size_t j, dup = 0;
+
+				for (j = 0; j < c->n_not_compared; j++)
+					dup |= !strcmp(c->not_compared[j], line);
+				if (dup)
+					free(line);
+				else
+					not_compared(c, line);
+				c->unmatched[k - 1] += !dup;
+			}
+		}
+}
+
+/* The rows when files (or sides of several suites) are the columns: BASE's workloads, and one
+ * "only in" line per workload another side alone has. */
+static void file_rows(struct vms_compare *c, const struct cmp_ctx *x, size_t n_sides)
+{
+	const struct vms_rdoc *base = &x->cols[0].docs[0];
+	int several = base->n_variants > 1;
+	size_t i, k;
+
+	for (k = 0; k < n_sides; k++)
+		vms_cmp_check_suites(c, k, x->cols[k].docs, x->cols[k].n, base);
+	for (i = 0; i < base->n_workloads; i++) {
+		const struct vms_rdoc_workload *wl = &base->workloads[i];
+
+		build_workload(c, x, wl->has_name ? wl->name : NULL, several ? wl->variant : NULL);
+	}
+	for (k = 1; k < n_sides; k++) {
+		const struct vms_rdoc *doc = &x->cols[k].docs[0];
+
+		for (i = 0; i < doc->n_workloads; i++) {
+			const struct vms_rdoc_workload *wl = &doc->workloads[i];
+			const char *v = wl->variant;
+
+			if (wl->has_name &&
+			    !vms_rdoc_workload(base, wl->name, several ? v : NULL) &&
+			    ++c->unmatched[k - 1])
+				not_compared(c,
+				             vms_xasprintf("%s%s%s%s: only in %s", wl->name,
+				                           several ? " [" : "", several ? v : "",
+				                           several ? "]" : "", c->files[k].path));
+		}
+	}
+}
+
 void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opts,
                        const struct vms_cmp_input *in)
 {
 	size_t n_sides = vms_compare_sides(in), i, k;
+	struct vms_rdoc *rd = vms_xcalloc(in->n + 1, sizeof(*rd));
 	struct cmp_ctx x;
-	const json_t *wl;
-	const char **labels = NULL;
-	size_t n_labels = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->opts = *opts;
@@ -657,32 +671,35 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 	c->n_files = n_sides;
 	c->files = vms_xcalloc(n_sides, sizeof(*c->files));
 	x.cols = vms_xcalloc(n_sides, sizeof(*x.cols));
+	for (i = 0; i < in->n; i++)
+		vms_rdoc_read(&rd[i], in->docs[i]);
 	c->variants = in->n == 1;
 	if (c->variants) {
 		/* the variants of one file: its runs were interleaved, run i of each variant
 		 * made together, so they pair */
-		labels = vms_result_variant_labels(in->docs[0], &n_labels);
 		for (k = 0; k < n_sides; k++) {
-			x.cols[k].docs = in->docs;
+			const char *label = rd[0].variants[k].label;
+
+			x.cols[k].docs = rd;
 			x.cols[k].n = 1;
-			x.cols[k].variant = labels[k];
+			x.cols[k].variant = label;
 			c->files[k].path = vms_xstrdup(in->paths[0]);
-			c->files[k].label = vms_xstrdup(labels[k]);
-			c->files[k].variant = vms_xstrdup(labels[k]);
+			c->files[k].label = vms_xstrdup(label);
+			c->files[k].variant = vms_xstrdup(label);
 			c->files[k].n_suites = 1;
 			c->files[k].paired = k > 0;
-			file_baseline(&c->files[k], in->docs[0]);
+			file_baseline(&c->files[k], &rd[0]);
 		}
 	} else {
 		/* a side's documents are contiguous (side[] does not decrease) */
 		for (i = 0; i < in->n; i++) {
 			k = in->side ? in->side[i] : i;
 			if (!x.cols[k].n++) {
-				x.cols[k].docs = in->docs + i;
+				x.cols[k].docs = rd + i;
 				c->files[k].path = vms_xstrdup(in->paths[i]);
 				c->files[k].suite_paths = vms_xcalloc(in->n + 1, sizeof(char *));
-				c->files[k].label = file_label(in->docs[i], in->paths[i]);
-				file_baseline(&c->files[k], in->docs[i]);
+				c->files[k].label = file_label(&rd[i], in->paths[i]);
+				file_baseline(&c->files[k], &rd[i]);
 			}
 			c->files[k].suite_paths[c->files[k].n_suites++] = vms_xstrdup(in->paths[i]);
 			if (c->files[k].n_suites > 1) {
@@ -698,72 +715,21 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 	c->env = vms_xcalloc(n_sides - 1, sizeof(*c->env));
 	c->unmatched = vms_xcalloc(n_sides, sizeof(*c->unmatched));
 	for (k = 1; k < n_sides; k++) {
-		vms_envdiff_build(x.cols[0].docs[0], x.cols[k].docs[0], &c->env[k - 1]);
+		vms_envdiff_of(&x.cols[0].docs[0], &x.cols[k].docs[0], &c->env[k - 1]);
 		if (c->variants)
-			vms_cmp_variant_settings_diff(in->docs[0], 0, k, &c->env[k - 1]);
+			vms_cmp_variant_settings_diff(&rd[0], 0, k, &c->env[k - 1]);
 	}
-	if (c->variants) {
-		for (k = 0; k < n_sides; k++)
-			json_array_foreach (json_object_get(in->docs[0], "workloads"), i, wl) {
-				const char *name = json_string_value(json_object_get(wl, "name"));
-
-				if (!k && vms_result_workload_variant(in->docs[0], name, labels[0]))
-					build_workload(c, &x, name, NULL);
-				else if (k &&
-				         !vms_result_workload_variant(in->docs[0], name,
-				                                      labels[0]) &&
-				         vms_result_workload_variant(in->docs[0], name,
-				                                     labels[k]) &&
-				         name) {
-					char *line = vms_xasprintf("%s: only in variant %s", name,
-					                           labels[k]);
-					size_t j, dup = 0;
-
-					for (j = 0; j < c->n_not_compared; j++)
-						dup |= !strcmp(c->not_compared[j], line);
-					if (dup)
-						free(line);
-					else
-						not_compared(c, line);
-					c->unmatched[k - 1] += !dup;
-				}
-			}
-	} else {
-		int several = variant_count(x.cols[0].docs[0]) > 1;
-
-		for (k = 0; k < n_sides; k++)
-			vms_cmp_check_suites(c, k, x.cols[k].docs, x.cols[k].n, x.cols[0].docs[0]);
-
-		json_array_foreach (json_object_get(x.cols[0].docs[0], "workloads"), i, wl) {
-			const char *v = json_string_value(json_object_get(wl, "variant"));
-
-			build_workload(c, &x, json_string_value(json_object_get(wl, "name")),
-			               several ? (v ? v : "default") : NULL);
-		}
-		for (k = 1; k < n_sides; k++) {
-			json_array_foreach (json_object_get(x.cols[k].docs[0], "workloads"), i,
-			                    wl) {
-				const char *name = json_string_value(json_object_get(wl, "name"));
-				const char *v = json_string_value(json_object_get(wl, "variant"));
-
-				if (name &&
-				    !vms_result_workload_variant(x.cols[0].docs[0], name,
-				                                 several ? (v ? v : "default")
-				                                         : NULL) &&
-				    ++c->unmatched[k - 1])
-					not_compared(
-					    c, vms_xasprintf("%s%s%s%s: only in %s", name,
-					                     several ? " [" : "",
-					                     several ? (v ? v : "default") : "",
-					                     several ? "]" : "", c->files[k].path));
-			}
-		}
-	}
+	if (c->variants)
+		variant_rows(c, &x, &rd[0], n_sides);
+	else
+		file_rows(c, &x, n_sides);
 	c->holm = 1;
 	c->family = vms_xcalloc(n_sides, sizeof(*c->family));
 	for (k = 0; k + 1 < n_sides; k++)
 		holm_column(c, k);
-	free(labels);
+	for (i = 0; i < in->n; i++)
+		vms_rdoc_release(&rd[i]);
+	free(rd);
 	free(x.cols);
 }
 

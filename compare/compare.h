@@ -9,6 +9,7 @@
 
 #include "core/metric.h"
 #include "core/result.h"
+#include "core/resultdoc.h"
 #include "compare/envdiff.h"
 #include "compare/sound.h"
 #include "compare/stats.h"
@@ -195,9 +196,6 @@ struct vms_cmp_input {
 };
 /* The number of sides vms_compare_build() would make of in (columns). */
 size_t vms_compare_sides(const struct vms_cmp_input *in);
-/* The variant labels of a result document ("default" for a format-1 file); *n gets the count.
- * Borrowed strings, in a new array the caller frees. */
-const char **vms_result_variant_labels(const json_t *doc, size_t *n);
 
 /* Builds the comparison of the input's sides: in->docs[1..n) against in->docs[0] (loaded
  * result documents; paths name them in the output), or sides of several suites, the variants
@@ -292,13 +290,14 @@ int vms_cmp_suite_means_change(const struct vms_cmp_side *a, const struct vms_cm
  * for k = 0, with keys "b2.json: KEY" (against BASE) and "b2.json vs b1.json: KEY" (within the
  * side). Another kernel within a side, other variants and a workload some suites lack are
  * hard; another label is soft. Never fails (aborts on OOM). */
-void vms_cmp_check_suites(struct vms_compare *c, size_t k, json_t *const *docs, size_t n,
-                          const json_t *base);
+void vms_cmp_check_suites(struct vms_compare *c, size_t k, const struct vms_rdoc *docs, size_t n,
+                          const struct vms_rdoc *base);
 
-/* What other processes took of the CPUs during the runs of the n workload objects wls (one
+/* What other processes took of the CPUs during the runs of the n workloads wls (one
  * per suite of a side; NULL entries skipped): their other_cpu_pct samples, a run above `above`
  * (in %) disturbed. b->known 0 when no run recorded it. */
-void vms_cmp_busy_of(struct vms_cmp_busy *b, const json_t *const *wls, size_t n, double above);
+void vms_cmp_busy_of(struct vms_cmp_busy *b, const struct vms_rdoc_workload *const *wls, size_t n,
+                     double above);
 
 /* True when the disturbance of the busier side (w->busy, side k + 1 against BASE) could explain
  * cell c of metric m: a timing metric (elapsed_s, the workload's rates, the sound and latency
@@ -309,6 +308,7 @@ int vms_cmp_disturbance_explains(const struct vms_cmp_workload *w, const struct 
 
 /* The settings in which variant b of doc differs from variant a, added to d as expected
  * differences ("variant: NAME"): what the tester chose to vary. */
-void vms_cmp_variant_settings_diff(const json_t *doc, size_t a, size_t b, struct vms_envdiff *d);
+void vms_cmp_variant_settings_diff(const struct vms_rdoc *doc, size_t a, size_t b,
+                                   struct vms_envdiff *d);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/result.h"
+#include "core/resultdoc.h"
 #include "core/util.h"
 
 const char *vms_env_class_name(enum vms_env_class cls)
@@ -279,12 +279,10 @@ static void check_option(void *ctx, const char *key, const json_t *a, const json
 
 /* A workload's definition version (workloads[].version; absent = 1, the files before it
  * was recorded): another definition measures something else, so a difference is hard. */
-static void check_version(struct vms_envdiff *d, const char *workload, const json_t *wa,
-                          const json_t *wb)
+static void check_version(struct vms_envdiff *d, const char *workload,
+                          const struct vms_rdoc_workload *wa, const struct vms_rdoc_workload *wb)
 {
-	const json_t *va = json_object_get(wa, "version"), *vb = json_object_get(wb, "version");
-	json_t *a = va ? json_incref((json_t *)va) : json_integer(1);
-	json_t *b = vb ? json_incref((json_t *)vb) : json_integer(1);
+	json_t *a = json_integer(wa->version), *b = json_integer(wb->version);
 	char *name = vms_xasprintf("%s: version", workload);
 
 	check(d, VMS_ENV_HARD, VMS_ENV_WORKLOAD, name, workload, a, b);
@@ -343,50 +341,73 @@ static void check_audio_facts(struct vms_envdiff *d, const char *prefix, const j
 	}
 }
 
-/* True when the document ran in an emulated machine with a memory limit. */
-static int emulated(const json_t *doc)
+/* A header fact as a JSON value for check(): NULL when absent. New reference. */
+static json_t *fact_str(const char *v)
 {
-	return json_is_number(json_object_get(
-	    json_object_get(json_object_get(doc, "protocol"), "machine"), "mem_limit_bytes"));
+	return v ? json_string(v) : NULL;
 }
 
-void vms_envdiff_build(const json_t *base, const json_t *other, struct vms_envdiff *d)
+/* end_time: absent, null (vmsuite did not get to the end) or a time. */
+static json_t *fact_end(const struct vms_rdoc *d)
 {
-	struct fp_ctx fc = {d, emulated(base) && emulated(other)};
-	const json_t *wa, *wb, *fa, *fb;
+	return d->end_time_state == 2 ? json_string(d->end_time)
+	       : d->end_time_state    ? json_null()
+	                              : NULL;
+}
+
+static json_t *fact_complete(const struct vms_rdoc *d)
+{
+	return d->complete_state ? json_boolean(d->complete) : NULL;
+}
+
+/* check() of two facts made for it (new references, NULL = absent), released after. */
+static void check_new(struct vms_envdiff *d, enum vms_env_class cls, const char *key, json_t *a,
+                      json_t *b)
+{
+	check(d, cls, VMS_ENV_GLOBAL, key, NULL, a, b);
+	json_decref(a);
+	json_decref(b);
+}
+
+void vms_envdiff_of(const struct vms_rdoc *base, const struct vms_rdoc *other,
+                    struct vms_envdiff *d)
+{
+	struct fp_ctx fc = {d, base->machine.limited && other->machine.limited};
 	size_t i;
 
 	d->items = NULL;
 	d->n = 0;
-	check(d, VMS_ENV_EXPECTED, VMS_ENV_GLOBAL, "label", NULL, json_object_get(base, "label"),
-	      json_object_get(other, "label"));
-	check(d, VMS_ENV_EXPECTED, VMS_ENV_GLOBAL, "start_time", NULL,
-	      json_object_get(base, "start_time"), json_object_get(other, "start_time"));
-	check(d, VMS_ENV_EXPECTED, VMS_ENV_GLOBAL, "end_time", NULL,
-	      json_object_get(base, "end_time"), json_object_get(other, "end_time"));
+	check_new(d, VMS_ENV_EXPECTED, "label", fact_str(base->label), fact_str(other->label));
+	check_new(d, VMS_ENV_EXPECTED, "start_time", fact_str(base->start_time),
+	          fact_str(other->start_time));
+	check_new(d, VMS_ENV_EXPECTED, "end_time", fact_end(base), fact_end(other));
 	/* an interrupted suite: fewer runs, and the machine was in the state Ctrl-C left it */
-	check(d, VMS_ENV_SOFT, VMS_ENV_GLOBAL, "complete", NULL, json_object_get(base, "complete"),
-	      json_object_get(other, "complete"));
-	check(d, VMS_ENV_SOFT, VMS_ENV_GLOBAL, "tool.version", NULL,
-	      json_object_get(json_object_get(base, "tool"), "version"),
-	      json_object_get(json_object_get(other, "tool"), "version"));
-	foreach_key(json_object_get(base, "protocol"), json_object_get(other, "protocol"),
-	            check_protocol, &fc);
-	foreach_key(json_object_get(base, "fingerprint"), json_object_get(other, "fingerprint"),
-	            check_fingerprint, &fc);
-	json_array_foreach (json_object_get(base, "workloads"), i, wa) {
-		const char *name = json_string_value(json_object_get(wa, "name"));
-		struct wl_ctx w = {d, name};
+	check_new(d, VMS_ENV_SOFT, "complete", fact_complete(base), fact_complete(other));
+	check_new(d, VMS_ENV_SOFT, "tool.version", fact_str(base->version),
+	          fact_str(other->version));
+	foreach_key(base->protocol, other->protocol, check_protocol, &fc);
+	foreach_key(base->fingerprint, other->fingerprint, check_fingerprint, &fc);
+	for (i = 0; i < base->n_workloads; i++) {
+		const struct vms_rdoc_workload *wa = &base->workloads[i], *wb;
+		struct wl_ctx w = {d, wa->name};
 
-		if (!name || !(wb = vms_result_workload(other, name)))
+		if (!wa->has_name || !(wb = vms_rdoc_workload(other, wa->name, NULL)))
 			continue;
-		check_version(d, name, wa, wb);
-		foreach_key(json_object_get(wa, "options"), json_object_get(wb, "options"),
-		            check_option, &w);
+		check_version(d, wa->name, wa, wb);
+		foreach_key(wa->options, wb->options, check_option, &w);
 	}
-	fa = json_object_get(json_object_get(base, "audio"), "facts");
-	fb = json_object_get(json_object_get(other, "audio"), "facts");
-	check_audio_facts(d, "audio.", fa, fb);
+	check_audio_facts(d, "audio.", base->audio_facts, other->audio_facts);
+}
+
+void vms_envdiff_build(const json_t *base, const json_t *other, struct vms_envdiff *d)
+{
+	struct vms_rdoc a, b;
+
+	vms_rdoc_read(&a, base);
+	vms_rdoc_read(&b, other);
+	vms_envdiff_of(&a, &b, d);
+	vms_rdoc_release(&a);
+	vms_rdoc_release(&b);
 }
 
 void vms_envdiff_release(struct vms_envdiff *d)

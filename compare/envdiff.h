@@ -7,6 +7,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "core/resultdoc.h"
+
 enum vms_env_class {
 	VMS_ENV_EXPECTED, /* differs by design: kernel, label, times */
 	VMS_ENV_SOFT,     /* may move the numbers: sysctls, THP, cmdline, governor, ... */
@@ -34,9 +36,13 @@ struct vms_envdiff {
 	size_t n;
 };
 
-/* Fills d with every difference between the two loaded result documents, in a fixed order
- * (top-level facts, protocol, fingerprint, workloads, audio). Values equal in both are left
- * out. Never fails (aborts on OOM); release with vms_envdiff_release(). */
+/* Fills d with every difference between the two results (as core/resultdoc.h read them), in
+ * a fixed order (top-level facts, protocol, fingerprint, workloads, audio). Values equal in
+ * both are left out. Never fails (aborts on OOM); release with vms_envdiff_release(). */
+void vms_envdiff_of(const struct vms_rdoc *base, const struct vms_rdoc *other,
+                    struct vms_envdiff *d);
+/* The same of two loaded result documents (each read with vms_rdoc_init(); one the reader
+ * refuses counts as empty). */
 void vms_envdiff_build(const json_t *base, const json_t *other, struct vms_envdiff *d);
 void vms_envdiff_release(struct vms_envdiff *d);
 

@@ -112,7 +112,8 @@ int vms_cmp_disturbance_explains(const struct vms_cmp_workload *w, const struct 
 	return a->disturbed && a->mean > (b->known ? b->mean : 0);
 }
 
-void vms_cmp_busy_of(struct vms_cmp_busy *b, const json_t *const *wls, size_t n, double above)
+void vms_cmp_busy_of(struct vms_cmp_busy *b, const struct vms_rdoc_workload *const *wls, size_t n,
+                     double above)
 {
 	size_t i, j;
 	double sum = 0;
@@ -120,16 +121,12 @@ void vms_cmp_busy_of(struct vms_cmp_busy *b, const json_t *const *wls, size_t n,
 	memset(b, 0, sizeof(*b));
 	b->mean = b->max = NAN;
 	for (i = 0; i < n; i++) {
-		const json_t *v,
-		    *samples = json_object_get(
-		        json_object_get(json_object_get(wls[i], "metrics"), "other_cpu_pct"),
-		        "samples");
+		const struct vms_rdoc_metric *m =
+		    wls[i] ? vms_rdoc_metric(wls[i], "other_cpu_pct") : NULL;
 
-		json_array_foreach (samples, j, v) {
-			double x = json_number_value(v);
+		for (j = 0; m && j < m->n_values; j++) {
+			double x = m->values[j]; /* a failed run has no value */
 
-			if (!json_is_number(v))
-				continue; /* a failed run has no value */
 			b->max = b->runs ? fmax(b->max, x) : x;
 			b->runs++;
 			b->disturbed += x > above;
@@ -181,19 +178,19 @@ static int env_has(const struct vms_envdiff *d, const struct vms_env_item *it)
  * other way round: a workload some suites of a side lack would be pooled from the others
  * alone. Added to d as hard differences of that workload; other variants (labels or
  * settings) as a hard difference of every workload. */
-static void suite_workloads(struct vms_envdiff *d, const json_t *first, const json_t *doc)
+static void suite_workloads(struct vms_envdiff *d, const struct vms_rdoc *first,
+                            const struct vms_rdoc *doc)
 {
-	const json_t *pair[2] = {first, doc}, *wl;
+	const struct vms_rdoc *pair[2] = {first, doc};
 	size_t side, i;
 
 	for (side = 0; side < 2; side++)
-		json_array_foreach (json_object_get(pair[side], "workloads"), i, wl) {
-			const char *name = json_string_value(json_object_get(wl, "name"));
-			const char *v = json_string_value(json_object_get(wl, "variant"));
+		for (i = 0; i < pair[side]->n_workloads; i++) {
+			const struct vms_rdoc_workload *wl = &pair[side]->workloads[i];
+			const char *name = wl->name, *v = wl->variant;
 			struct vms_env_item it = {.cls = VMS_ENV_HARD, .scope = VMS_ENV_WORKLOAD};
 
-			if (!name || vms_result_workload_variant(
-			                 pair[!side], name, v ? v : VMS_RESULT_VARIANT_DEFAULT))
+			if (!wl->has_name || vms_rdoc_workload(pair[!side], name, v))
 				continue;
 			if (v && !strcmp(v, VMS_RESULT_VARIANT_DEFAULT))
 				v = NULL;
@@ -205,10 +202,10 @@ static void suite_workloads(struct vms_envdiff *d, const json_t *first, const js
 			env_add_suite(d, &it, VMS_ENV_HARD, NULL);
 			free(it.key);
 		}
-	if (!json_equal(json_object_get(first, "variants"), json_object_get(doc, "variants"))) {
+	if (!json_equal(first->variants_json, doc->variants_json)) {
 		struct vms_env_item it = {.cls = VMS_ENV_HARD, .scope = VMS_ENV_GLOBAL};
-		const json_t *va = json_object_get(first, "variants");
-		const json_t *vb = json_object_get(doc, "variants");
+		const json_t *va = first->variants_json;
+		const json_t *vb = doc->variants_json;
 		char *sa = va ? json_dumps(va, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 		char *sb = vb ? json_dumps(vb, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 
@@ -250,8 +247,8 @@ static void add_suite_findings(struct vms_envdiff *d, const struct vms_envdiff *
 	}
 }
 
-void vms_cmp_check_suites(struct vms_compare *c, size_t k, json_t *const *docs, size_t n,
-                          const json_t *base)
+void vms_cmp_check_suites(struct vms_compare *c, size_t k, const struct vms_rdoc *docs, size_t n,
+                          const struct vms_rdoc *base)
 {
 	size_t s, j;
 
@@ -260,22 +257,16 @@ void vms_cmp_check_suites(struct vms_compare *c, size_t k, json_t *const *docs, 
 		char *vs = vms_xasprintf("%s vs %s", path, c->files[k].suite_paths[0]);
 		struct vms_envdiff own, based = {NULL, 0};
 
-		vms_envdiff_build(docs[0], docs[s], &own);
-		suite_workloads(&own, docs[0], docs[s]);
+		vms_envdiff_of(&docs[0], &docs[s], &own);
+		suite_workloads(&own, &docs[0], &docs[s]);
 		if (k)
-			vms_envdiff_build(base, docs[s], &based);
+			vms_envdiff_of(base, &docs[s], &based);
 		for (j = k ? k : 1; j < (k ? k + 1 : c->n_files); j++)
 			add_suite_findings(&c->env[j - 1], &based, &own, path, vs);
 		vms_envdiff_release(&own);
 		vms_envdiff_release(&based);
 		free(vs);
 	}
-}
-
-/* The settings of variant v of doc ("variants"[v].settings), or NULL. */
-static const json_t *variant_settings(const json_t *doc, size_t v)
-{
-	return json_object_get(json_array_get(json_object_get(doc, "variants"), v), "settings");
 }
 
 static void env_add(struct vms_envdiff *d, const char *key, const char *base, const char *other)
@@ -292,21 +283,36 @@ static void env_add(struct vms_envdiff *d, const char *key, const char *base, co
 	it->other = vms_xstrdup(other ? other : "(absent)");
 }
 
+/* The value of knob in variant v, or NULL; *found: v sets it. */
+static const char *knob_value(const struct vms_rdoc_variant *v, const char *knob, int *found)
+{
+	size_t i;
+
+	*found = 0;
+	for (i = 0; i < v->n_knobs; i++)
+		if (!strcmp(v->knobs[i].knob, knob)) {
+			*found = 1;
+			return v->knobs[i].value;
+		}
+	return NULL;
+}
+
 /* The settings in which variant b of doc differs from variant a, as expected differences:
  * what the tester chose to vary. */
-void vms_cmp_variant_settings_diff(const json_t *doc, size_t a, size_t b, struct vms_envdiff *d)
+void vms_cmp_variant_settings_diff(const struct vms_rdoc *doc, size_t a, size_t b,
+                                   struct vms_envdiff *d)
 {
-	const json_t *sa = variant_settings(doc, a), *sb = variant_settings(doc, b), *v;
-	const char *key;
+	const struct vms_rdoc_variant *va = &doc->variants[a], *vb = &doc->variants[b];
+	size_t i;
+	int found;
 
-	json_object_foreach ((json_t *)sa, key, v) {
-		const char *x = json_string_value(v),
-		           *y = json_string_value(json_object_get(sb, key));
+	for (i = 0; i < va->n_knobs; i++) {
+		const char *x = va->knobs[i].value, *y = knob_value(vb, va->knobs[i].knob, &found);
 
 		if (!x || !y || strcmp(x, y))
-			env_add(d, key, x, y);
+			env_add(d, va->knobs[i].knob, x, y);
 	}
-	json_object_foreach ((json_t *)sb, key, v)
-		if (!json_object_get(sa, key))
-			env_add(d, key, NULL, json_string_value(v));
+	for (i = 0; i < vb->n_knobs; i++)
+		if (!knob_value(va, vb->knobs[i].knob, &found) && !found)
+			env_add(d, vb->knobs[i].knob, NULL, vb->knobs[i].value);
 }

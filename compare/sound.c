@@ -9,85 +9,84 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/result.h"
 #include "core/util.h"
 
-/* The samples of metrics[name] folded: 'm' mean, 's' sum, 'x' max; NAN when there are none. */
-static double agg(const json_t *metrics, const char *name, int how)
+static const struct vms_rdoc_metric *find(const struct vms_rdoc_metric *ms, size_t n,
+                                          const char *name)
 {
-	size_t n, i;
-	double *v = vms_metric_values(metrics, name, &n), acc = 0;
+	size_t i;
 
-	if (!v || !n) {
-		free(v);
+	for (i = 0; i < n; i++)
+		if (!strcmp(ms[i].name, name))
+			return &ms[i];
+	return NULL;
+}
+
+/* The values of metric name folded: 'm' mean, 's' sum, 'x' max; NAN when there are none. */
+static double agg(const struct vms_rdoc_metric *ms, size_t n_ms, const char *name, int how)
+{
+	const struct vms_rdoc_metric *m = find(ms, n_ms, name);
+	double acc = 0;
+	size_t i;
+
+	if (!m || !m->n_values)
 		return NAN;
-	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < m->n_values; i++) {
 		if (how == 'x')
-			acc = i == 0 || v[i] > acc ? v[i] : acc;
+			acc = i == 0 || m->values[i] > acc ? m->values[i] : acc;
 		else
-			acc += v[i];
+			acc += m->values[i];
 	}
 	if (how == 'm')
-		acc /= (double)n;
-	free(v);
+		acc /= (double)m->n_values;
 	return acc;
 }
 
-static void add_causes(struct vms_report_sound *s, const json_t *detail)
+static void add_causes(struct vms_report_sound *s, const size_t causes[VMS_CAUSE_NR], int no_data)
 {
-	const json_t *c = json_object_get(detail, "causes");
 	int i;
 
-	s->no_data += json_is_string(json_object_get(detail, "no_sound_data"));
+	s->no_data += (size_t)no_data;
 	for (i = 0; i < VMS_CAUSE_NR; i++) {
-		json_int_t n = json_integer_value(json_object_get(c, vms_cause_name(i)));
-
-		s->causes[i] += n > 0 ? (size_t)n : 0;
-		s->any_cause |= n > 0;
+		s->causes[i] += causes[i];
+		s->any_cause |= causes[i] > 0;
 	}
 }
 
-static void summarise(const json_t *metrics, struct vms_report_sound *s)
+static void summarise(const struct vms_rdoc_metric *ms, size_t n, struct vms_report_sound *s)
 {
-	s->rating = json_is_object(metrics) ? agg(metrics, "sound_rating", 'm') : NAN;
+	s->rating = agg(ms, n, "sound_rating", 'm');
 	s->present = !isnan(s->rating);
-	s->played_s = agg(metrics, "played_s", 's');
-	s->window_s = agg(metrics, "window_s", 's');
-	s->skips = agg(metrics, "skips", 's');
-	s->underruns = agg(metrics, "underruns", 's');
-	s->longest_ms = agg(metrics, "gap_longest_ms", 'x');
-	s->p99_ms = agg(metrics, "wake_p99_ms", 'm');
+	s->played_s = agg(ms, n, "played_s", 's');
+	s->window_s = agg(ms, n, "window_s", 's');
+	s->skips = agg(ms, n, "skips", 's');
+	s->underruns = agg(ms, n, "underruns", 's');
+	s->longest_ms = agg(ms, n, "gap_longest_ms", 'x');
+	s->p99_ms = agg(ms, n, "wake_p99_ms", 'm');
 }
 
-void vms_report_sound_of_workload(const json_t *workload, struct vms_report_sound *s)
+void vms_report_sound_of_workload(const struct vms_rdoc_workload *w, struct vms_report_sound *s)
 {
-	const json_t *run;
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	summarise(json_object_get(workload, "metrics"), s);
-	json_array_foreach (json_object_get(workload, "runs"), i, run) {
-		const json_t *a = json_object_get(run, "audio");
-
-		if (json_is_object(a))
-			add_causes(s, a);
-	}
+	summarise(w->metrics, w->n_metrics, s);
+	for (i = 0; i < w->n_runs; i++)
+		if (w->runs[i].audio)
+			add_causes(s, w->runs[i].causes, w->runs[i].no_sound_data != NULL);
 }
 
-void vms_report_sound_of_baseline(const json_t *audio, struct vms_report_sound *s)
+void vms_report_sound_of_baseline(const struct vms_rdoc *d, struct vms_report_sound *s)
 {
-	const json_t *b = json_object_get(audio, "baseline");
-
 	memset(s, 0, sizeof(*s));
-	if (!json_is_object(b)) {
+	if (!d->has_baseline) {
 		s->rating = s->played_s = s->window_s = s->skips = s->underruns = s->longest_ms =
 		    s->p99_ms = NAN;
 		return;
 	}
-	summarise(json_object_get(b, "metrics"), s);
-	if (json_is_object(json_object_get(b, "detail")))
-		add_causes(s, json_object_get(b, "detail"));
+	summarise(d->baseline_metrics, d->n_baseline_metrics, s);
+	if (d->baseline_detail)
+		add_causes(s, d->baseline_causes, d->baseline_no_sound_data != NULL);
 }
 
 static const char *plural(double n, const char *one, const char *many)

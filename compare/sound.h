@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "core/metric.h"
+#include "core/resultdoc.h"
 
 /* What a listener heard over all the runs of a workload (or the idle baseline window). A
  * figure the file lacks is NAN and renders as "n/a", never 0. */
@@ -27,12 +28,12 @@ struct vms_report_sound {
 	                 * stopped): with it, a line even without sound_rating */
 };
 
-/* Summarises a workload object of a result file: its metrics and runs[].audio.causes. Never
- * fails; s->present = 0 when the workload has no sound metrics. */
-void vms_report_sound_of_workload(const json_t *workload, struct vms_report_sound *s);
-/* The same for the idle baseline of a result's "audio" object ({"facts", "baseline":
- * {"metrics", "detail"}}); s->present = 0 when audio is null or has no baseline. */
-void vms_report_sound_of_baseline(const json_t *audio, struct vms_report_sound *s);
+/* Summarises a workload of a result (the reader's): its metrics and its runs' gap causes.
+ * Never fails; s->present = 0 when the workload has no sound metrics. */
+void vms_report_sound_of_workload(const struct vms_rdoc_workload *w, struct vms_report_sound *s);
+/* The same for the idle baseline of a result (audio.baseline: metrics and detail); s->present
+ * = 0 when the result has no baseline. */
+void vms_report_sound_of_baseline(const struct vms_rdoc *d, struct vms_report_sound *s);
 
 /* Formats, into buf (always terminated, cut to len),
  *   LABEL 4.0/10 — played 800 of 850 s, 37 skips (52 underruns), longest gap 412 ms, p99 wake 31 ms

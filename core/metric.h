@@ -7,8 +7,8 @@
  *   1. its row in vms_metric_defs (core/metric.c): name, unit, better, kind, primary, group,
  *      source, label, precision, description;
  *   2. its producer: vms_metric_record() in workloads/runner.c (source runner) or
- *      audio-probe/probe-metrics.c (source probe); a runs[]-derived one in compare/ and
- *      report/model.c;
+ *      audio-probe/probe-metrics.c (source probe); a runs[]-derived one (source runs) in
+ *      derived_make() of core/resultdoc.c, the one reader of results;
  *   3. the table in docs/result-format.md from `build/tests/core/metric-table markdown`
  *      (ctest metric_docs checks it, and the primary lists of help and docs);
  *   4. a metric a real run records changes tests/cli/golden/real-names.txt

@@ -134,62 +134,19 @@ const char *vms_result_variant_label(const json_t *doc, size_t i)
 	return l ? l : VMS_RESULT_VARIANT_DEFAULT;
 }
 
-/* Format 1: one variant, "default". */
-static void variants_v1(json_t *doc)
+json_t *vms_result_adaptive(json_t *doc)
 {
-	json_t *wl;
-	size_t i;
+	json_t *ad = json_object_get(doc, "adaptive");
 
-	json_object_set_new(
-	    doc, "variants",
-	    json_pack("[{s:s, s:{}}]", "label", VMS_RESULT_VARIANT_DEFAULT, "settings"));
-	json_array_foreach (json_object_get(doc, "workloads"), i, wl)
-		if (json_is_object(wl))
-			json_object_set_new(wl, "variant", json_string(VMS_RESULT_VARIANT_DEFAULT));
+	return json_is_object(ad) ? ad : NULL;
 }
 
-/* Format 2: the variants and every workload's variant. 0 or -EINVAL with the reason. */
-static int variants_check(const json_t *doc, char *err, size_t errlen)
+void vms_result_set_runs_planned(json_t *doc, size_t i, long n)
 {
-	const json_t *vs = json_object_get(doc, "variants"), *v, *wl;
-	size_t i, k;
+	json_t *wl = json_array_get(json_object_get(doc, "workloads"), i);
 
-	if (!json_is_array(vs) || !json_array_size(vs)) {
-		snprintf(err, errlen, "malformed result: no \"variants\" array");
-		return -EINVAL;
-	}
-	json_array_foreach (vs, i, v) {
-		const char *l = json_string_value(json_object_get(v, "label"));
-
-		if (!l || !json_is_object(json_object_get(v, "settings"))) {
-			snprintf(err, errlen,
-			         "malformed result: variant %zu has no \"label\" or \"settings\"",
-			         i + 1);
-			return -EINVAL;
-		}
-		for (k = 0; k < i; k++)
-			if (!strcmp(l, vms_result_variant_label(doc, k))) {
-				snprintf(err, errlen,
-				         "malformed result: two variants labelled '%s'", l);
-				return -EINVAL;
-			}
-	}
-	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
-		const char *l = json_string_value(json_object_get(wl, "variant"));
-
-		if (!json_is_object(wl))
-			continue;
-		for (k = 0; l && k < json_array_size(vs); k++)
-			if (!strcmp(l, vms_result_variant_label(doc, k)))
-				break;
-		if (!l || k == json_array_size(vs)) {
-			snprintf(err, errlen,
-			         "malformed result: workload %zu names no variant of \"variants\"",
-			         i + 1);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	if (json_is_object(wl))
+		json_object_set_new(wl, "runs_planned", json_integer(n));
 }
 
 void vms_result_add_look(json_t *doc, json_t *look)
@@ -224,118 +181,4 @@ int vms_json_write_file(const json_t *doc, const char *path, int flags)
 	ret = vms_write_atomic(path, text, len, flags);
 	free(text);
 	return ret;
-}
-
-/* Largest magnitude a sample in unit may have: a time beyond 1e12 s or ms (more than 31 years)
- * or any other value beyond 1e18 (an exabyte, 10^18 events) is no measurement, and such values
- * overflow the statistics' squares. */
-static double sample_limit(const char *unit)
-{
-	return unit && (!strcmp(unit, "s") || !strcmp(unit, "ms")) ? 1e12 : 1e18;
-}
-
-int vms_result_check_values(const json_t *doc, char *err, size_t errlen)
-{
-	const json_t *wl, *mo, *v;
-	const char *name;
-	size_t i, j;
-
-	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
-		const char *wname = json_string_value(json_object_get(wl, "name"));
-
-		json_object_foreach ((json_t *)json_object_get(wl, "metrics"), name, mo) {
-			const struct vms_metric_def *d = vms_metric_find(name);
-			const char *unit = json_string_value(json_object_get(mo, "unit"));
-			double lim = sample_limit(d ? d->unit : unit); /* the catalogue wins */
-
-			json_array_foreach (json_object_get(mo, "samples"), j, v) {
-				double x = json_number_value(v);
-				char why[32];
-
-				if (!json_is_number(v))
-					continue;
-				if (!isfinite(x) || fabs(x) > lim)
-					snprintf(why, sizeof(why), "beyond %g", lim);
-				else if (d && x < 0) /* every catalogue metric counts or measures */
-					snprintf(why, sizeof(why), "negative");
-				else
-					continue;
-				snprintf(err, errlen,
-				         "%s: %s: sample %zu is %g, not a measurement (%s)",
-				         wname ? wname : "?", name, j + 1, x, why);
-				return -EINVAL;
-			}
-		}
-	}
-	return 0;
-}
-
-json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err, size_t errlen)
-{
-	json_error_t jerr;
-	const char *format;
-	json_t *doc;
-	FILE *f;
-	long version;
-	char *end;
-
-	f = fopen(path, "re");
-	if (!f) {
-		*error = VMS_LOAD_IO;
-		snprintf(err, errlen, "%s", strerror(errno));
-		return NULL;
-	}
-	doc = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
-	fclose(f);
-	if (!doc) {
-		*error = VMS_LOAD_NOT_JSON;
-		if (jerr.line > 0)
-			snprintf(err, errlen, "not JSON (line %d, column %d: %s)", jerr.line,
-			         jerr.column, jerr.text);
-		else
-			snprintf(err, errlen, "not JSON (%s)", jerr.text);
-		return NULL;
-	}
-	format = json_string_value(json_object_get(doc, "format"));
-	if (!json_is_object(doc) || !format ||
-	    strncmp(format, VMS_RESULT_FORMAT_PREFIX, strlen(VMS_RESULT_FORMAT_PREFIX))) {
-		*error = VMS_LOAD_NOT_OURS;
-		snprintf(err, errlen, "not a vmsuite result (no \"format\": \"%s\")",
-		         VMS_RESULT_FORMAT);
-		goto fail;
-	}
-	version = strtol(format + strlen(VMS_RESULT_FORMAT_PREFIX), &end, 10);
-	if (*end || version < 1) {
-		*error = VMS_LOAD_NOT_OURS;
-		snprintf(err, errlen, "unknown result format '%s'", format);
-		goto fail;
-	}
-	if (version > VMS_RESULT_FORMAT_VERSION) {
-		*error = VMS_LOAD_TOO_NEW;
-		snprintf(
-		    err, errlen,
-		    "result format '%s' is newer than this vmsuite reads (%s); upgrade vmsuite",
-		    format, VMS_RESULT_FORMAT);
-		goto fail;
-	}
-	if (!json_is_array(json_object_get(doc, "workloads"))) {
-		*error = VMS_LOAD_MALFORMED;
-		snprintf(err, errlen, "malformed result: no \"workloads\" array");
-		goto fail;
-	}
-	if (version == 1)
-		variants_v1(doc);
-	else if (variants_check(doc, err, errlen)) {
-		*error = VMS_LOAD_MALFORMED;
-		goto fail;
-	}
-	if (vms_result_check_values(doc, err, errlen)) {
-		*error = VMS_LOAD_MALFORMED;
-		goto fail;
-	}
-	*error = VMS_LOAD_OK;
-	return doc;
-fail:
-	json_decref(doc);
-	return NULL;
 }

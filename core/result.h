@@ -41,6 +41,11 @@ json_t *vms_result_workload_variant(const json_t *doc, const char *name, const c
 size_t vms_result_variant_count(const json_t *doc);
 const char *vms_result_variant_label(const json_t *doc, size_t i);
 
+/* The "adaptive" object of doc to fill in, NULL when there is none yet (borrowed; the
+ * writer's access: results are read with core/resultdoc.h). */
+json_t *vms_result_adaptive(json_t *doc);
+/* Sets workloads[i].runs_planned of doc to n (nothing when there is no such entry). */
+void vms_result_set_runs_planned(json_t *doc, size_t i, long n);
 /* Appends look (a new reference, stolen) to doc's adaptive.looks, making both when absent
  * (`vmsuite run -n auto`; docs/result-format.md). Never fails (aborts on OOM). */
 void vms_result_add_look(json_t *doc, json_t *look);
@@ -49,30 +54,5 @@ void vms_result_add_look(json_t *doc, json_t *look);
  * in the C locale's notation, a final newline) and writes it atomically to path with
  * vms_write_atomic() flags (0 or VMS_WRITE_NOREPLACE). 0 or -errno; reports nothing. */
 int vms_json_write_file(const json_t *doc, const char *path, int flags);
-
-enum vms_load_error {
-	VMS_LOAD_OK = 0,
-	VMS_LOAD_IO,        /* cannot open/read: errno-style message in err */
-	VMS_LOAD_NOT_JSON,  /* parse error: line/column in err */
-	VMS_LOAD_NOT_OURS,  /* JSON but no "format": "vmsuite.result/N" */
-	VMS_LOAD_TOO_NEW,   /* a newer format version than this vmsuite reads */
-	VMS_LOAD_MALFORMED, /* ours, but a required field is missing or of the wrong type */
-};
-
-/* Loads and validates a result file of format 1 or 2 (values by vms_result_check_values()). A
- * format-1 file is read as one variant: the document gets "variants": [{"label": "default",
- * "settings": {}}] and each workload object "variant": "default" (in memory; "format" stays as the
- * file has it). In a format-2 file "variants" must be a non-empty array of objects with distinct
- * string labels and every workload's "variant" one of them (else VMS_LOAD_MALFORMED). On success
- * returns the document (caller decrefs) and *error = VMS_LOAD_OK. On failure returns NULL, sets
- * *error and writes a one-line lowercase reason (without the file name) into err. */
-json_t *vms_result_load(const char *path, enum vms_load_error *error, char *err, size_t errlen);
-
-/* The one check of a result's values, for every reader (vms_result_load() applies it): each
- * numeric sample must be finite and within what a measurement can be (|x| <= 1e12 for a time
- * in s or ms, 1e18 otherwise), and not negative for a metric of the catalogue (they all count
- * or measure). 0, or -EINVAL with "WORKLOAD: METRIC: sample N is X, not a measurement (...)"
- * in err. */
-int vms_result_check_values(const json_t *doc, char *err, size_t errlen);
 
 #endif

@@ -9,11 +9,9 @@
 
 const char *vms_export_variant(const struct vms_report_model *m, size_t i)
 {
-	const json_t *wl = json_array_get(json_object_get(m->doc, "workloads"), i);
-
-	if (json_array_size(json_object_get(m->doc, "variants")) < 2)
+	if (m->rd.n_variants < 2)
 		return NULL;
-	return json_string_value(json_object_get(wl, "variant"));
+	return m->workloads[i].variant;
 }
 
 char *vms_export_name(const struct vms_report_model *m, size_t i)
@@ -36,9 +34,7 @@ static const char *base_name(const char *path)
 const json_t *vms_export_verdict(const struct vms_report_model *m, size_t *other, char *err,
                                  size_t errlen)
 {
-	const json_t *cmp = m->opts && m->opts->verdict
-	                        ? m->opts->verdict
-	                        : json_object_get(json_object_get(m->doc, "verdict"), "compare");
+	const json_t *cmp = m->opts && m->opts->verdict ? m->opts->verdict : m->rd.verdict_compare;
 	const json_t *f;
 	size_t i, k = 0, n_others = 0, n_match = 0, match = 0;
 	int is_base = 0;
@@ -126,7 +122,7 @@ const char *vms_export_metric_verdict(const struct vms_report_model *m, const js
 int vms_export_regressed(const struct vms_report_model *m, const json_t *cmp, size_t other,
                          size_t i)
 {
-	const json_t *named = json_object_get(json_object_get(m->doc, "verdict"), "metrics");
+	const json_t *named = m->rd.verdict_metrics;
 	const json_t *w = cmp_workload(m, cmp, i), *e;
 	size_t k;
 

@@ -20,20 +20,6 @@
 
 /* ---- page-wide pieces ----------------------------------------------------------------- */
 
-static const char *str(const json_t *o, const char *key, const char *def)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : def;
-}
-
-static double num(const json_t *o, const char *key, double def)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : def;
-}
-
 static void esc(FILE *f, const char *s)
 {
 	vms_xml_escape(f, s);
@@ -41,31 +27,36 @@ static void esc(FILE *f, const char *s)
 
 /* ---- data extraction ------------------------------------------------------------------ */
 
-/* The numbers of a JSON array as doubles (null and non-numbers become NAN), or NULL when arr
- * is not an array of exactly want elements (want 0: any length, stored in *n). */
-static double *doubles(const json_t *arr, size_t want, size_t *n)
+/* A copy of the reader's array a (null and non-numbers are NAN), or NULL when the file has no
+ * array of exactly want elements there (want 0: any length, stored in *n). */
+static double *doubles(const struct vms_rdoc_array *a, size_t want, size_t *n)
 {
-	size_t i, len = json_array_size(arr);
 	double *v;
 
-	if (!json_is_array(arr) || !len || (want && len != want))
+	if (!a || !a->v || !a->n || (want && a->n != want))
 		return NULL;
-	v = vms_xmalloc(len * sizeof(*v));
-	for (i = 0; i < len; i++) {
-		const json_t *e = json_array_get(arr, i);
-
-		v[i] = json_is_number(e) ? json_number_value(e) : NAN;
-	}
+	v = vms_xmalloc(a->n * sizeof(*v));
+	memcpy(v, a->v, a->n * sizeof(*v));
 	if (n)
-		*n = len;
+		*n = a->n;
 	return v;
 }
 
-static double *column(const json_t *series, const char *name, size_t n)
+/* The column called name of series, or NULL when it has none. */
+static const struct vms_rdoc_array *column_of(const struct vms_rdoc_series *series,
+                                              const char *name)
 {
-	return doubles(
-	    json_object_get(json_object_get(json_object_get(series, "columns"), name), "values"), n,
-	    NULL);
+	size_t i;
+
+	for (i = 0; i < series->n_cols; i++)
+		if (!strcmp(series->cols[i].name, name))
+			return &series->cols[i].values;
+	return NULL;
+}
+
+static double *column(const struct vms_rdoc_series *series, const char *name, size_t n)
+{
+	return doubles(column_of(series, name), n, NULL);
 }
 
 /* Per-second rate of a cumulative column: (v[i] - v[i-1]) / (t[i] - t[i-1]) * scale, drawn
@@ -272,35 +263,33 @@ static void draw_panel(struct vms_svg *s, const struct vms_scale *xs, double T, 
 }
 
 /* "gap of 412 ms at 12.30 s: paging (late ...; major faults ...)" and what else is known. */
-static void gap_title(char *buf, size_t len, const json_t *g)
+static void gap_title(char *buf, size_t len, const struct vms_rdoc_gap *g)
 {
-	const json_t *ev = json_object_get(g, "evidence");
+	const char *cause = g->cause ? g->cause : "unexplained";
 	char delays[256];
 	size_t off;
 
-	snprintf(buf, len, "gap of %.0f ms at %.2f s: %s", num(g, "duration_ms", 0),
-	         num(g, "start_s", 0), str(g, "cause", "unexplained"));
+	snprintf(buf, len, "gap of %.0f ms at %.2f s: %s", g->duration_ms,
+	         isnan(g->start_s) ? 0 : g->start_s, cause);
 	off = strlen(buf);
-	if (json_is_object(ev))
+	if (g->evidence)
 		snprintf(buf + off, len - off,
 		         " (late %.0f ms; major faults %.0f, minor %.0f; run queue %.0f ms; "
 		         "PSI memory %.0f ms, io %.0f ms)",
-		         num(ev, "late_ms", 0), num(ev, "major_faults", 0),
-		         num(ev, "minor_faults", 0), num(ev, "runqueue_ms", 0),
-		         num(ev, "psi_memory_ms", 0), num(ev, "psi_io_ms", 0));
+		         g->late_ms, g->major_faults, g->minor_faults, g->runqueue_ms,
+		         g->psi_memory_ms, g->psi_io_ms);
 	off = strlen(buf);
-	if (json_is_object(ev) && json_is_number(json_object_get(g, "delay_ms"))) {
-		vms_cause_delays_line(delays, sizeof(delays), ev);
+	if (g->evidence && g->has_delay) {
+		vms_cause_delays_line(delays, sizeof(delays), g->evidence);
 		snprintf(buf + off, len - off, "; the player's own delays: %s %.0f ms (%s ms)",
-		         str(g, "cause", "unexplained"), num(g, "delay_ms", 0), delays);
+		         cause, g->delay_ms, delays);
 	}
 	off = strlen(buf);
-	if (json_is_number(json_object_get(g, "unclipped_ms")))
+	if (g->has_unclipped)
 		snprintf(buf + off, len - off,
-		         "; the whole gap lasted %.0f ms (cut to this window)",
-		         num(g, "unclipped_ms", 0));
+		         "; the whole gap lasted %.0f ms (cut to this window)", g->unclipped_ms);
 	off = strlen(buf);
-	if (json_is_true(json_object_get(g, "ongoing")))
+	if (g->ongoing)
 		snprintf(buf + off, len - off, "; still silent when the window ended");
 }
 
@@ -309,18 +298,18 @@ _Static_assert(VMS_CAUSE_NR <= 32, "draw_gaps() keeps the causes seen in an unsi
 /* The bands of the gaps, across every panel from y0 to y1. Returns which causes occurred
  * (bit i = cause i of the catalogue; a cause it lacks is drawn as unexplained). */
 static unsigned draw_gaps(struct vms_svg *s, const struct vms_scale *xs, double y0, double y1,
-                          const json_t *gaps)
+                          const struct vms_rdoc_window *w)
 {
-	const json_t *g;
 	unsigned seen = 0;
 	size_t i;
 	char title[512], cls[40];
 
 	vms_svg_group_begin(s, "gaps", 0, 0);
-	json_array_foreach (gaps, i, g) {
-		double a = num(g, "start_s", NAN), d = num(g, "duration_ms", 0) / 1000;
+	for (i = 0; i < w->n_gaps; i++) {
+		const struct vms_rdoc_gap *g = &w->gaps[i];
+		double a = g->start_s, d = g->duration_ms / 1000;
 		double x0, x1;
-		int c = vms_cause_find(str(g, "cause", "unexplained"));
+		int c = vms_cause_find(g->cause ? g->cause : "unexplained");
 		const char *cause = vms_cause_name(c >= 0 ? c : VMS_CAUSE_UNEXPLAINED);
 
 		if (!isfinite(a))
@@ -362,11 +351,12 @@ static void gap_legend(struct vms_svg *s, double y, unsigned seen)
 
 /* The runner's panels from series (may be NULL: none) and the probe's from audio (the run's
  * window detail, may be NULL). Fills p[] and returns how many; *T gets the time span. */
-static size_t build_panels(const json_t *series, const json_t *audio, struct panel *p,
-                           double **t_out, double **ta_out, double *T)
+static size_t build_panels(const struct vms_rdoc_series *series,
+                           const struct vms_rdoc_window *audio, struct panel *p, double **t_out,
+                           double **ta_out, double *T)
 {
 	size_t n = 0, nt = 0, na = 0, k = 0;
-	double *t = series ? doubles(json_object_get(series, "t_s"), 0, &nt) : NULL;
+	double *t = series ? doubles(&series->t, 0, &nt) : NULL;
 	double *ta = NULL;
 
 	*T = 0;
@@ -420,7 +410,7 @@ static size_t build_panels(const json_t *series, const json_t *audio, struct pan
 		panel_add(&p[k], "MemFree", column(series, "mem_free_kib", nt));
 		mem_unit(&p[k]);
 		k++;
-		if (json_object_get(json_object_get(series, "columns"), "cgroup_usage_kib")) {
+		if (column_of(series, "cgroup_usage_kib")) {
 			p[k] = (struct panel){.key = "cgroup",
 			                      .title = "Emulated machine: memory cgroup usage",
 			                      .unit = "MiB",
@@ -446,15 +436,14 @@ static size_t build_panels(const json_t *series, const json_t *audio, struct pan
 				snprintf(p[i].note, sizeof(p[i].note),
 				         "not recorded: the series has no column for this");
 	}
-	if (json_is_object(audio)) {
-		const json_t *as = json_object_get(audio, "series");
+	if (audio) {
 		double *fill = NULL, win;
 
-		ta = doubles(json_object_get(as, "t_s"), 0, &na);
+		ta = doubles(&audio->t, 0, &na);
 		if (ta)
-			fill = doubles(json_object_get(as, "fill_min_ms"), na, NULL);
+			fill = doubles(&audio->fill_min_ms, na, NULL);
 		/* the window's length; its last second may be partial */
-		win = num(audio, "t1", 0) - num(audio, "t0", 0);
+		win = audio->t1 - audio->t0;
 		if (!(win > 0) && ta && na)
 			win = ta[na - 1] + 1;
 		if (win > *T)
@@ -482,8 +471,9 @@ static size_t build_panels(const json_t *series, const json_t *audio, struct pan
 
 /* One run's stacked timeline; writes a note instead when there is nothing to draw. */
 /* want_series: a missing runner series deserves a note (not for the baseline). */
-static void timeline(FILE *f, const json_t *series, const json_t *audio, const char *label,
-                     int want_series, int want_audio)
+static void timeline(FILE *f, const struct vms_rdoc_series *series,
+                     const struct vms_rdoc_window *audio, const char *label, int want_series,
+                     int want_audio)
 {
 	struct panel p[8];
 	double *t = NULL, *ta = NULL, T, height, y, bottom;
@@ -491,7 +481,7 @@ static void timeline(FILE *f, const json_t *series, const json_t *audio, const c
 	struct vms_svg s;
 	size_t n, i;
 	unsigned seen = 0;
-	const json_t *gaps = json_object_get(audio, "gaps");
+	size_t n_gaps = audio ? audio->n_gaps : 0;
 
 	memset(p, 0, sizeof(p));
 	n = build_panels(series, audio, p, &t, &ta, &T);
@@ -499,26 +489,26 @@ static void timeline(FILE *f, const json_t *series, const json_t *audio, const c
 		fputs("<p class=\"note\">No time series in this run: the runner recorded none, so "
 		      "only its totals are shown.</p>\n",
 		      f);
-	else if (series && (!t || json_array_size(json_object_get(series, "t_s")) < 2))
+	else if (series && (!t || series->t.n < 2))
 		fputs("<p class=\"note\">The time series of this run has fewer than two samples: "
 		      "nothing to draw.</p>\n",
 		      f);
-	if (want_audio && !json_is_object(audio))
+	if (want_audio && !audio)
 		fputs("<p class=\"note\">No audio detail for this run (the probe recorded no "
 		      "window for it).</p>\n",
 		      f);
 	if (!n)
 		goto out;
 	bottom = 24 + (double)(n - 1) * (PANEL_H + PANEL_GAP) + PANEL_H;
-	height = bottom + 40 + (json_array_size(gaps) ? 22 : 0);
+	height = bottom + 40 + (n_gaps ? 22 : 0);
 	xs = (struct vms_scale){0, T, ML, ML + PLOT_W, 0};
 	vms_svg_begin(&s, f, CHART_W, height, "chart timeline", label);
 	fputs("<title>", f);
 	esc(f, label);
 	fputs("</title>\n", f);
-	if (json_array_size(gaps))
+	if (n_gaps)
 		seen = draw_gaps(&s, &xs, 24,
-		                 24 + (double)(n - 1) * (PANEL_H + PANEL_GAP) + PANEL_H, gaps);
+		                 24 + (double)(n - 1) * (PANEL_H + PANEL_GAP) + PANEL_H, audio);
 	for (i = 0, y = 24; i < n; i++, y += PANEL_H + PANEL_GAP)
 		draw_panel(&s, &xs, T, y, &p[i], i + 1 == n);
 	vms_svg_text(&s, ML + PLOT_W / 2, bottom + 32, "middle", 0, "axis",
@@ -542,25 +532,22 @@ struct hist {
 
 /* Adds detail.latency_hist into h; the first histogram fixes the bucket edges, later ones
  * must match them. Returns 1 when something was added. */
-static int hist_add(struct hist *h, const json_t *detail)
+static int hist_add(struct hist *h, const struct vms_rdoc_window *detail)
 {
-	const json_t *lh = json_object_get(detail, "latency_hist");
-	const json_t *lo = json_object_get(lh, "lower_ms"), *cnt = json_object_get(lh, "count");
-	size_t i, n = json_array_size(lo);
+	const struct vms_rdoc_array *lo = detail ? &detail->hist_lower : NULL;
+	const struct vms_rdoc_array *cnt = detail ? &detail->hist_count : NULL;
+	size_t i, n = lo ? lo->n : 0;
 
-	if (!n || n != json_array_size(cnt) || n > VMS_ARRAY_SIZE(h->lower))
+	if (!n || n != cnt->n || n > VMS_ARRAY_SIZE(h->lower))
 		return 0;
 	if (h->n && h->n != n)
 		return 0;
-	for (i = 0; i < n; i++) {
-		double l = json_number_value(json_array_get(lo, i));
-
-		if (h->n && h->lower[i] != l)
+	for (i = 0; i < n; i++)
+		if (h->n && h->lower[i] != lo->v[i])
 			return 0;
-	}
 	for (i = 0; i < n; i++) {
-		h->lower[i] = json_number_value(json_array_get(lo, i));
-		h->count[i] += json_number_value(json_array_get(cnt, i));
+		h->lower[i] = lo->v[i];
+		h->count[i] += cnt->v[i];
 	}
 	h->n = n;
 	return 1;

@@ -29,7 +29,7 @@ static const char *str(const json_t *o, const char *key)
 
 static const char *fp(const struct vms_report_model *m, const char *key)
 {
-	return str(json_object_get(json_object_get(m->doc, "fingerprint"), key), "value");
+	return vms_rdoc_fact(&m->rd, key);
 }
 
 /* A copy of v without null members (KCIDB forbids null anywhere). */
@@ -84,7 +84,7 @@ static void result_hash(const struct vms_report_model *m, char out[17])
 
 		sha256_update(&ctx, strlen(p) + 1, (const uint8_t *)p);
 	}
-	json_array_foreach (json_object_get(m->doc, "command_line"), i, arg) {
+	json_array_foreach (m->rd.command_line, i, arg) {
 		const char *p = json_string_value(arg) ? json_string_value(arg) : "";
 
 		sha256_update(&ctx, strlen(p) + 1, (const uint8_t *)p);
@@ -222,19 +222,14 @@ static double parse_utc(const char *s)
  * start_time is taken just before it. NAN when there is none. */
 static double first_mono(const struct vms_report_model *m)
 {
-	const json_t *wl, *run, *t;
-	double first = NAN;
+	double first = m->rd.baseline_t_start, t;
 	size_t i, k;
 
-	t = json_object_get(json_object_get(json_object_get(m->doc, "audio"), "baseline"),
-	                    "t_start");
-	if (json_is_number(t))
-		first = json_number_value(t);
-	json_array_foreach (json_object_get(m->doc, "workloads"), i, wl)
-		json_array_foreach (json_object_get(wl, "runs"), k, run) {
-			t = json_object_get(run, "t_start");
-			if (json_is_number(t) && !(json_number_value(t) >= first))
-				first = json_number_value(t);
+	for (i = 0; i < m->rd.n_workloads; i++)
+		for (k = 0; k < m->rd.workloads[i].n_runs; k++) {
+			t = m->rd.workloads[i].runs[k].t_start;
+			if (!isnan(t) && !(t >= first))
+				first = t;
 		}
 	return first;
 }
@@ -243,21 +238,18 @@ static double first_mono(const struct vms_report_model *m)
 static void set_times(const struct vms_report_model *m, size_t i, double anchor, double mono0,
                       json_t *test)
 {
-	const json_t *runs = json_object_get(
-	                 json_array_get(json_object_get(m->doc, "workloads"), i), "runs"),
-	             *run;
+	const struct vms_rdoc_workload *w = m->workloads[i].rd;
 	double t0 = NAN, t1 = NAN, start;
 	char buf[40];
 	size_t k;
 
-	json_array_foreach (runs, k, run) {
-		const json_t *a = json_object_get(run, "t_start"),
-		             *b = json_object_get(run, "t_end");
+	for (k = 0; k < w->n_runs; k++) {
+		double a = w->runs[k].t_start, b = w->runs[k].t_end;
 
-		if (json_is_number(a) && !(json_number_value(a) >= t0))
-			t0 = json_number_value(a);
-		if (json_is_number(b) && !(json_number_value(b) <= t1))
-			t1 = json_number_value(b);
+		if (!isnan(a) && !(a >= t0))
+			t0 = a;
+		if (!isnan(b) && !(b <= t1))
+			t1 = b;
 	}
 	start = anchor + (t0 - mono0);
 	/* a time RFC 3339 can write: years 1970 to 9999 */
@@ -270,10 +262,9 @@ static void set_times(const struct vms_report_model *m, size_t i, double anchor,
 
 static json_t *environment(const struct vms_report_model *m)
 {
-	const json_t *facts = json_object_get(m->audio, "facts");
-	const json_t *machine = json_object_get(json_object_get(m->doc, "protocol"), "machine");
+	const json_t *machine = m->rd.machine.json;
 	json_t *misc = json_object(), *env = json_object();
-	const char *device = str(facts, "device");
+	const char *device = m->rd.audio_device;
 	char *comment;
 
 	if (json_is_object(machine))
@@ -281,9 +272,9 @@ static json_t *environment(const struct vms_report_model *m)
 	set_str(misc, "hostname", fp(m, "hostname"));
 	json_object_set_new(misc, "with_audio", json_boolean(m->with_audio));
 	set_str(misc, "sound_device", device);
-	if (json_is_boolean(json_object_get(facts, "virtual_device")))
-		json_object_set(misc, "sound_device_virtual",
-		                json_object_get(facts, "virtual_device"));
+	if (m->rd.audio_virtual >= 0)
+		json_object_set_new(misc, "sound_device_virtual",
+		                    json_boolean(m->rd.audio_virtual));
 	set_str(misc, "vmsuite_version", m->version);
 	comment = vms_xasprintf("vmsuite machine profile %s; %s%s",
 	                        m->machine.profile ? m->machine.profile : "unknown",
@@ -308,15 +299,13 @@ static json_t *test_env(const json_t *full)
 	return env;
 }
 
-static json_t *samples_of(const json_t *metric)
+static json_t *samples_of(const struct vms_rdoc_metric *metric)
 {
-	const json_t *v;
 	json_t *out = json_array();
 	size_t i;
 
-	json_array_foreach (json_object_get(metric, "samples"), i, v)
-		if (json_is_number(v))
-			json_array_append_new(out, json_real(json_number_value(v)));
+	for (i = 0; i < metric->n_values; i++)
+		json_array_append_new(out, json_real(metric->values[i]));
 	return out;
 }
 
@@ -432,8 +421,8 @@ static void workload_tests(const struct vms_report_model *m, const json_t *ids, 
 
 	for (k = 0; k < w->metrics.n; k++) {
 		const struct vms_report_metric *r = &w->metrics.v[k];
-		const char *unit = r->def ? r->def->unit : str(r->json, "unit");
-		const char *better = str(r->json, "better");
+		const char *unit = r->rd->unit;
+		const char *better = vms_better_name(r->rd->better);
 		const char *v = cmp ? vms_export_metric_verdict(m, cmp, other, i, r->name) : NULL;
 		json_t *num, *vm;
 
@@ -457,11 +446,9 @@ static void workload_tests(const struct vms_report_model *m, const json_t *ids, 
 		set_num(misc, "sd", r->s.sd);
 		set_num(misc, "min", r->s.min);
 		set_num(misc, "max", r->s.max);
-		json_object_set_new(misc, "samples", samples_of(r->json));
+		json_object_set_new(misc, "samples", samples_of(r->rd));
 		set_str(misc, "better", better);
-		json_object_set_new(
-		    misc, "primary",
-		    json_boolean(json_is_true(json_object_get(r->json, "primary"))));
+		json_object_set_new(misc, "primary", json_boolean(r->rd->primary));
 		if (r->def &&
 		    (r->def->group == VMS_GROUP_SOUND || r->def->group == VMS_GROUP_LATENCY))
 			json_object_set_new(misc, "gap_causes", causes_of(w));

@@ -20,7 +20,7 @@ static int is_key(const struct vms_report_metric *r)
 {
 	size_t i;
 
-	if (json_is_true(json_object_get(r->json, "primary")))
+	if (r->rd->primary)
 		return 1;
 	for (i = 0; i < VMS_ARRAY_SIZE(key_metrics); i++)
 		if (!strcmp(key_metrics[i], r->name))
@@ -64,9 +64,7 @@ int vms_report_render_lava(const struct vms_report_model *m, FILE *out)
 			        w->n_failed || !ok ? "fail" : "pass", w->n_failed);
 		for (k = 0; ok && k < w->metrics.n; k++) {
 			const struct vms_report_metric *r = &w->metrics.v[k];
-			const char *unit =
-			    r->def ? r->def->unit
-			           : json_string_value(json_object_get(r->json, "unit"));
+			const char *unit = r->rd->unit;
 			const char *v =
 			    cmp ? vms_export_metric_verdict(m, cmp, other, i, r->name) : NULL;
 

@@ -24,47 +24,32 @@ const struct vms_report_row2001 vms_report_rows2001[] = {
 };
 const size_t vms_report_rows2001_n = VMS_ARRAY_SIZE(vms_report_rows2001);
 
-int vms_summary_of(const json_t *metrics, const char *name, struct vms_summary *s)
+int vms_summary_of(const struct vms_rdoc_metric *m, struct vms_summary *s)
 {
-	size_t n;
-	double *v = vms_metric_values(metrics, name, &n);
-
 	memset(s, 0, sizeof(*s));
-	if (!v || !n) {
-		free(v);
+	if (!m || !m->n_values)
 		return -ENOENT;
-	}
-	vms_summarize(v, n, s);
+	vms_summarize(m->values, m->n_values, s);
 	if (!isfinite(s->sd))
 		s->sd = 0;
 	if (!isfinite(s->cv))
 		s->cv = 0;
-	free(v);
 	return 0;
 }
 
-static const char *str(const json_t *o, const char *key)
+static void metrics_init(struct vms_report_metrics *ms, const struct vms_rdoc_metric *v, size_t n)
 {
-	return json_string_value(json_object_get(o, key));
-}
+	size_t i;
 
-static void metrics_init(struct vms_report_metrics *ms, const json_t *metrics)
-{
-	const char *name;
-	json_t *def;
-	size_t i = 0;
+	ms->n = n;
+	ms->v = n ? vms_xcalloc(n, sizeof(*ms->v)) : NULL;
+	for (i = 0; i < n; i++) {
+		struct vms_report_metric *r = &ms->v[i];
 
-	ms->n = json_is_object(metrics) ? json_object_size(metrics) : 0;
-	ms->v = ms->n ? vms_xcalloc(ms->n, sizeof(*ms->v)) : NULL;
-	if (!ms->n)
-		return;
-	json_object_foreach ((json_t *)metrics, name, def) {
-		struct vms_report_metric *r = &ms->v[i++];
-
-		r->name = name;
-		r->def = vms_metric_find(name);
-		r->json = def;
-		vms_summary_of(metrics, name, &r->s);
+		r->name = v[i].name;
+		r->def = v[i].def;
+		r->rd = &v[i];
+		vms_summary_of(&v[i], &r->s);
 	}
 }
 
@@ -79,20 +64,17 @@ const struct vms_summary *vms_report_metric_get(const struct vms_report_metrics 
 	return NULL;
 }
 
-static void workload_init(struct vms_report_workload *w, const json_t *wl)
+static void workload_init(struct vms_report_workload *w, const struct vms_rdoc_workload *wl)
 {
-	const json_t *m = json_object_get(wl, "metrics"), *runs = json_object_get(wl, "runs"), *run;
 	const struct vms_summary *el;
 	size_t i;
 
-	w->name = str(wl, "name");
-	if (!w->name)
-		w->name = "?";
-	w->variant = str(wl, "variant") ? str(wl, "variant") : VMS_RESULT_VARIANT_DEFAULT;
-	w->summary = str(wl, "summary");
-	if (str(wl, "status") && !strcmp(str(wl, "status"), "skipped"))
-		w->skipped = str(wl, "reason") ? str(wl, "reason") : "no reason recorded";
-	metrics_init(&w->metrics, m);
+	w->rd = wl;
+	w->name = wl->name;
+	w->variant = wl->variant;
+	w->summary = wl->summary;
+	w->skipped = wl->skipped;
+	metrics_init(&w->metrics, wl->metrics, wl->n_metrics);
 	el = vms_report_metric_get(&w->metrics, "elapsed_s");
 	if (el)
 		w->elapsed = *el;
@@ -104,92 +86,61 @@ static void workload_init(struct vms_report_workload *w, const json_t *wl)
 		w->has_cgroup |= d && d->group == VMS_GROUP_CGROUP;
 		w->has_busy |= !strcmp(w->metrics.v[i].name, "other_cpu_pct");
 	}
-	w->n_runs = json_array_size(runs);
+	w->n_runs = wl->n_runs;
 	w->runs = w->n_runs ? vms_xcalloc(w->n_runs, sizeof(*w->runs)) : NULL;
-	json_array_foreach (runs, i, run) {
+	for (i = 0; i < wl->n_runs; i++) {
+		const struct vms_rdoc_run *run = &wl->runs[i];
 		struct vms_report_run *r = &w->runs[i];
-		const json_t *t0 = json_object_get(run, "t_start"),
-		             *t1 = json_object_get(run, "t_end");
 
-		r->status = str(run, "status") ? str(run, "status") : "ok";
-		r->reason = str(run, "reason");
-		r->interrupted = !strcmp(r->status, "interrupted");
-		r->failed = strcmp(r->status, "ok") && !r->interrupted;
-		w->n_failed += r->failed;
-		w->n_oom += r->failed && json_is_true(json_object_get(run, "oom_killed"));
-		w->n_interrupted += r->interrupted;
-		r->elapsed_s = json_is_number(t0) && json_is_number(t1)
-		                   ? json_number_value(t1) - json_number_value(t0)
-		                   : NAN;
-		r->series = json_is_object(json_object_get(run, "series"))
-		                ? json_object_get(run, "series")
-		                : NULL;
-		r->audio = json_is_object(json_object_get(run, "audio"))
-		               ? json_object_get(run, "audio")
-		               : NULL;
-		r->disturbed = json_is_true(json_object_get(run, "disturbed"));
-		w->n_disturbed += (size_t)r->disturbed;
-		r->other_cpu_pct =
-		    json_is_number(json_object_get(json_object_get(run, "busy"), "other_cpu_pct"))
-		        ? json_number_value(
-		              json_object_get(json_object_get(run, "busy"), "other_cpu_pct"))
-		        : NAN;
+		r->status = run->status_name;
+		r->reason = run->reason;
+		r->interrupted = run->status == VMS_RDOC_INTERRUPTED;
+		r->failed = run->status == VMS_RDOC_FAILED || run->status == VMS_RDOC_OTHER;
+		r->elapsed_s = run->t_end - run->t_start; /* NAN when either is unknown */
+		r->series = run->series;
+		r->audio = run->window;
+		r->disturbed = run->disturbed;
+		r->other_cpu_pct = run->other_cpu_pct;
 	}
+	w->n_failed = wl->n_failed;
+	w->n_oom = wl->n_oom;
+	w->n_interrupted = wl->n_interrupted;
+	w->n_disturbed = wl->n_disturbed;
 }
 
 void vms_report_model_init(struct vms_report_model *m, const json_t *doc)
 {
-	const json_t *protocol = json_object_get(doc, "protocol");
-	const json_t *machine = json_object_get(protocol, "machine"), *wl, *b;
-	struct vms_report_machine *mc = &m->machine;
+	const struct vms_rdoc *d = &m->rd;
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
-	m->doc = json_incref((json_t *)doc);
-	m->version = str(json_object_get(doc, "tool"), "version");
-	m->label = str(doc, "label");
-	m->start_time = str(doc, "start_time");
-	m->complete = json_is_true(json_object_get(doc, "complete"));
-	m->interrupted = json_is_true(json_object_get(doc, "interrupted"));
-	m->finished = json_is_string(json_object_get(doc, "end_time")) &&
-	              json_is_integer(json_object_get(doc, "exit_status"));
-
-	mc->profile = str(machine, "profile");
-	mc->shown = json_object_get(machine, "mem_limit_bytes") != NULL;
-	mc->limited = json_is_number(json_object_get(machine, "mem_limit_bytes"));
-	mc->mem_limit_bytes = json_number_value(json_object_get(machine, "mem_limit_bytes"));
-	mc->effective_swap_bytes =
-	    json_number_value(json_object_get(machine, "effective_swap_bytes"));
-	mc->cgroup_version = (int)json_integer_value(json_object_get(machine, "cgroup_version"));
-	mc->cpus = json_is_integer(json_object_get(machine, "cpus"))
-	               ? (int)json_integer_value(json_object_get(machine, "cpus"))
-	               : -1;
-	mc->note = str(machine, "note");
-
-	m->audio =
-	    json_is_object(json_object_get(doc, "audio")) ? json_object_get(doc, "audio") : NULL;
-	m->with_audio = json_is_true(json_object_get(protocol, "with_audio")) || m->audio;
-	b = json_object_get(m->audio, "baseline");
-	m->has_baseline = json_is_object(b);
-	vms_report_sound_of_baseline(m->audio, &m->baseline);
+	vms_rdoc_read(&m->rd, doc);
+	m->version = d->version;
+	m->label = d->label;
+	m->start_time = d->start_time;
+	m->complete = d->complete;
+	m->interrupted = d->interrupted;
+	m->finished = d->finished;
+	m->machine = d->machine;
+	m->audio = d->audio;
+	m->with_audio = d->with_audio;
+	m->has_baseline = d->has_baseline;
+	vms_report_sound_of_baseline(d, &m->baseline);
 	if (m->has_baseline) {
-		metrics_init(&m->baseline_metrics, json_object_get(b, "metrics"));
-		if (json_is_object(json_object_get(b, "detail")))
-			m->baseline_detail = json_object_get(b, "detail");
+		metrics_init(&m->baseline_metrics, d->baseline_metrics, d->n_baseline_metrics);
+		m->baseline_detail = d->baseline_window;
 	}
-
-	m->n_variants = vms_result_variant_count(doc);
+	m->n_variants = d->n_variants;
 	m->variant_labels = vms_xcalloc(m->n_variants, sizeof(*m->variant_labels));
 	m->variant_settings = vms_xcalloc(m->n_variants, sizeof(*m->variant_settings));
 	for (i = 0; i < m->n_variants; i++) {
-		m->variant_labels[i] = vms_result_variant_label(doc, i);
-		m->variant_settings[i] = json_object_get(
-		    json_array_get(json_object_get(doc, "variants"), i), "settings");
+		m->variant_labels[i] = d->variants[i].label;
+		m->variant_settings[i] = d->variants[i].settings;
 	}
-	m->n_workloads = json_array_size(json_object_get(doc, "workloads"));
+	m->n_workloads = d->n_workloads;
 	m->workloads = m->n_workloads ? vms_xcalloc(m->n_workloads, sizeof(*m->workloads)) : NULL;
-	json_array_foreach (json_object_get(doc, "workloads"), i, wl)
-		workload_init(&m->workloads[i], wl);
+	for (i = 0; i < m->n_workloads; i++)
+		workload_init(&m->workloads[i], &d->workloads[i]);
 }
 
 void vms_report_model_release(struct vms_report_model *m)
@@ -204,7 +155,7 @@ void vms_report_model_release(struct vms_report_model *m)
 	free(m->variant_labels);
 	free(m->variant_settings);
 	free(m->baseline_metrics.v);
-	json_decref(m->doc);
+	vms_rdoc_release(&m->rd);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -295,20 +246,17 @@ static void header_machine_lines(const struct vms_report_model *m, emit_fn *emit
 /* "Runs: -n auto ...: decided after 9 runs: ..." of a run made with -n auto. */
 static void adaptive_line(const struct vms_report_model *m, emit_fn *emit, void *ctx)
 {
-	const json_t *ad = json_object_get(m->doc, "adaptive");
-	const json_t *stop = json_object_get(ad, "stop");
-	const char *text = json_string_value(json_object_get(stop, "text"));
+	const struct vms_rdoc_adaptive *ad = &m->rd.adaptive;
+	const char *text = ad->stop_text;
 	char line[1024];
-	double budget;
+	double budget = isnan(ad->budget_s) ? 0 : ad->budget_s;
 
-	if (!json_is_object(ad))
+	if (!ad->present)
 		return;
-	budget = json_number_value(json_object_get(ad, "budget_s"));
 	snprintf(line, sizeof(line),
 	         "Runs: -n auto, budget %.0f %s, %zu looks at alpha %.4g each: %s",
-	         budget < 120 ? budget : budget / 60, budget < 120 ? "s" : "min",
-	         json_array_size(json_object_get(ad, "looks")),
-	         json_number_value(json_object_get(ad, "alpha_per_look")),
+	         budget < 120 ? budget : budget / 60, budget < 120 ? "s" : "min", ad->n_looks,
+	         isnan(ad->alpha_per_look) ? 0 : ad->alpha_per_look,
 	         text ? text : "did not stop by itself (interrupted or killed)");
 	emit(ctx, VMS_LINE_MACHINE, line);
 }
@@ -322,7 +270,7 @@ void vms_report_header_lines(const struct vms_report_model *m, emit_fn *emit, vo
 
 static void header_machine_lines(const struct vms_report_model *m, emit_fn *emit, void *ctx)
 {
-	const struct vms_report_machine *mc = &m->machine;
+	const struct vms_rdoc_machine *mc = &m->machine;
 	char line[1024], mem[32], swap[32];
 	size_t off;
 
@@ -548,33 +496,41 @@ json_t *vms_report_summary_json(const json_t *doc)
 
 json_t *vms_report_summary_of_model(const struct vms_report_model *m)
 {
-	const json_t *doc = m->doc, *wl;
+	const struct vms_rdoc *d = &m->rd;
+	const struct vms_rdoc_adaptive *ad = &d->adaptive;
 	json_t *out = json_object(), *wls = json_array();
 	size_t i, k;
 
 	json_object_set_new(out, "format", json_string("vmsuite.summary/1"));
-	json_object_set(out, "label", json_object_get(doc, "label"));
-	json_object_set(out, "start_time", json_object_get(doc, "start_time"));
-	json_object_set(out, "complete", json_object_get(doc, "complete"));
-	json_object_set(out, "machine",
-	                json_object_get(json_object_get(doc, "protocol"), "machine"));
-	json_array_foreach (json_object_get(doc, "workloads"), i, wl) {
+	if (d->label)
+		json_object_set_new(out, "label", json_string(d->label));
+	if (d->start_time)
+		json_object_set_new(out, "start_time", json_string(d->start_time));
+	if (d->complete_state)
+		json_object_set_new(out, "complete", json_boolean(d->complete));
+	if (d->machine.json)
+		json_object_set(out, "machine", (json_t *)d->machine.json);
+	for (i = 0; i < m->n_workloads; i++) {
 		const struct vms_report_workload *w = &m->workloads[i];
-		json_t *ms = json_object(), *dist = json_array();
+		json_t *ms, *dist;
 
+		/* a workload without a name or options has no entry */
+		if (!w->rd->has_name || !w->rd->options)
+			continue;
+		ms = json_object();
+		dist = json_array();
 		for (k = 0; k < w->metrics.n; k++) {
 			const struct vms_report_metric *r = &w->metrics.v[k];
 			const struct vms_summary *s = &r->s;
 
 			if (!s->n)
 				continue;
-			json_object_set_new(ms, r->name,
-			                    json_pack("{s:O, s:O, s:I, s:f, s:f, s:f, s:f, s:f}",
-			                              "unit", json_object_get(r->json, "unit"),
-			                              "better", json_object_get(r->json, "better"),
-			                              "n", (json_int_t)s->n, "mean", s->mean, "sd",
-			                              s->sd, "cv", s->cv, "min", s->min, "max",
-			                              s->max));
+			json_object_set_new(
+			    ms, r->name,
+			    json_pack("{s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f}", "unit",
+			              r->rd->unit, "better", vms_better_name(r->rd->better), "n",
+			              (json_int_t)s->n, "mean", s->mean, "sd", s->sd, "cv", s->cv,
+			              "min", s->min, "max", s->max));
 		}
 		for (k = 0; k < w->n_runs; k++)
 			if (w->runs[k].disturbed)
@@ -584,11 +540,10 @@ json_t *vms_report_summary_of_model(const struct vms_report_model *m)
 				                    isnan(w->runs[k].other_cpu_pct)
 				                        ? json_null()
 				                        : json_real(w->runs[k].other_cpu_pct)));
-		json_array_append_new(
-		    wls, json_pack("{s:O, s:s, s:O, s:I, s:o, s:o}", "name",
-		                   json_object_get(wl, "name"), "variant", w->variant, "options",
-		                   json_object_get(wl, "options"), "runs", (json_int_t)w->n_runs,
-		                   "metrics", ms, "disturbed_runs", dist));
+		json_array_append_new(wls, json_pack("{s:s, s:s, s:O, s:I, s:o, s:o}", "name",
+		                                     w->name, "variant", w->variant, "options",
+		                                     w->rd->options, "runs", (json_int_t)w->n_runs,
+		                                     "metrics", ms, "disturbed_runs", dist));
 	}
 	{
 		json_t *vs = json_array();
@@ -602,18 +557,13 @@ json_t *vms_report_summary_of_model(const struct vms_report_model *m)
 		json_object_set_new(out, "variants", vs);
 	}
 	json_object_set_new(out, "workloads", wls);
-	if (json_is_object(json_object_get(doc, "adaptive"))) {
-		const json_t *ad = json_object_get(doc, "adaptive");
-
-		json_object_set_new(
-		    out, "adaptive",
-		    json_pack("{s:O, s:O, s:O, s:I, s:O}", "budget_s",
-		              json_object_get(ad, "budget_s"), "alpha_per_look",
-		              json_object_get(ad, "alpha_per_look"), "max_looks",
-		              json_object_get(ad, "max_looks"), "looks",
-		              (json_int_t)json_array_size(json_object_get(ad, "looks")), "stop",
-		              json_object_get(ad, "stop")));
-	}
+	if (ad->present && !isnan(ad->budget_s) && !isnan(ad->alpha_per_look) &&
+	    ad->max_looks >= 0 && ad->stop)
+		json_object_set_new(out, "adaptive",
+		                    json_pack("{s:f, s:f, s:I, s:I, s:O}", "budget_s", ad->budget_s,
+		                              "alpha_per_look", ad->alpha_per_look, "max_looks",
+		                              (json_int_t)ad->max_looks, "looks",
+		                              (json_int_t)ad->n_looks, "stop", ad->stop));
 	return out;
 }
 

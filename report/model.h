@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "core/metric.h"
+#include "core/resultdoc.h"
 #include "compare/sound.h"
 #include "compare/stats.h"
 
@@ -18,7 +19,7 @@
 struct vms_report_metric {
 	const char *name;                 /* key in the file's "metrics" */
 	const struct vms_metric_def *def; /* the catalogue's row; NULL for a name it lacks */
-	const json_t *json;               /* the file's metric object (unit, better, samples) */
+	const struct vms_rdoc_metric *rd; /* the reader's: unit, better, primary, values */
 	struct vms_summary s;             /* over the runs' samples; s.n == 0: no samples */
 };
 
@@ -29,18 +30,19 @@ struct vms_report_metrics {
 };
 
 struct vms_report_run {
-	const char *status;   /* "ok", "failed", ... */
-	const char *reason;   /* why it failed; NULL when none was recorded */
-	int failed;           /* status is neither "ok" nor "interrupted" */
-	int interrupted;      /* status is "interrupted": stopped by a signal to vmsuite */
-	double elapsed_s;     /* t_end - t_start, NAN when unknown */
-	const json_t *series; /* the runner's time series, NULL when none */
-	const json_t *audio; /* the probe's window detail (gaps, fill, histogram), NULL when none */
-	int disturbed;       /* runs[].disturbed: other processes took the emulated machine's CPU */
+	const char *status; /* "ok", "failed", ... */
+	const char *reason; /* why it failed; NULL when none was recorded */
+	int failed;         /* status is neither "ok" nor "interrupted" */
+	int interrupted;    /* status is "interrupted": stopped by a signal to vmsuite */
+	double elapsed_s;   /* t_end - t_start, NAN when unknown */
+	const struct vms_rdoc_series *series; /* the runner's time series, NULL when none */
+	const struct vms_rdoc_window *audio;  /* the probe's window detail, NULL when none */
+	int disturbed; /* runs[].disturbed: other processes took the emulated machine's CPU */
 	double other_cpu_pct; /* runs[].busy.other_cpu_pct, NAN when absent */
 };
 
 struct vms_report_workload {
+	const struct vms_rdoc_workload *rd; /* the reader's workload (m->rd) */
 	const char *name;
 	const char *variant; /* the label of its variant ("default" in a format-1 file) */
 	const char *summary; /* one-line description, NULL when none */
@@ -52,19 +54,9 @@ struct vms_report_workload {
 	int has_busy;     /* the file has other_cpu_pct (what else used the machine's CPUs) */
 	struct vms_report_run *runs;
 	size_t n_runs, n_failed, n_interrupted;
-	size_t n_oom;        /* failed runs the OOM killer ended ("oom_killed") */
+	size_t n_oom;        /* failed runs the OOM killer ended (derived by the reader) */
 	size_t n_disturbed;  /* runs marked disturbed */
 	const char *skipped; /* the reason when the workload was skipped (status "skipped") */
-};
-
-struct vms_report_machine {
-	int shown;           /* the file describes a machine limit (or its absence) */
-	int limited;         /* a memory limit is set: the fields below mean something */
-	const char *profile; /* "hron2001", "host", ... */
-	double mem_limit_bytes, effective_swap_bytes;
-	int cgroup_version;
-	int cpus;         /* -1 when not set */
-	const char *note; /* NULL or "" when none */
 };
 
 /* What `report` tells the lava and kcidb renderers beyond the result file; all NULL: the
@@ -84,18 +76,19 @@ struct vms_report_opts {
 
 struct vms_report_model {
 	const struct vms_report_opts *opts; /* borrowed; NULL: the defaults */
-	json_t *doc; /* a reference: the strings and json pointers below are borrowed from it */
+	struct vms_rdoc rd; /* the document as read: the strings and json pointers below are
+	                     * borrowed from it */
 	const char *version, *label, *start_time;
 	int complete;
 	int interrupted; /* stopped by a signal, the result kept */
 	int finished;    /* end_time and exit_status are set: vmsuite got to the end */
-	struct vms_report_machine machine;
+	struct vms_rdoc_machine machine;
 	int with_audio;      /* the suite ran with the audio probe */
 	const json_t *audio; /* the "audio" object (facts, baseline), NULL when none */
 	int has_baseline;    /* audio.baseline is an object */
 	struct vms_report_sound baseline;
 	struct vms_report_metrics baseline_metrics;
-	const json_t *baseline_detail; /* NULL when the baseline has no detail */
+	const struct vms_rdoc_window *baseline_detail; /* NULL when the baseline has none */
 	struct vms_report_workload *workloads;
 	size_t n_workloads;
 	/* the variants (result format 2), first = baseline; one, "default", when no knob took
@@ -105,9 +98,10 @@ struct vms_report_model {
 	size_t n_variants;
 };
 
-/* Builds the model of doc (a loaded result document; the model takes a reference). Never
- * fails (aborts on OOM); whatever doc lacks is absent in the model. Release with
- * vms_report_model_release. */
+/* Builds the model of doc (a loaded result document, read with vms_rdoc_init(); the model
+ * takes a reference). Never fails (aborts on OOM); whatever doc lacks is absent in the model,
+ * and a document the reader refuses (never one vms_result_load() accepted) gives an empty
+ * model. Release with vms_report_model_release. */
 void vms_report_model_init(struct vms_report_model *m, const json_t *doc);
 void vms_report_model_release(struct vms_report_model *m);
 

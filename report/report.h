@@ -17,11 +17,12 @@
 #include <stdio.h>
 
 #include "compare/stats.h"
+#include "core/resultdoc.h"
 
-/* Fills s (see compare/stats.h) from metrics[name].samples, with the text report's conventions:
- * sd and cv are 0 (not NAN) for a single sample, cv is 0 when the mean is 0. Returns 0, or -ENOENT
- * when the metric is absent or has no samples (s->n = 0). */
-int vms_summary_of(const json_t *metrics, const char *name, struct vms_summary *s);
+/* Fills s (see compare/stats.h) from the values of m (the reader's), with the text report's
+ * conventions: sd and cv are 0 (not NAN) for a single sample, cv is 0 when the mean is 0.
+ * Returns 0, or -ENOENT when m is NULL or has no values (s->n = 0). */
+int vms_summary_of(const struct vms_rdoc_metric *m, struct vms_summary *s);
 
 /* Writes the text report: a header line, then per workload the 2001 block, the spread, the
  * reclaim/pressure figures that explain it, failed runs, and the sound lines when the run had

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/result.h"
+#include "core/resultdoc.h"
 #include "core/util.h"
 
 /* Runs per workload after each look: 3 first, then about 1.4 times as many each round, so that
@@ -72,9 +73,15 @@ static enum cell_state cell_state(enum vms_verdict v)
 
 double vms_adaptive_alpha(const json_t *doc, double alpha)
 {
-	const json_t *v = json_object_get(json_object_get(doc, "adaptive"), "alpha_per_look");
+	struct vms_rdoc d;
+	char err[256];
 
-	return json_is_number(v) ? json_number_value(v) : alpha;
+	if (vms_rdoc_init(&d, doc, err, sizeof(err)))
+		return alpha;
+	if (!isnan(d.adaptive.alpha_per_look))
+		alpha = d.adaptive.alpha_per_look;
+	vms_rdoc_release(&d);
+	return alpha;
 }
 
 /* ---- one workload's state at a look ---- */
@@ -225,32 +232,31 @@ static void judge_compare(struct vms_adaptive *a, json_t *doc, struct item_state
 /* The precision rule of a run alone: every primary metric's 95 % interval of its (geometric)
  * mean within +-threshold/2, so that as a baseline it leaves room to show "no change" within
  * +-threshold and to see a detect-sized change against it. */
-static void judge_precision(struct vms_adaptive *a, json_t *doc, struct item_state *st)
+static void judge_precision(struct vms_adaptive *a, const struct vms_rdoc *d, struct item_state *st)
 {
-	json_t *wls = json_object_get(doc, "workloads");
 	double want = a->cfg.opts.threshold / 2;
-	size_t it;
+	size_t it, k;
 
 	for (it = 0; it < a->cfg.n_items; it++) {
 		struct item_state *s = &st[it];
-		json_t *metrics =
-		           json_object_get(json_array_get(wls, it * a->cfg.n_variants), "metrics"),
-		       *mo;
-		const char *name;
+		size_t w = it * a->cfg.n_variants;
+		const struct vms_rdoc_workload *wl = w < d->n_workloads ? &d->workloads[w] : NULL;
 		int any = 0;
 
 		s->decided = 1;
-		json_object_foreach (metrics, name, mo) {
-			size_t n = 0, i;
-			double *x = vms_metric_values(metrics, name, &n), half = INFINITY;
+		for (k = 0; wl && k < wl->n_metrics; k++) {
+			const struct vms_rdoc_metric *m = &wl->metrics[k];
+			const char *name = m->name;
+			size_t n = m->n_values, i;
+			double *x, half = INFINITY;
 			int pos = 1;
 			struct vms_summary sum;
 			char what[64];
 
-			if (!json_is_true(json_object_get(mo, "primary"))) {
-				free(x);
+			if (!m->primary)
 				continue;
-			}
+			x = vms_xcalloc(n + 1, sizeof(*x));
+			memcpy(x, m->values, n * sizeof(*x));
 			any = 1;
 			for (i = 0; i < n; i++)
 				pos &= x[i] > 0;
@@ -319,7 +325,7 @@ static long next_runs(long done)
 
 static json_t *adaptive_json(json_t *doc, const struct vms_adaptive *a)
 {
-	json_t *ad = json_object_get(doc, "adaptive"), *sched;
+	json_t *ad = vms_result_adaptive(doc), *sched;
 	int k;
 
 	if (ad)
@@ -404,7 +410,8 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 {
 	struct vms_adaptive *a = ctx;
 	double now = now_of(a), elapsed = now - a->t0, round_s = now - a->t_last;
-	json_t *ad = adaptive_json(doc, a), *look, *wls;
+	json_t *ad = adaptive_json(doc, a), *look, *lw;
+	struct vms_rdoc d;
 	struct item_state *st;
 	long added = 0, runs = 0, more_runs = 0;
 	double per_run, next_s;
@@ -435,23 +442,25 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 	}
 	a->looks++;
 	st = vms_xcalloc(a->cfg.n_items + 1, sizeof(*st));
-	wls = json_object_get(doc, "workloads");
+	vms_rdoc_read(&d, doc);
 	for (i = 0; i < a->cfg.n_items; i++) {
-		st[i].name = json_string_value(
-		    json_object_get(json_array_get(wls, i * a->cfg.n_variants), "name"));
-		if (!st[i].name)
-			st[i].name = "?";
+		size_t w = i * a->cfg.n_variants;
+
+		/* the names stay: they are doc's strings */
+		st[i].name = w < d.n_workloads ? d.workloads[w].name : "?";
 		st[i].metrics = json_array();
 	}
 	if (mode_of(a) == MODE_PRECISION)
-		judge_precision(a, doc, st);
+		judge_precision(a, &d, st);
 	else
 		judge_compare(a, doc, st);
+	vms_rdoc_release(&d);
 	for (i = 0; i < a->cfg.n_items; i++)
 		st[i].final |= !done[i]; /* skipped: it cannot run here */
 
-	look = json_pack("{s:i, s:f, s:f, s:f, s:[]}", "look", a->looks, "time", vms_now_real(),
-	                 "elapsed_s", elapsed, "alpha", a->alpha_look, "workloads");
+	lw = json_array();
+	look = json_pack("{s:i, s:f, s:f, s:f, s:o}", "look", a->looks, "time", vms_now_real(),
+	                 "elapsed_s", elapsed, "alpha", a->alpha_look, "workloads", lw);
 	for (i = 0; i < a->cfg.n_items; i++) {
 		json_t *wj = json_pack("{s:s, s:I, s:s, s:o}", "workload", st[i].name, "runs",
 		                       (json_int_t)done[i], "decision",
@@ -464,7 +473,7 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 			json_object_set_new(wj, "baseline_runs", json_integer(st[i].base_runs));
 			json_object_set_new(wj, "baseline_too_few", json_boolean(st[i].base_short));
 		}
-		json_array_append_new(json_object_get(look, "workloads"), wj);
+		json_array_append_new(lw, wj);
 		if (!st[i].decided && !st[i].final) {
 			open++;
 			want[i] = next_runs(done[i]);
@@ -523,8 +532,7 @@ int vms_adaptive_look(void *ctx, json_t *doc, const long *done, long *want, long
 
 		/* what is planned now: the next round's runs, or those made when stopped */
 		for (v = 0; v < a->cfg.n_variants; v++)
-			json_object_set_new(json_array_get(wls, i * a->cfg.n_variants + v),
-			                    "runs_planned", json_integer(want[i]));
+			vms_result_set_runs_planned(doc, i * a->cfg.n_variants + v, want[i]);
 		a->prev_done[i] = done[i];
 	}
 	a->t_last = now;

@@ -30,6 +30,19 @@ const struct vms_workload *vms_workload_find(const char *name)
 	return NULL;
 }
 
+int vms_workload_not_primary(const char *workload, const char *metric)
+{
+	const struct vms_workload *w = vms_workload_find(workload);
+	const char *const *m;
+
+	if (!w)
+		return -1;
+	for (m = w->not_primary; m && *m; m++)
+		if (!strcmp(*m, metric))
+			return 1;
+	return 0;
+}
+
 int vms_workload_option_index(const struct vms_workload *w, const char *name)
 {
 	size_t i;

@@ -137,6 +137,9 @@ static inline int vms_workload_version(const struct vms_workload *w)
 /* NULL-terminated table of all workloads, in registration order. */
 extern const struct vms_workload *const vms_workloads[];
 const struct vms_workload *vms_workload_find(const char *name);
+/* Whether workload clears "primary" for metric (its not_primary list): 1 it does, 0 it does
+ * not, -1 no such workload. The reader of result documents asks it (vms_rdoc_use_workloads). */
+int vms_workload_not_primary(const char *workload, const char *metric);
 /* Index of option `name` in w->options, or -1. */
 int vms_workload_option_index(const struct vms_workload *w, const char *name);
 

@@ -1168,8 +1168,10 @@ static void odd_documents(void **state)
 		assert_int_equal(vms_compare_render_text(&c, f), 0);
 		vms_compare_release(&c);
 		cmp2(&c, doc, doc, 0);
-		/* never a regression; nothing to compare (no named workload) is 2 */
-		assert_int_equal(vms_compare_status(&c), i < 2 ? 2 : 0);
+		/* never a regression; nothing to compare is 2: no named workload, or a document
+		 * the reader refuses (wrong types; vms_result_load() never passes one), which
+		 * compares as an empty one */
+		assert_int_equal(vms_compare_status(&c), 2);
 		vms_compare_release(&c);
 		fclose(f);
 		json_decref(doc);

@@ -12,6 +12,7 @@
 
 #include "core/metric.h"
 #include "core/result.h"
+#include "core/resultdoc.h"
 #include "core/util.h"
 
 static void test_metric_record_pads(void **state)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/result.h"
+#include "core/resultdoc.h"
 #include "report/compare-render.h"
 #include "report/html.h"
 #include "report/model.h"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "core/result.h"
+#include "core/resultdoc.h"
 #include "core/util.h"
 #include "report/compare-render.h"
 
