@@ -8,12 +8,15 @@
 #include "core/escape.h"
 #include "core/util.h"
 
+/* clang-format off */
 const struct vms_host_kind_row *const vms_host_rows[VMS_HOST_KIND_NR] = {
     [VMS_HOST_CGROUP] = &vms_host_row_cgroup,
     [VMS_HOST_WORKDIR] = &vms_host_row_workdir,
     [VMS_HOST_SWAPFILE] = &vms_host_row_swapfile,
     [VMS_HOST_SYSCTL] = &vms_host_row_sysctl,
+    [VMS_HOST_ZRAM] = &vms_host_row_zram,
 };
+/* clang-format on */
 
 int vms_host_entry_undo(const struct vms_host_entry *e)
 {
