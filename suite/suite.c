@@ -407,11 +407,10 @@ static json_t *zram_after(void *ctx)
 
 	if (vms_zram_read_stats(s->zram.id, &st, &written, &read))
 		return NULL;
-	return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}", "device", s->zram.device,
-	                 "written_bytes", (json_int_t)(written - s->zram_written), "read_bytes",
+	return json_pack("{s:s, s:I, s:I, s:I, s:I}", "device", s->zram.device, "written_bytes",
+	                 (json_int_t)(written - s->zram_written), "read_bytes",
 	                 (json_int_t)(read - s->zram_read), "pool_peak_bytes",
-	                 (json_int_t)st.mem_used_max, "pool_limit_bytes", (json_int_t)st.mem_limit,
-	                 "same_pages", (json_int_t)st.same_pages);
+	                 (json_int_t)st.mem_used_max, "pool_limit_bytes", (json_int_t)st.mem_limit);
 }
 
 /* Keeps vmsuite's own process (the sampler, the checkpoints) off the emulated machine's CPUs
