@@ -1,7 +1,8 @@
 /* `vmsuite cleanup`: repairs what dead runs left on the host: reads the host-state journal
  * (core/hoststate.h), undoes the changes whose owner is gone (removes their memory cgroups,
- * killing what is left in them, and their private work directories; writes the kernel knobs
- * they changed back to their original values), says what it did, and leaves live runs alone. */
+ * killing what is left in them, their private work directories, swap files and zram devices;
+ * writes the kernel knobs they changed back to their original values), says what it did, and
+ * leaves live runs alone. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -100,8 +101,10 @@ const struct vms_cli_usage vms_cleanup_usage = {
              "undoes those whose run is gone (killed with SIGKILL, a crash): removes its\n"
              "memory cgroup, killing what is left in it, its private work directory and its\n"
              "temporary swap file (switched off first; only a file named .vmsuite-swap-*\n"
-             "that still carries the swap header the run wrote), writes the kernel knobs it\n"
-             "changed (--sysctl, --thp) back to their original values, and removes the\n"
+             "that still carries the swap header the run wrote), its zram device (switched\n"
+             "off, reset and removed with hot_remove; only while /dev/zramN still has the\n"
+             "diskseq the run recorded), writes the kernel knobs it changed (--sysctl,\n"
+             "--thp) back to their original values, and removes the\n"
              "records it was writing when it died. Then the swap files recorded in\n"
              "/var/lib/vmsuite/swapfiles in an earlier boot (a crash or power loss: /run was\n"
              "emptied): each is removed when it still carries the swap header vmsuite\n"

@@ -33,7 +33,8 @@ struct run_args {
 	int adaptive;  /* -n auto */
 	double budget; /* --budget, seconds; 0 = not given */
 	const char *output, *label, *workdir, *swap_dir;
-	int force; /* -o may replace an existing file */
+	int force;           /* -o may replace an existing file */
+	int swap_file_given; /* --swap-file was given */
 	int quiet;
 	int with_audio;
 	const char *audio_file;
@@ -66,6 +67,7 @@ enum run_key {
 	RUN_CPUS,
 	RUN_SWAP_FILE,
 	RUN_SWAP_DIR,
+	RUN_SWAP_KIND,
 	RUN_NO_DROP_CACHES,
 	RUN_WITH_AUDIO,
 	RUN_BASELINE,
@@ -137,6 +139,13 @@ static const struct vms_cli_option run_options[] = {
      "where the swap file goes (default: the work directory); not tmpfs,\n"
      "NFS or another filesystem that cannot hold swap",
      RUN_SWAP_DIR, 0},
+    {"swap-kind", 0, VMS_CLI_REQUIRED, "KIND",
+     "what the emulated machine swaps to: file (default): a swap file on\n"
+     "disk, as in 2001 (see --swap-file); zram: as root, a zram device\n"
+     "vmsuite adds (hot_add), sizes to the swap limit and removes at the\n"
+     "end, its compressed pool capped at a quarter of the RAM, which the\n"
+     "memory cgroup does not get (--swap-file and --swap-dir: file only)",
+     RUN_SWAP_KIND, 0},
     {"no-drop-caches", 0, VMS_CLI_FLAG, NULL,
      "only sync between runs (default, as root: sync + drop_caches)", RUN_NO_DROP_CACHES, 0},
     {"with-audio", 0, VMS_CLI_OPTIONAL, "FILE",
@@ -225,6 +234,7 @@ const struct vms_cli_usage vms_run_usage = {
         "  vmsuite run --machine host -w mtest01:bytes=1G -n 5 -o host.json\n"
         "  vmsuite run --with-audio --latency pro            # a low-latency player\n"
         "  vmsuite run --cpus all --swap-file no             # all CPUs, the host's own swap only\n"
+        "  vmsuite run --swap-kind zram -w mtest01 -n 2      # swap to a zram device\n"
         "  vmsuite run -w mtest01:bytes=256M -n 5 --sysctl vm.page-cluster=0,3\n"
         "                                                    # two variants, interleaved\n"
         "  vmsuite run -w mtest01:bytes=256M -n auto -o good.json  # until precise, <= 20 min\n"
@@ -395,7 +405,23 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 			snprintf(err, errlen, "--swap-file takes auto, yes or no, not '%s'", val);
 			return -EINVAL;
 		}
+		a->swap_file_given = 1;
 		return 0;
+	case RUN_SWAP_KIND: {
+		char names[128] = "";
+		size_t used = 0;
+		unsigned k;
+
+		if (!vms_swap_kind_parse(val, &a->machine.swap_kind))
+			return 0;
+		for (k = 0; k < VMS_SWAP_KIND_NR; k++)
+			used +=
+			    (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+			                     k ? (k + 1 < VMS_SWAP_KIND_NR ? ", " : " or ") : "",
+			                     vms_swap_kinds[k].name);
+		snprintf(err, errlen, "--swap-kind takes %s, not '%s'", names, val);
+		return -EINVAL;
+	}
 	case RUN_SWAP_DIR:
 		if (!*val) {
 			snprintf(err, errlen, "--swap-dir needs a directory");
@@ -781,6 +807,13 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	a.machine.workdir = workdir;
+	if (a.machine.swap_kind != VMS_SWAP_KIND_FILE && (a.swap_file_given || a.swap_dir)) {
+		ret = vms_usage_error(self,
+		                      "--swap-file and --swap-dir choose the swap file of "
+		                      "--swap-kind file, not of --swap-kind %s",
+		                      vms_swap_kinds[a.machine.swap_kind].name);
+		goto out;
+	}
 	if (a.swap_dir) {
 		if (a.machine.swap_file == VMS_SWAPFILE_NO) {
 			ret = vms_usage_error(self, "--swap-dir goes with a swap file, not with "

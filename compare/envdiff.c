@@ -207,15 +207,29 @@ static void check_fingerprint(void *ctx, const char *key, const json_t *ea, cons
  * "machine.cgroup.mem_limit_bytes". */
 static void check_machine(void *ctx, const char *key, const json_t *a, const json_t *b)
 {
-	static const char *const ignored[] = {"note", "cgroup_path", "path"};
+	/* the zram device's number and diskseq say where, like a path; ram_bytes is the cgroup's
+	 * limit plus the zram pool's, each compared */
+	static const char *const ignored[] = {"note",   "cgroup_path", "path",
+	                                      "device", "diskseq",     "ram_bytes"};
 	static const char *const soft[] = {"cgroup_version", "version",         "peak_scope",
 	                                   "pressure",       "swap_accounting", "filesystem",
 	                                   "preallocation",  "cpus_from",       "sampler_cpu_list"};
 	struct prefixed *p = ctx;
+	json_t *file = NULL;
 	enum vms_env_class cls = VMS_ENV_HARD;
 	char *name;
 
 	if (in_list(key, ignored, VMS_ARRAY_SIZE(ignored)))
+		return;
+	/* what the machine swaps to: a file in results made before --swap-kind; another kind is
+	 * another machine (hard); no zram device recorded and none made are the same */
+	if (!strcmp(key, "swap_kind") && (!a || !b))
+		file = json_string("file");
+	if (!strcmp(key, "swap_kind")) {
+		a = a ? a : file;
+		b = b ? b : file;
+	}
+	if (!strcmp(key, "zram") && (!a || json_is_null(a)) && (!b || json_is_null(b)))
 		return;
 	if (in_list(key, soft, VMS_ARRAY_SIZE(soft)))
 		cls = VMS_ENV_SOFT;
@@ -236,6 +250,7 @@ static void check_machine(void *ctx, const char *key, const json_t *a, const jso
 		check(p->d, cls, VMS_ENV_GLOBAL, name, NULL, a, b);
 	}
 	free(name);
+	json_decref(file);
 }
 
 static void check_protocol(void *ctx, const char *key, const json_t *a, const json_t *b)

@@ -14,6 +14,7 @@ const struct vms_host_kind_row *const vms_host_rows[VMS_HOST_KIND_NR] = {
     [VMS_HOST_WORKDIR] = &vms_host_row_workdir,
     [VMS_HOST_SWAPFILE] = &vms_host_row_swapfile,
     [VMS_HOST_SYSCTL] = &vms_host_row_sysctl,
+    [VMS_HOST_ZRAM] = &vms_host_row_zram,
 #ifdef VMS_TEST_EXTRA_HOSTKIND
     [VMS_HOST_TEST_EXTRA] = &vms_host_row_test_extra,
 #endif

@@ -12,7 +12,8 @@
 
 #include <limits.h>
 
-/* The length of the swap-header uuid an entry keeps (core/swapfile.h checks it is its own). */
+/* The length of the swap-header uuid an entry keeps (core/swapfile.h checks it is its own; the zram
+ * device's swap header carries one too). */
 #define VMS_HOST_UUID_LEN 16
 
 /* What a journal entry changed. Adding a kind: a value here, its row next to its code (struct
@@ -34,6 +35,13 @@ enum vms_host_kind {
 	                    * partner/partner_original = the knob the kernel links to it; undo:
 	                    * write both back (a path outside the allow-list, or a partner that is
 	                    * not the knob's: refused) */
+	VMS_HOST_ZRAM,     /* the emulated machine's zram swap device (core/zram.h): path =
+	                    * "/dev/zramN", diskseq = its disk sequence number; undo: swapoff,
+	                    * reset, hot_remove while zramN still has that diskseq (gone or
+	                    * another device: nothing touched). Journalled first with path =
+	                    * /sys/class/zram-control/hot_add and diskseq = the highest of the
+	                    * block devices then (before the kernel names the device): that
+	                    * record undoes nothing, it names the zram devices added since */
 #ifdef VMS_TEST_EXTRA_HOSTKIND
 	VMS_HOST_TEST_EXTRA, /* only in the test build that proves a kind is one row (its row:
 	                      * tests/core/extra-hostkind.c) */
@@ -71,6 +79,8 @@ struct vms_host_entry {
 	int earlier_boot;
 	/* VMS_HOST_REFUSED of such a record: why the file is not taken for vmsuite's, "" else */
 	char why[256];
+	/* VMS_HOST_ZRAM: the device's disk sequence number (or the floor, see the kind) */
+	unsigned long long diskseq;
 };
 
 /* A kind's row: defined next to its code, listed in vms_host_rows. */
@@ -91,6 +101,7 @@ extern const struct vms_host_kind_row vms_host_row_cgroup;   /* core/cgroup-undo
 extern const struct vms_host_kind_row vms_host_row_workdir;  /* core/hoststate.c */
 extern const struct vms_host_kind_row vms_host_row_swapfile; /* core/swapfile.c */
 extern const struct vms_host_kind_row vms_host_row_sysctl;   /* core/sysctl.c */
+extern const struct vms_host_kind_row vms_host_row_zram;     /* core/zram.c */
 #ifdef VMS_TEST_EXTRA_HOSTKIND
 extern const struct vms_host_kind_row vms_host_row_test_extra; /* tests/core/extra-hostkind.c */
 #endif

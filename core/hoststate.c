@@ -423,13 +423,15 @@ int vms_hoststate_record(struct vms_hoststate *hs, struct vms_host_entry *e)
 	              vms_host_rows[e->kind]->name, "path", e->path, "cgroup_version",
 	              e->cgroup_version, "original", e->original, "seq", (json_int_t)e->seq,
 	              "owner", owner_json(&e->owner), "what", vms_host_rows[e->kind]->what);
-	if (e->kind == VMS_HOST_SWAPFILE && memcmp(e->swap_uuid, no_uuid, sizeof(no_uuid))) {
+	if (memcmp(e->swap_uuid, no_uuid, sizeof(no_uuid))) {
 		char uuid[40];
 
 		/* what the undo checks the file's header against */
 		vms_swapfile_uuid_text(e->swap_uuid, uuid);
 		json_object_set_new(j, "uuid", json_string(uuid));
 	}
+	if (e->kind == VMS_HOST_ZRAM) /* what tells the device from another of its number */
+		json_object_set_new(j, "diskseq", json_integer((json_int_t)e->diskseq));
 	if (e->partner[0]) {
 		json_object_set_new(j, "partner", json_string(e->partner));
 		json_object_set_new(j, "partner_original", json_string(e->partner_original));
@@ -638,18 +640,19 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 	const char *format = "", *kind = "", *path = "", *original = "";
 	const char *partner = "", *partner_original = "", *uuid = NULL;
 	json_t *owner = NULL;
-	json_int_t seq = 0;
+	json_int_t seq = 0, diskseq = 0;
 	int version = 0, ret = -EINVAL;
 	unsigned k;
 
 	memset(e, 0, sizeof(*e));
 	if (!j)
 		return -EINVAL;
-	if (json_unpack(j, "{s:s, s:s, s:s, s?i, s?s, s?I, s:o, s?s, s?s, s?s}", "format", &format,
-	                "kind", &kind, "path", &path, "cgroup_version", &version, "original",
-	                &original, "seq", &seq, "owner", &owner, "partner", &partner,
-	                "partner_original", &partner_original, "uuid", &uuid) ||
-	    strcmp(format, RECORD_FORMAT) || !*path || path[0] != '/' ||
+	if (json_unpack(j, "{s:s, s:s, s:s, s?i, s?s, s?I, s:o, s?s, s?s, s?s, s?I}", "format",
+	                &format, "kind", &kind, "path", &path, "cgroup_version", &version,
+	                "original", &original, "seq", &seq, "owner", &owner, "partner", &partner,
+	                "partner_original", &partner_original, "uuid", &uuid, "diskseq",
+	                &diskseq) ||
+	    strcmp(format, RECORD_FORMAT) || !*path || path[0] != '/' || diskseq < 0 ||
 	    (*partner && partner[0] != '/') ||
 	    (uuid && vms_swapfile_uuid_parse(uuid, e->swap_uuid)))
 		goto out;
@@ -660,6 +663,7 @@ static int entry_parse(const char *file, struct vms_host_entry *e)
 	e->kind = (enum vms_host_kind)k;
 	e->cgroup_version = version;
 	e->seq = seq > 0 ? (unsigned long)seq : 0;
+	e->diskseq = (unsigned long long)diskseq;
 	snprintf(e->path, sizeof(e->path), "%s", path);
 	snprintf(e->original, sizeof(e->original), "%s", original);
 	snprintf(e->partner, sizeof(e->partner), "%s", partner);

@@ -17,6 +17,7 @@
 #include "core/swapfile.h"
 #include "core/sysinfo.h" /* vms_swaps_parse() */
 #include "core/util.h"
+#include "core/zram.h"
 
 #define MIB (UINT64_C(1) << 20)
 #define GIB (UINT64_C(1) << 30)
@@ -30,6 +31,24 @@ const struct vms_machine_profile vms_machine_profiles[] = {
      0, 0},
     {NULL, NULL, 0, 0, 0, 0},
 };
+
+const struct vms_swap_kind_row vms_swap_kinds[VMS_SWAP_KIND_NR] = {
+    [VMS_SWAP_KIND_FILE] = {"file", "a swap file on disk, as in 2001 (see --swap-file)"},
+    [VMS_SWAP_KIND_ZRAM] = {"zram", "a compressed RAM disk vmsuite adds and removes, its pool "
+                                    "capped at a quarter of the emulated RAM"},
+};
+
+int vms_swap_kind_parse(const char *name, enum vms_swap_kind *kind)
+{
+	unsigned k;
+
+	for (k = 0; k < VMS_SWAP_KIND_NR; k++)
+		if (vms_swap_kinds[k].name && !strcmp(vms_swap_kinds[k].name, name)) {
+			*kind = (enum vms_swap_kind)k;
+			return 0;
+		}
+	return -EINVAL;
+}
 
 const struct vms_machine_profile *vms_machine_profile_find(const char *name)
 {
@@ -228,6 +247,13 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 		                     "the '%s' profile has no emulated machine to give swap to: "
 		                     "--swap-file yes and --swap-dir need --machine hron2001%s",
 		                     p->name, m->cg.writable ? "" : " (and root)");
+	if (!p->cgroup && req->swap_kind != VMS_SWAP_KIND_FILE)
+		return vms_error_ret(-EINVAL,
+		                     "the '%s' profile has no emulated machine to give swap to: "
+		                     "--swap-kind %s needs --machine hron2001%s",
+		                     p->name, vms_swap_kinds[req->swap_kind].name,
+		                     m->cg.writable ? "" : " (and root)");
+	m->swap_kind = req->swap_kind;
 
 	if (p->cgroup) {
 		long page = sysconf(_SC_PAGESIZE);
@@ -242,6 +268,23 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 			return vms_error_ret(-EINVAL,
 			                     "memory limit %s is too small (at least 16 MiB)",
 			                     vms_format_size(m->mem_limit, a, sizeof(a)));
+		m->ram = m->mem_limit;
+		if (m->swap_kind == VMS_SWAP_KIND_ZRAM) {
+			uint64_t pg = (uint64_t)(page > 0 ? page : 4096);
+
+			if (!m->swap_limit)
+				return vms_error_ret(-EINVAL,
+				                     "--swap-kind zram with a swap limit of "
+				                     "0: no swap to give it");
+			ret = vms_zram_check(why, sizeof(why));
+			if (ret)
+				return vms_error_ret(
+				    ret, "no zram swap for the emulated machine: %s", why);
+			/* its pool lives in RAM the cgroup does not charge: a share of the RAM */
+			m->zram_pool = m->ram / VMS_ZRAM_POOL_DIVISOR / pg * pg;
+			m->mem_limit = m->ram - m->zram_pool;
+			m->zram_disksize = (m->swap_limit + pg - 1) / pg * pg + pg;
+		}
 		/* a swap area's first page is its header: a 1 GiB swap file gives SwapTotal 1 GiB
 		 * less 4 KiB, and one page per area short is not "less swap" */
 		swap_areas(root, &areas, &temporary);
@@ -249,8 +292,22 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 		host_swap = temporary < host_swap ? host_swap - temporary : 0;
 		own_swap = host_swap;
 
-		/* the swap the host lacks (beyond its header pages) comes from a swap file */
-		if (m->swap_limit > host_swap + slack) {
+		if (m->swap_kind == VMS_SWAP_KIND_ZRAM) {
+			/* all of the machine's swap is the zram device, first in priority */
+			host_swap += m->zram_disksize - (uint64_t)(page > 0 ? page : 4096);
+			vms_machine_add_note(
+			    m,
+			    "zram swap: a zram device of %s, added and removed by vmsuite, its "
+			    "compressed pool capped at %s of the emulated %s RAM; the memory "
+			    "cgroup "
+			    "gets the other %s",
+			    vms_format_size(m->swap_limit, a, sizeof(a)),
+			    vms_format_size(m->zram_pool, b, sizeof(b)),
+			    vms_format_size(m->ram, c, sizeof(c)),
+			    vms_format_size(m->mem_limit, path, sizeof(path)));
+		} else if (m->swap_limit > host_swap + slack) {
+			/* the swap the host lacks (beyond its header pages) comes from a swap
+			 * file */
 			ret = plan_swapfile(m, req, workdir, m->swap_limit - host_swap, why,
 			                    sizeof(why));
 			if (ret)
@@ -352,6 +409,9 @@ json_t *vms_machine_json(const struct vms_machine *m, const struct vms_cgroup *c
 	json_object_set_new(o, "host_mem_total_bytes", json_integer((json_int_t)m->host_mem_total));
 	json_object_set_new(o, "host_swap_total_bytes",
 	                    json_integer((json_int_t)m->host_swap_total));
+	json_object_set_new(o, "swap_kind", json_string(vms_swap_kinds[m->swap_kind].name));
+	json_object_set_new(o, "ram_bytes",
+	                    m->use_cgroup ? json_integer((json_int_t)m->ram) : json_null());
 	plan = m->plan_json[0] ? json_loads(m->plan_json, 0, NULL) : NULL;
 	json_object_set_new(o, "plan", plan ? plan : json_null());
 	json_object_set_new(o, "cgroup", live ? vms_cgroup_facts_json(cg) : json_null());

@@ -39,6 +39,32 @@ enum vms_swapfile_mode {
 	VMS_SWAPFILE_NO,   /* never: only the host's own swap */
 };
 
+/* --swap-kind: what the emulated machine swaps to. Adding a kind: a value here, its row in
+ * vms_swap_kinds (core/machine.c, with its plan), its set-up and undo in suite/suite.c
+ * (setup_swap(), teardown_swap()), its record in protocol.machine and the docs. */
+enum vms_swap_kind {
+	VMS_SWAP_KIND_FILE, /* a swap file on disk, as in 2001 (default; --swap-file) */
+	VMS_SWAP_KIND_ZRAM, /* a zram device vmsuite adds (core/zram.h) */
+	VMS_SWAP_KIND_NR
+};
+
+/* One row per swap kind: its name (--swap-kind, protocol.machine.swap_kind) and a line for
+ * help. */
+struct vms_swap_kind_row {
+	const char *name;
+	const char *summary;
+};
+
+extern const struct vms_swap_kind_row vms_swap_kinds[VMS_SWAP_KIND_NR];
+
+/* The kind called name: 0 and *kind, or -EINVAL. */
+int vms_swap_kind_parse(const char *name, enum vms_swap_kind *kind);
+
+/* The share of the emulated RAM that a zram pool is capped at (1/VMS_ZRAM_POOL_DIVISOR): its
+ * compressed pages live in RAM the memory cgroup does not charge, so the cgroup gets the
+ * rest. */
+#define VMS_ZRAM_POOL_DIVISOR 4
+
 /* --cpus all in vms_machine_request.cpus: no pinning, whatever the profile says. */
 #define VMS_MACHINE_CPUS_ALL (-1L)
 
@@ -51,6 +77,7 @@ struct vms_machine_request {
 	uint64_t swap_limit;
 	long cpus; /* --cpus: N, 0 = the profile's CPUs, VMS_MACHINE_CPUS_ALL = no pinning */
 	enum vms_swapfile_mode swap_file; /* --swap-file */
+	enum vms_swap_kind swap_kind;     /* --swap-kind (0 = file) */
 	const char *swap_dir;             /* --swap-dir, NULL = the work directory */
 	const char *workdir;              /* for the facts (free disk, filesystem); NULL = "." */
 	const char *root; /* NULL = the real system; a fake /proc + cgroupfs tree in tests */
@@ -90,9 +117,15 @@ struct vms_machine {
 	char others_list[256];   /* the CPUs this process may use besides cpu_list ("" = none):
 	                          * vmsuite's own sampling runs there, off the emulated machine */
 	/* the temporary swap file that makes up the swap the host lacks (0 bytes = none) */
-	uint64_t swapfile_bytes;        /* usable swap it adds (the file is one header page more) */
-	char swapfile_dir[4096];        /* where it goes (absolute when the request's dir was) */
-	char swapfile_fs[64];           /* that directory's filesystem */
+	uint64_t swapfile_bytes;      /* usable swap it adds (the file is one header page more) */
+	char swapfile_dir[4096];      /* where it goes (absolute when the request's dir was) */
+	char swapfile_fs[64];         /* that directory's filesystem */
+	enum vms_swap_kind swap_kind; /* what the emulated machine swaps to */
+	/* VMS_SWAP_KIND_ZRAM: the device's size (the swap limit, a header page included) and the
+	 * cap of its pool; ram = the emulated RAM, mem_limit + zram_pool */
+	uint64_t zram_disksize;
+	uint64_t zram_pool;
+	uint64_t ram;
 	struct vms_machine_facts facts; /* for the workloads' plan and available hooks */
 	struct vms_cgroup_info cg;      /* detection result (also when not used) */
 	char note[2048]; /* one line for the user and the result ("" = nothing to say) */
@@ -106,7 +139,11 @@ struct vms_machine {
  * overrides, fills m->facts (RAM, swap, free disk and filesystem of req->workdir, root) and
  * picks the CPUs. Sizes nothing: the workload layer plans from m->facts. Does not create the
  * cgroup: the runner calls vms_cgroup_create(&cg, &m->cg, NULL, m->mem_limit, m->swap_limit,
- * NULL) when m->use_cgroup. Errors, reported once, return -errno: unknown profile (-EINVAL), a
+ * NULL) when m->use_cgroup. With --swap-kind zram the swap is a zram device of the swap limit
+ * (plus a header page), its pool capped at 1/VMS_ZRAM_POOL_DIVISOR of the emulated RAM and the
+ * cgroup's memory limit the rest (m->ram keeps the whole); it is an error (-EINVAL) with the
+ * host profile, and -ENOTSUP when this host cannot give vmsuite a zram device (see
+ * vms_zram_check()). Errors, reported once, return -errno: unknown profile (-EINVAL), a
  * cgroup profile or a --mem-limit/--swap-limit that cannot be honoured here (-ENOTSUP, with
  * what to do), limits given with the host profile (-EINVAL), --swap-file yes or --swap-dir with
  * the host profile (-EINVAL), a swap file required but impossible (-ENOTSUP), more CPUs than
@@ -125,7 +162,8 @@ int vms_machine_cpus(long n, cpu_set_t *set);
 
 /* protocol.machine for the result file: {"profile", "mem_limit_bytes", "swap_limit_bytes",
  * "effective_swap_bytes", "cpus", "cpu_list", "cgroup_version", "cgroup_path", "note",
- * "host_mem_total_bytes", "host_swap_total_bytes", "plan": m->plan_json|null,
+ * "host_mem_total_bytes", "host_swap_total_bytes", "swap_kind", "ram_bytes" (the emulated
+ * RAM: the cgroup's limit plus a zram pool's cap), "plan": m->plan_json|null,
  * "cgroup": facts|null}. cg is the created cgroup (its read-back limits win over the requested
  * ones) or NULL. New object; never fails. */
 json_t *vms_machine_json(const struct vms_machine *m, const struct vms_cgroup *cg);

@@ -232,6 +232,15 @@ static int write_header(int fd, uint64_t pages, size_t page,
 	return n == (ssize_t)page ? 0 : -EIO;
 }
 
+int vms_swap_header_write(int fd, uint64_t bytes, const unsigned char uuid[VMS_SWAPFILE_UUID_LEN])
+{
+	size_t page = page_size();
+
+	if (bytes / page < 2 || bytes / page > UINT32_MAX)
+		return -EINVAL;
+	return write_header(fd, bytes / page, page, uuid);
+}
+
 /* Writes zeros from offset from up to size. */
 static int zero_fill(int fd, uint64_t from, uint64_t size)
 {

@@ -66,6 +66,11 @@ int vms_swapfile_verify(const char *path, const unsigned char uuid[VMS_SWAPFILE_
 int vms_swapfile_remove_verified(const char *path, const unsigned char uuid[VMS_SWAPFILE_UUID_LEN],
                                  char *why, size_t why_len);
 
+/* Writes a version-1 swap header (label VMS_SWAPFILE_LABEL, uuid) into the first page of fd,
+ * open for writing, for a swap area of bytes (whole pages, the header page included), as
+ * mkswap(8) does; does not sync. 0, -EINVAL (fewer than two pages), or -errno. */
+int vms_swap_header_write(int fd, uint64_t bytes, const unsigned char uuid[VMS_SWAPFILE_UUID_LEN]);
+
 /* swapon(2) of path (default priority). 0, or -errno (reported). */
 int vms_swapfile_on(const char *path);
 

@@ -288,6 +288,131 @@ static json_t *swapfile_json(const struct vms_suite *s)
 	                 1);
 }
 
+/* The zram device of --swap-kind zram: journalled before it exists (the kernel names it only
+ * when hot_add is read: a first record says so, the second names the device and its diskseq),
+ * added, sized, capped and switched on at the top swap priority, before the cgroup. Returns an
+ * exit code. */
+static int setup_zram(struct vms_suite *s)
+{
+	const struct vms_machine *m = s->cfg.machine;
+	struct vms_host_entry *pe = &s->zram_pending, *e = &s->zram_entry;
+	int ret;
+
+	s->zram.id = -1;
+	pe->kind = VMS_HOST_ZRAM;
+	snprintf(pe->path, sizeof(pe->path), "%s/hot_add", VMS_ZRAM_CONTROL);
+	ret = vms_zram_diskseq_floor(&pe->diskseq);
+	if (ret) {
+		vms_error("cannot read the block devices' diskseq: %s", strerror(-ret));
+		return VMS_EXIT_FATAL;
+	}
+	/* in the journal before the device exists: a SIGKILL from here on leaves a record */
+	if (vms_hoststate_record(&s->hs, pe))
+		return VMS_EXIT_FATAL;
+	s->zram_pending_recorded = 1;
+	ret = vms_zram_add(&s->zram);
+	if (!ret) {
+		e->kind = VMS_HOST_ZRAM;
+		snprintf(e->path, sizeof(e->path), "%s", s->zram.device);
+		e->diskseq = s->zram.diskseq;
+		vms_swapfile_new_uuid(e->swap_uuid);
+		if (vms_hoststate_record(&s->hs, e)) {
+			/* not journalled: removed while it surely is this run's */
+			vms_zram_remove(s->zram.id, s->zram.diskseq);
+			s->zram.id = -1;
+			ret = -EIO;
+		} else {
+			s->zram_recorded = 1;
+		}
+	}
+	/* the device is named by its own record now (or none was added) */
+	if (!vms_hoststate_forget(&s->hs, pe))
+		s->zram_pending_recorded = 0;
+	if (ret || vms_zram_setup(&s->zram, m->zram_disksize, m->zram_pool, e->swap_uuid)) {
+		vms_note("the run was planned with zram swap; --swap-kind file swaps to a file");
+		return VMS_EXIT_FATAL;
+	}
+	return 0;
+}
+
+/* Switches off and removes the zram device, then its record (kept when that fails, so that
+ * the next run or `vmsuite cleanup` retries). */
+static void teardown_zram(struct vms_suite *s)
+{
+	int ret;
+
+	if (s->zram_pending_recorded && !vms_hoststate_forget(&s->hs, &s->zram_pending))
+		s->zram_pending_recorded = 0;
+	if (!s->zram_recorded)
+		return;
+	ret = vms_zram_remove(s->zram.id, s->zram.diskseq);
+	if (ret < 0) {
+		vms_warn("cannot remove the zram device '%s': %s (see 'vmsuite cleanup')",
+		         s->zram.device, strerror(-ret));
+		return;
+	}
+	s->zram.id = -1;
+	if (!vms_hoststate_forget(&s->hs, &s->zram_entry))
+		s->zram_recorded = 0;
+}
+
+/* The emulated machine's own swap, by its kind. Returns an exit code. */
+static int setup_swap(struct vms_suite *s)
+{
+	switch (s->cfg.machine->swap_kind) {
+	case VMS_SWAP_KIND_ZRAM: return setup_zram(s);
+	default: return setup_swapfile(s);
+	}
+}
+
+static void teardown_swap(struct vms_suite *s)
+{
+	teardown_swapfile(s);
+	teardown_zram(s);
+}
+
+/* protocol.machine.zram: the device the run added, or null. */
+static json_t *zram_json(const struct vms_suite *s)
+{
+	const struct vms_zram *z = &s->zram;
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!s->zram_recorded || !z->on)
+		return json_null();
+	return json_pack("{s:s, s:I, s:I, s:I, s:s, s:I, s:i}", "device", z->device, "diskseq",
+	                 (json_int_t)z->diskseq, "size_bytes",
+	                 (json_int_t)(z->disksize - (uint64_t)(page > 0 ? page : 4096)),
+	                 "disksize_bytes", (json_int_t)z->disksize, "compressor", z->compressor,
+	                 "pool_limit_bytes", (json_int_t)z->mem_limit, "priority", z->priority);
+}
+
+/* The runner's swap_before: the zram device's counters before a run, its pool peak reset. */
+static void zram_before(void *ctx)
+{
+	struct vms_suite *s = ctx;
+	struct vms_zram_mm_stat st;
+
+	vms_zram_reset_peak(s->zram.id);
+	if (vms_zram_read_stats(s->zram.id, &st, &s->zram_written, &s->zram_read))
+		s->zram_written = s->zram_read = 0;
+}
+
+/* The runner's swap_after: what went to and came from the zram device in the run, and the
+ * peak of its pool (Documentation/admin-guide/blockdev/zram.rst, mm_stat). */
+static json_t *zram_after(void *ctx)
+{
+	struct vms_suite *s = ctx;
+	struct vms_zram_mm_stat st;
+	uint64_t written, read;
+
+	if (vms_zram_read_stats(s->zram.id, &st, &written, &read))
+		return NULL;
+	return json_pack("{s:s, s:I, s:I, s:I, s:I}", "device", s->zram.device, "written_bytes",
+	                 (json_int_t)(written - s->zram_written), "read_bytes",
+	                 (json_int_t)(read - s->zram_read), "pool_peak_bytes",
+	                 (json_int_t)st.mem_used_max, "pool_limit_bytes", (json_int_t)st.mem_limit);
+}
+
 /* Keeps vmsuite's own process (the sampler, the checkpoints) off the emulated machine's CPUs
  * when the host has others; its children pin themselves to the machine's CPUs. */
 static void pin_self(const struct vms_machine *m)
@@ -307,7 +432,7 @@ static int setup_cgroup(struct vms_suite *s)
 	char name[64];
 	int ret;
 
-	if ((ret = lock_host(s, 1)) || (ret = setup_swapfile(s)))
+	if ((ret = lock_host(s, 1)) || (ret = setup_swap(s)))
 		return ret;
 
 	snprintf(name, sizeof(name), "vmsuite-%ld", (long)getpid());
@@ -496,7 +621,7 @@ static void teardown(struct vms_suite *s)
 	else if (s->cg_recorded && !vms_hoststate_forget(&s->hs, &s->cg_entry))
 		s->cg_recorded = 0;
 	/* after the cgroup: its tasks are gone, so what they swapped out is freed */
-	teardown_swapfile(s);
+	teardown_swap(s);
 	vms_hoststate_release(&s->hs);
 }
 
@@ -508,6 +633,7 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg)
 	s->cfg = *cfg;
 	s->cg = (struct vms_cgroup)VMS_CGROUP_INIT;
 	s->hs = (struct vms_hoststate)VMS_HOSTSTATE_INIT;
+	s->zram.id = -1;
 }
 
 /* The first save creates the file (another run may have taken the name since the check before
@@ -561,6 +687,7 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 		goto out;
 	s->machine_json = vms_machine_json(m, m->use_cgroup ? &s->cg : NULL);
 	json_object_set_new(s->machine_json, "swap_file", swapfile_json(s));
+	json_object_set_new(s->machine_json, "zram", zram_json(s));
 	pin_self(m);
 	if (s->cfg.with_audio) {
 		/* the player shares the emulated machine's RAM and CPUs, as in 2001 */
@@ -607,6 +734,11 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	rc.stop = &suite_stop;
 	rc.checkpoint = checkpoint;
 	rc.checkpoint_ctx = s;
+	if (s->zram.on) {
+		rc.swap_before = zram_before;
+		rc.swap_after = zram_after;
+		rc.swap_ctx = s;
+	}
 	rc.variants = s->cfg.variants;
 	rc.n_variants = s->cfg.n_variants;
 	rc.apply_variant = s->cfg.n_knobs ? apply_variant : NULL;

@@ -13,6 +13,7 @@
 #include "core/hoststate.h"
 #include "core/machine.h"
 #include "core/sysctl.h"
+#include "core/zram.h"
 #include "workloads/runner.h"
 
 /* What the command parsed and resolved. Everything pointed to must outlive the suite. */
@@ -66,6 +67,12 @@ struct vms_suite {
 	int swap_recorded;                /* swap_entry is in the journal (the file may exist) */
 	int swap_created;                 /* this run made the file (it is this run's to remove) */
 	char swap_method[32];             /* how it was preallocated */
+	struct vms_zram zram;             /* the zram device (--swap-kind zram); id -1 = none */
+	struct vms_host_entry zram_pending; /* its record before the kernel named it */
+	int zram_pending_recorded;
+	struct vms_host_entry zram_entry; /* its record once added */
+	int zram_recorded;
+	uint64_t zram_written, zram_read; /* its counters before the current run */
 	struct vms_probe *probe;
 	struct vms_audio_source audio; /* the probe as the runner sees it */
 	json_t *machine_json;
@@ -87,14 +94,14 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
  * here with nothing changed), takes the host lock (waiting, with a message naming the holder, while
  * another run holds it; a run without a cgroup by a user who cannot keep a state directory goes
  * without it), repairs what dead runs left, and when the machine needs a memory cgroup records
- * it in the journal and creates it (after the temporary swap file, when the machine has one:
- * recorded, created, switched on); keeps its own process off the emulated machine's CPUs when
- * there are others; with knobs, writes every value of every knob once and restores it (a value
- * the kernel refuses ends here: 129, nothing ran, every knob as it was; one whose original
- * cannot be written back: 128, nothing ran, its record kept); with audio, as root,
- * turns kernel.task_delayacct on for the probe's causes (journalled, restored at the end;
- * docs/audio-probe.md, Causes); starts the probe; runs the plan, putting the host into each
- * variant's settings before its runs (journalled, core/sysctl.h), checkpointing the result to
+ * it in the journal and creates it (after its swap, when the machine has its own: a temporary
+ * swap file, or a zram device with --swap-kind zram; recorded, made, switched on); keeps its own
+ * process off the emulated machine's CPUs when there are others; with knobs, writes every value of
+ * every knob once and restores it (a value the kernel refuses ends here: 129, nothing ran, every
+ * knob as it was; one whose original cannot be written back: 128, nothing ran, its record kept);
+ * with audio, as root, turns kernel.task_delayacct on for the probe's causes (journalled, restored
+ * at the end; docs/audio-probe.md, Causes); starts the probe; runs the plan, putting the host into
+ * each variant's settings before its runs (journalled, core/sysctl.h), checkpointing the result to
  * cfg->output (the first checkpoint does not replace an existing file unless cfg->force:
  * -EEXIST, 128); then undoes all of it. *doc gets the result document (caller decrefs; NULL
  * when nothing ran). Returns an exit code: those of vms_runner_run(); 128 when the set-up
@@ -102,7 +109,7 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
 int vms_suite_run(struct vms_suite *s, json_t **doc);
 
 /* Undoes whatever is still set up (probe, knobs written back, cgroup and its record, swap file
- * and its record, lock, signal handlers).
+ * or zram device and its record, lock, signal handlers).
  * Idempotent; safe after a failed or interrupted vms_suite_run(). */
 void vms_suite_release(struct vms_suite *s);
 

@@ -453,6 +453,8 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		free(cgb);
 		cgb = NULL;
 	}
+	if (cfg->swap_before)
+		cfg->swap_before(cfg->swap_ctx);
 	vms_vmstat_read(vb, NULL);
 	vms_psi_read(&pb, NULL);
 
@@ -482,6 +484,12 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 
 	vms_vmstat_read(va, NULL);
 	vms_psi_read(&pa, NULL);
+	if (cfg->swap_after) {
+		json_t *sd = cfg->swap_after(cfg->swap_ctx);
+
+		if (sd)
+			json_object_set_new(run, "swap_device", sd);
+	}
 	json_object_set_new(run, "t_start", json_real(o.t0));
 	json_object_set_new(run, "t_end", json_real(o.t1));
 	json_object_set_new(run, "thp_disabled", json_boolean(sh->thp_disabled));

@@ -90,6 +90,13 @@ struct vms_run_config {
 	/* Set (to the signal number) by whoever handles signals: the running child is
 	 * terminated and the suite ends, marked interrupted. NULL = never stops. */
 	const volatile sig_atomic_t *stop;
+	/* Figures of the emulated machine's swap device around each run (its zram device's):
+	 * swap_before is called just before the child starts, swap_after once it has ended; the
+	 * object swap_after returns (NULL = none) is recorded as the run's "swap_device". NULL =
+	 * none. */
+	void (*swap_before)(void *ctx);
+	json_t *(*swap_after)(void *ctx);
+	void *swap_ctx;
 	/* Saves the document so far: after the header, after every run and at the end. 0, or
 	 * -errno (reported by it), which ends the suite with 128. NULL = no checkpoints. */
 	int (*checkpoint)(void *ctx, const json_t *doc);

@@ -534,6 +534,57 @@ static void env_workload_version(void **state)
 	json_decref(b);
 }
 
+/* What the emulated machine swaps to (protocol.machine.swap_kind): absent reads as "file" (the
+ * files before --swap-kind); another kind is a hard difference of every workload; two zram
+ * machines differ only by their device's number and diskseq (left out), unless their
+ * compressor, size or pool cap differ. */
+static void env_swap_kind(void **state)
+{
+	json_t *a = gen_standard("k", 3, 5, 0, 0), *b = gen_standard("k", 3, 5, 0, 0);
+	const char *zram = "{\"device\": \"/dev/zram1\", \"diskseq\": 40, \"size_bytes\": "
+	                   "1073741824, \"compressor\": \"lzo-rle\", \"pool_limit_bytes\": "
+	                   "134217728, \"priority\": 32767}";
+	struct vms_envdiff d;
+	struct vms_compare c;
+
+	(void)state;
+	gen_set(b, "protocol.machine.swap_kind", "\"file\"");
+	gen_set(b, "protocol.machine.zram", "null");
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 0);
+	vms_envdiff_release(&d);
+	gen_set(b, "protocol.machine.swap_kind", "\"zram\"");
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.items[0].cls, VMS_ENV_HARD);
+	assert_int_equal(d.items[0].scope, VMS_ENV_GLOBAL);
+	assert_string_equal(d.items[0].key, "machine.swap_kind");
+	assert_string_equal(d.items[0].base, "file");
+	assert_string_equal(d.items[0].other, "zram");
+	vms_envdiff_release(&d);
+	cmp2(&c, a, b, 0);
+	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	assert_int_equal(verdict(&c, "mtest01", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
+	vms_compare_release(&c);
+	/* two zram machines: another device number and diskseq are no difference */
+	gen_set(a, "protocol.machine.swap_kind", "\"zram\"");
+	gen_set(a, "protocol.machine.zram", zram);
+	gen_set(b, "protocol.machine.zram", zram);
+	gen_set(b, "protocol.machine.zram.device", "\"/dev/zram2\"");
+	gen_set(b, "protocol.machine.zram.diskseq", "77");
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 0);
+	vms_envdiff_release(&d);
+	gen_set(b, "protocol.machine.zram.compressor", "\"lz4\"");
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.items[0].cls, VMS_ENV_HARD);
+	assert_string_equal(d.items[0].key, "machine.zram.compressor");
+	vms_envdiff_release(&d);
+	json_decref(a);
+	json_decref(b);
+}
+
 /* ---- failed runs, missing primaries (a bisect must never pass a kernel that cannot run) -- */
 
 /* Workload "w" of n runs with primary gauge "t"; the first `failed` runs failed (no sample). */
@@ -1202,6 +1253,7 @@ int main(void)
 	    cmocka_unit_test(env_one_fact),
 	    cmocka_unit_test(env_identical_and_workload_option),
 	    cmocka_unit_test(env_workload_version),
+	    cmocka_unit_test(env_swap_kind),
 	    cmocka_unit_test(counts_fisher),
 	    cmocka_unit_test(zeros_and_missing_values),
 	    cmocka_unit_test(mismatched_workloads),
