@@ -127,6 +127,25 @@ int vms_probe_opt_known(const char *name, int *takes_value)
 	return r != NULL;
 }
 
+char *vms_probe_opt_values(const char *name)
+{
+	const struct row *r = find_row(name);
+	char *words = NULL, *next;
+	size_t i;
+
+	if (r && r->kind == DEVICE)
+		return vms_xstrdup("virtual default");
+	if (!r || r->kind != LATENCY)
+		return NULL;
+	for (i = 0; vms_probe_latencies[i].name; i++) {
+		next = vms_xasprintf("%s%s%s", words ? words : "", words ? " " : "",
+		                     vms_probe_latencies[i].name);
+		free(words);
+		words = next;
+	}
+	return words;
+}
+
 /* docs/audio-probe.md, Latency presets */
 const struct vms_probe_latency vms_probe_latencies[] = {
     {"2001", 25, 100, "an OSS-era player's fragments: four of 25 ms"},

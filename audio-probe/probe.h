@@ -77,6 +77,11 @@ const struct vms_cli_option *vms_probe_run_cli_options(void);
 /* The options' names as a list into buf ("--device, --latency, ... and --cpu"); returns buf,
  * truncated to len. */
 const char *vms_probe_opt_names(char *buf, size_t len);
+/* The values option `name` takes that the probe knows, for `vmsuite completion`
+ * (struct vms_cli_usage's values): a new string of words separated by spaces (--latency: the
+ * presets; --device: the virtual device and ALSA's default), or NULL (numbers, CPU lists,
+ * flags, unknown names). */
+char *vms_probe_opt_values(const char *name);
 /* 1 when `name` (a long option name without dashes) is one of the probe's options, and then
  * *takes_value says whether it takes a value (NULL allowed). */
 int vms_probe_opt_known(const char *name, int *takes_value);

@@ -134,6 +134,30 @@ static char *primary_paragraph(void)
 	return text;
 }
 
+/* What completes the value of a compare option or the operands (struct vms_cli_usage's
+ * values). */
+static char *compare_values(const struct vms_cli_option *o)
+{
+	const struct vms_compare_renderer *r;
+	char *words = NULL;
+	size_t i;
+
+	if (!o)
+		return vms_xstrdup(VMS_CLI_RESULTS);
+	switch ((enum compare_key)o->key) {
+	case CMP_FORMAT:
+		for (i = 0; (r = vms_compare_renderer_at(i)); i++)
+			vms_words_add(&words, r->name);
+		return words;
+	case CMP_OUTPUT: return vms_xstrdup(VMS_CLI_FILES);
+	case CMP_METRIC:
+		for (i = 0; i < vms_metric_count(); i++)
+			vms_words_add(&words, vms_metric_defs[i].name);
+		return words;
+	default: return NULL;
+	}
+}
+
 const struct vms_cli_usage vms_compare_usage = {
     .operands = "BASE.json OTHER.json... | VARIANTS.json | A1.json... -- B1.json...",
     .about = "Compares result files of `vmsuite run`, each OTHER against BASE (the first). First "
@@ -177,6 +201,7 @@ const struct vms_cli_usage vms_compare_usage = {
             "0 good (non-inferior), 1 bad, 125 skip, 128 tool error, 129 usage error (git "
             "bisect run;\n"
             "see docs/bisect.md).\n",
+    .values = compare_values,
 };
 
 struct compare_args {

@@ -64,6 +64,14 @@ static char *cause_paragraph(void)
 	return text;
 }
 
+/* What completes the value of a probe option (struct vms_cli_usage's values). */
+static char *probe_values(const struct vms_cli_option *o)
+{
+	if (o && o->key == PROBE_OUTPUT)
+		return vms_xstrdup(VMS_CLI_FILES);
+	return o && o->key == PROBE_OPT ? vms_probe_opt_values(o->name) : NULL;
+}
+
 const struct vms_cli_usage vms_probe_usage = {
     .operands = "[FILE]",
     .about = "Plays FILE (default: the bundled sample MP3) through ALSA with the audio probe "
@@ -78,6 +86,7 @@ const struct vms_cli_usage vms_probe_usage = {
     .more = "\nExit status: 0 played; 1 the probe process died; 128 bad file or device (one "
             "message\n"
             "before anything plays); 129 usage error; 130 interrupted.\n",
+    .values = probe_values,
 };
 
 struct probe_args {

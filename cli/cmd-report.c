@@ -52,6 +52,27 @@ static const struct vms_cli_option report_options[] = {
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
+/* What completes the value of a report option or the operand (struct vms_cli_usage's
+ * values). */
+static char *report_values(const struct vms_cli_option *o)
+{
+	const struct vms_report_renderer *r;
+	char *words = NULL;
+	size_t i;
+
+	if (!o)
+		return vms_xstrdup(VMS_CLI_RESULTS);
+	switch ((enum report_key)o->key) {
+	case REPORT_FORMAT:
+		for (i = 0; (r = vms_report_renderer_at(i)); i++)
+			vms_words_add(&words, r->name);
+		return words;
+	case REPORT_OUTPUT: return vms_xstrdup(VMS_CLI_FILES);
+	case REPORT_VERDICT: return vms_xstrdup(VMS_CLI_RESULTS);
+	default: return NULL;
+	}
+}
+
 const struct vms_cli_usage vms_report_usage = {
     .operands = "FILE",
     .about = "Renders a result file written by `vmsuite run`. text (default) prints the\n"
@@ -69,6 +90,7 @@ const struct vms_cli_usage vms_report_usage = {
             "  vmsuite report r.json --format kcidb --origin mylab --git-commit HASH -o k.json\n"
             "  vmsuite compare base.json r.json --format json -o cmp.json\n"
             "  vmsuite report r.json --format lava --verdict cmp.json\n",
+    .values = report_values,
 };
 
 struct report_args {

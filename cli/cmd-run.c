@@ -14,6 +14,7 @@
 #include "cli/builtin.h"
 #include "audio-probe/probe.h"
 #include "core/machine.h"
+#include "core/metric.h"
 #include "core/procfs.h"
 #include "core/result.h"
 #include "core/util.h"
@@ -75,6 +76,17 @@ enum run_key {
 	RUN_AGAINST,
 	RUN_METRIC,
 	RUN_BUDGET,
+};
+
+/* The values --thp and --swap-file take (the parser and the completion read these) */
+static const char *const thp_values[] = {"off", "kernel", "off,kernel", "kernel,off", NULL};
+static const struct {
+	const char *name;
+	enum vms_swapfile_mode mode;
+} swap_file_values[] = {
+    {"auto", VMS_SWAPFILE_AUTO},
+    {"yes", VMS_SWAPFILE_YES},
+    {"no", VMS_SWAPFILE_NO},
 };
 
 static const struct vms_cli_option run_options[] = {
@@ -195,6 +207,48 @@ static char *probe_rule_help(void)
 	                     probe_rule(rule, sizeof(rule), "\n"));
 }
 
+/* What completes the value of a run option (struct vms_cli_usage's values). */
+static char *run_values(const struct vms_cli_option *o)
+{
+	const struct vms_workload *const *w;
+	char *words = NULL;
+	size_t i;
+
+	if (!o)
+		return NULL; /* workloads go with -w */
+	switch ((enum run_key)o->key) {
+	case RUN_WORKLOAD:
+		for (w = vms_workloads; *w; w++)
+			vms_words_add(&words, (*w)->name);
+		return words;
+	case RUN_RUNS: return vms_xstrdup("auto");
+	case RUN_OUTPUT:
+	case RUN_WITH_AUDIO: return vms_xstrdup(VMS_CLI_FILES);
+	case RUN_WORKDIR:
+	case RUN_SWAP_DIR: return vms_xstrdup(VMS_CLI_DIRS);
+	case RUN_AGAINST: return vms_xstrdup(VMS_CLI_RESULTS);
+	case RUN_MACHINE:
+		for (i = 0; vms_machine_profiles[i].name; i++)
+			vms_words_add(&words, vms_machine_profiles[i].name);
+		return words;
+	case RUN_CPUS: return vms_xstrdup("all");
+	case RUN_SWAP_FILE:
+		for (i = 0; i < VMS_ARRAY_SIZE(swap_file_values); i++)
+			vms_words_add(&words, swap_file_values[i].name);
+		return words;
+	case RUN_THP:
+		for (i = 0; thp_values[i]; i++)
+			vms_words_add(&words, thp_values[i]);
+		return words;
+	case RUN_METRIC:
+		for (i = 0; i < vms_metric_count(); i++)
+			vms_words_add(&words, vms_metric_defs[i].name);
+		return words;
+	case RUN_PROBE: return vms_probe_opt_values(o->name);
+	default: return NULL; /* numbers, sizes, durations, names */
+	}
+}
+
 const struct vms_cli_usage vms_run_usage = {
     .operands = NULL,
     .about = "Runs each workload RUNS times in a forked child inside the emulated machine, "
@@ -232,6 +286,7 @@ const struct vms_cli_usage vms_run_usage = {
         "deciding metric unstable, or a timing change confounded by other processes; the\n"
         "audio probe died). With -n auto the verdict is that of the last look, at its\n"
         "per-look alpha (docs/compare.md, Adaptive runs).\n",
+    .values = run_values,
 };
 
 static const char *profile_names(void)
@@ -376,18 +431,18 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 			return -EINVAL;
 		}
 		return 0;
-	case RUN_SWAP_FILE:
-		if (!strcmp(val, "auto"))
-			a->machine.swap_file = VMS_SWAPFILE_AUTO;
-		else if (!strcmp(val, "yes"))
-			a->machine.swap_file = VMS_SWAPFILE_YES;
-		else if (!strcmp(val, "no"))
-			a->machine.swap_file = VMS_SWAPFILE_NO;
-		else {
-			snprintf(err, errlen, "--swap-file takes auto, yes or no, not '%s'", val);
-			return -EINVAL;
+	case RUN_SWAP_FILE: {
+		size_t k;
+
+		for (k = 0; k < VMS_ARRAY_SIZE(swap_file_values); k++) {
+			if (!strcmp(val, swap_file_values[k].name)) {
+				a->machine.swap_file = swap_file_values[k].mode;
+				return 0;
+			}
 		}
-		return 0;
+		snprintf(err, errlen, "--swap-file takes auto, yes or no, not '%s'", val);
+		return -EINVAL;
+	}
 	case RUN_SWAP_DIR:
 		if (!*val) {
 			snprintf(err, errlen, "--swap-dir needs a directory");
@@ -429,9 +484,12 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		}
 		a->sysctls[a->n_sysctls++] = val;
 		return 0;
-	case RUN_THP:
-		if (strcmp(val, "off") && strcmp(val, "kernel") && strcmp(val, "off,kernel") &&
-		    strcmp(val, "kernel,off")) {
+	case RUN_THP: {
+		const char *const *t;
+
+		for (t = thp_values; *t && strcmp(*t, val); t++)
+			;
+		if (!*t) {
 			snprintf(err, errlen,
 			         "--thp takes off, kernel, off,kernel or kernel,off, not '%s'",
 			         val);
@@ -439,6 +497,7 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		}
 		a->thp = val;
 		return 0;
+	}
 	case RUN_AGAINST:
 		if (a->n_against == VMS_ARRAY_SIZE(a->against) || !*val) {
 			snprintf(err, errlen, "--against needs a result file (at most %zu)",

@@ -10,11 +10,9 @@
 
 #define HELP_WIDTH 100 /* columns of the generated help */
 #define HELP_COL   26  /* where option help starts (longer option names push it right) */
-#define MAX_ROWS   64  /* options of one command, its group's included */
+#define MAX_ROWS   VMS_CLI_MAX_ROWS
 
-/* u's option rows into rows[MAX_ROWS], a VMS_CLI_GROUP row replaced by the rows of u->group()
- * with that row's key; NULL-name terminated. */
-static void flatten(const struct vms_cli_usage *u, struct vms_cli_option *rows)
+size_t vms_cli_rows(const struct vms_cli_usage *u, struct vms_cli_option *rows)
 {
 	const struct vms_cli_option *o, *g;
 	size_t n = 0;
@@ -34,6 +32,7 @@ static void flatten(const struct vms_cli_usage *u, struct vms_cli_option *rows)
 		}
 	}
 	memset(&rows[n], 0, sizeof(rows[n]));
+	return n;
 }
 
 /* The option argv[i] names, and its attached value ("--x=V", "-xV") in *val. NULL if none. */
@@ -94,7 +93,7 @@ int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char
 	int i, operands_only = 0;
 	char err[1024];
 
-	flatten(u, opts);
+	vms_cli_rows(u, opts);
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val;
 		const struct vms_cli_option *o;
@@ -136,7 +135,7 @@ int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char
 			if (!val && i + 1 < argc && argv[i + 1][0] != '-')
 				val = argv[++i];
 			break;
-		case VMS_CLI_GROUP: break; /* flatten() left none */
+		case VMS_CLI_GROUP: break; /* vms_cli_rows() left none */
 		}
 		if (fn(ctx, o, val, err, sizeof(err)))
 			return vms_cli_usage_error(cmd, "%s", err);
@@ -225,7 +224,7 @@ void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 	size_t width = 0;
 	char label[128];
 
-	flatten(u, rows);
+	vms_cli_rows(u, rows);
 	print_synopsis(f, cmd, u, rows);
 	if (u->about)
 		fprintf(f, "\n%s", u->about);

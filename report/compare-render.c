@@ -24,3 +24,8 @@ const struct vms_compare_renderer *vms_compare_renderer_find(const char *name)
 			return &renderers[i];
 	return NULL;
 }
+
+const struct vms_compare_renderer *vms_compare_renderer_at(size_t i)
+{
+	return i < VMS_ARRAY_SIZE(renderers) ? &renderers[i] : NULL;
+}

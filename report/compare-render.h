@@ -26,6 +26,8 @@ struct vms_compare_renderer {
 };
 /* The renderer called name, or NULL. */
 const struct vms_compare_renderer *vms_compare_renderer_find(const char *name);
+/* The i-th renderer of the table (0, 1, ...), NULL past its end. */
+const struct vms_compare_renderer *vms_compare_renderer_at(size_t i);
 
 int vms_compare_render_text(const struct vms_compare *c, FILE *f);
 int vms_compare_render_markdown(const struct vms_compare *c, FILE *f);
