@@ -65,7 +65,7 @@ enum compare_key {
 	CMP_ALPHA,
 	CMP_DETECT,
 	CMP_CV_LIMIT,
-	CMP_FORCE,
+	CMP_IGNORE_HARD,
 	CMP_EXIT_ZERO,
 	CMP_OUTPUT,
 	CMP_OVERWRITE,
@@ -84,13 +84,13 @@ static const struct vms_cli_option compare_options[] = {
      CMP_DETECT, 0},
     {"cv-limit", 0, VMS_CLI_REQUIRED, "PCT",
      "spread of ln x (~cv) above which a metric is unstable (default 50)", CMP_CV_LIMIT, 0},
-    {"force", 0, VMS_CLI_FLAG, NULL, "compare despite hard environment differences", CMP_FORCE, 0},
+    {"ignore-hard-differences", 0, VMS_CLI_FLAG, NULL,
+     "compare despite hard environment differences", CMP_IGNORE_HARD, 0},
     {"exit-zero", 0, VMS_CLI_FLAG, NULL, "exit 0 even on a regression or a not-comparable result",
      CMP_EXIT_ZERO, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "FILE", "write there (atomically) instead of standard output",
      CMP_OUTPUT, 0},
-    {"overwrite", 0, VMS_CLI_FLAG, NULL,
-     "let -o replace an existing file (--force is taken: it means the above)", CMP_OVERWRITE, 0},
+    {"overwrite", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", CMP_OVERWRITE, 0},
     {"metric", 'm', VMS_CLI_REQUIRED, "NAME",
      "this metric decides the verdict instead of the primary ones;\n"
      "repeatable (failed_runs always decides)",
@@ -105,6 +105,9 @@ static const struct vms_cli_option compare_options[] = {
      "a run whose other processes took more of the CPUs is disturbed\n"
      "(other_cpu_pct; default 5)",
      CMP_DISTURBED, 0},
+    /* until the next release: --force meant --ignore-hard-differences here, and
+     * --overwrite in the other commands, which now spell it that way too */
+    {"force", 0, VMS_CLI_ALIAS, "ignore-hard-differences", NULL, 0, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
@@ -164,7 +167,8 @@ const struct vms_cli_usage vms_compare_usage = {
              "the\n"
              "environment facts that differ: expected; soft (possible confounders, marked * on the "
              "verdicts\n"
-             "they could explain); HARD (verdicts \"not comparable\" unless --force). Then per "
+             "they could explain); HARD (verdicts \"not comparable\" unless "
+             "--ignore-hard-differences). Then per "
              "workload and\n"
              "metric: mean, cv and n per side, change in % with its confidence interval (Welch's "
              "t-test on\n"
@@ -294,7 +298,7 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 			return -EINVAL;
 		}
 		return 0;
-	case CMP_FORCE: a->opts.force = 1; return 0;
+	case CMP_IGNORE_HARD: a->opts.force = 1; return 0;
 	case CMP_EXIT_ZERO: a->exit_zero = 1; return 0;
 	case CMP_OUTPUT: a->out = val; return 0;
 	case CMP_OVERWRITE: a->overwrite = 1; return 0;

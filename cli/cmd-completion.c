@@ -217,12 +217,18 @@ static const char *path_kind(const char *v)
 	return NULL;
 }
 
-/* "--name|-n" of a row (bash case pattern) */
-static void put_pattern(FILE *f, const struct vms_cli_option *o)
+/* "--name|-n|--old-name" of row o of rows (a bash case pattern): its old spellings too, so
+ * that their values complete while they last */
+static void put_pattern(FILE *f, const struct vms_cli_option *rows, const struct vms_cli_option *o)
 {
+	const struct vms_cli_option *a;
+
 	fprintf(f, "--%s", o->name);
 	if (o->short_name)
 		fprintf(f, "|-%c", o->short_name);
+	for (a = rows; a->name; a++)
+		if (a->arg == VMS_CLI_ALIAS && !strcmp(a->arg_name, o->name))
+			fprintf(f, "|--%s", a->name);
 }
 
 /* The bash arm of one command: opts, then per option that takes a value what completes it. */
@@ -235,6 +241,8 @@ static void bash_command(FILE *f, const struct vms_command *c)
 	command_rows(c, rows, &lab_text);
 	fprintf(f, "\t%s)\n\t\topts='", c->name);
 	for (o = rows; o->name; o++) {
+		if (o->arg == VMS_CLI_ALIAS)
+			continue; /* not offered: they go in the next release */
 		fprintf(f, "--%s ", o->name);
 		if (o->short_name)
 			fprintf(f, "-%c ", o->short_name);
@@ -242,11 +250,11 @@ static void bash_command(FILE *f, const struct vms_command *c)
 	fputs("--help -h'\n", f);
 	fputs("\t\tcase $opt in\n", f);
 	for (o = rows; o->name; o++) {
-		if (o->arg == VMS_CLI_FLAG)
+		if (o->arg == VMS_CLI_FLAG || o->arg == VMS_CLI_ALIAS)
 			continue;
 		v = values_of(c, o);
 		fputs("\t\t", f);
-		put_pattern(f, o);
+		put_pattern(f, rows, o);
 		fputs(")\n\t\t\t", f);
 		if (o->arg == VMS_CLI_OPTIONAL)
 			fputs("optional=1 ", f);
@@ -435,6 +443,8 @@ static void zsh_command(FILE *f, const struct vms_command *c)
 	fprintf(f, "\t\t%s)\n\t\t\t_arguments", c->name);
 	fputs(" \\\n\t\t\t'(- *)'{-h,--help}'[show the help]'", f);
 	for (o = rows; o->name; o++) {
+		if (o->arg == VMS_CLI_ALIAS)
+			continue; /* not offered: they go in the next release */
 		if (o->short_name)
 			zsh_spec(f, c, o, 1);
 		zsh_spec(f, c, o, 0);

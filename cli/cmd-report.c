@@ -14,7 +14,7 @@
 enum report_key {
 	REPORT_FORMAT,
 	REPORT_OUTPUT,
-	REPORT_FORCE,
+	REPORT_OVERWRITE,
 	REPORT_VERDICT,
 	REPORT_ORIGIN,
 	REPORT_CHECKOUT_ID,
@@ -29,8 +29,9 @@ static const struct vms_cli_option report_options[] = {
      "or kcidb (a KCIDB v5.3 document)",
      REPORT_FORMAT, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "OUT",
-     "write there (a new file unless --force) instead of standard output", REPORT_OUTPUT, 0},
-    {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", REPORT_FORCE, 0},
+     "write there (a new file unless --overwrite) instead of standard output", REPORT_OUTPUT, 0},
+    {"overwrite", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", REPORT_OVERWRITE, 0},
+    {"force", 0, VMS_CLI_ALIAS, "overwrite", NULL, 0, 0},
     {"verdict", 0, VMS_CLI_REQUIRED, "FILE",
      "lava, kcidb: carry the verdicts of this `vmsuite compare --format json`\n"
      "output instead of a verdict stored in the result file",
@@ -95,7 +96,7 @@ const struct vms_cli_usage vms_report_usage = {
 
 struct report_args {
 	const char *file, *format, *outpath, *verdict;
-	int force;     /* -o may replace an existing file */
+	int overwrite; /* -o may replace an existing file */
 	int lab_opt;   /* the option of the lava/kcidb formats last given, 0 = none */
 	int kcidb_opt; /* the option of the kcidb format last given, 0 = none */
 	struct vms_report_opts opts;
@@ -156,8 +157,8 @@ static int report_option(void *ctx, const struct vms_cli_option *opt, const char
 			return -EINVAL;
 		}
 		a->format = val;
-	} else if (opt->key == REPORT_FORCE) {
-		a->force = 1;
+	} else if (opt->key == REPORT_OVERWRITE) {
+		a->overwrite = 1;
 	} else if (opt->key == REPORT_OUTPUT) {
 		a->outpath = val;
 	} else if (opt->key == REPORT_VERDICT) {
@@ -272,7 +273,7 @@ int cmd_report(int argc, char **argv)
 		return vms_usage_error(self, "%s", why);
 	slash = strrchr(file, '/');
 	a.opts.result_name = slash && slash[1] ? slash + 1 : file;
-	if (outpath && vms_output_check(NULL, outpath, a.force, "--force"))
+	if (outpath && vms_output_check(NULL, outpath, a.overwrite, "--overwrite"))
 		return VMS_EXIT_FATAL;
 	doc = vms_result_load(file, &lerr, why, sizeof(why));
 	if (!doc) {
@@ -286,7 +287,7 @@ int cmd_report(int argc, char **argv)
 		return ret;
 	}
 	/* "x": O_EXCL, a file made since the check is not overwritten either */
-	if (outpath && !(out = fopen(outpath, a.force ? "we" : "wxe"))) {
+	if (outpath && !(out = fopen(outpath, a.overwrite ? "we" : "wxe"))) {
 		vms_error("cannot write '%s': %s", outpath, strerror(errno));
 		json_decref(verdict);
 		json_decref(doc);

@@ -33,7 +33,7 @@ struct run_args {
 	int adaptive;  /* -n auto */
 	double budget; /* --budget, seconds; 0 = not given */
 	const char *output, *label, *workdir, *swap_dir;
-	int force; /* -o may replace an existing file */
+	int overwrite; /* -o may replace an existing file */
 	int quiet;
 	int with_audio;
 	const char *audio_file;
@@ -42,6 +42,7 @@ struct run_args {
 	struct vms_probe_opts probe;
 	int probe_opts; /* a probe option was given */
 	double baseline_s;
+	int idle_given;         /* --idle-seconds was given */
 	double disturbed_above; /* --disturbed-above: other_cpu_pct that marks a run disturbed */
 	long warmup;            /* --warmup: unrecorded-in-statistics runs before each workload */
 	const char *sysctls[VMS_VARIANT_KNOBS_MAX]; /* --sysctl NAME=V1[,V2...] as given */
@@ -57,7 +58,7 @@ enum run_key {
 	RUN_WORKLOAD,
 	RUN_RUNS,
 	RUN_OUTPUT,
-	RUN_FORCE,
+	RUN_OVERWRITE,
 	RUN_LABEL,
 	RUN_WORKDIR,
 	RUN_MACHINE,
@@ -68,7 +69,7 @@ enum run_key {
 	RUN_SWAP_DIR,
 	RUN_NO_DROP_CACHES,
 	RUN_WITH_AUDIO,
-	RUN_BASELINE,
+	RUN_IDLE_SECONDS,
 	RUN_DISTURBED_ABOVE,
 	RUN_WARMUP,
 	RUN_PROBE, /* the probe's own options, parsed by audio-probe */
@@ -108,10 +109,12 @@ static const struct vms_cli_option run_options[] = {
      "that would overrun it is not started",
      RUN_BUDGET, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "FILE",
-     "result file, a new one unless --force (default\n"
+     "result file, a new one unless --overwrite (default\n"
      "vmsuite-<label>-<YYYYmmdd-HHMMSS>.json, with -2, -3... when taken)",
      RUN_OUTPUT, 0},
-    {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing result file", RUN_FORCE, 0},
+    {"overwrite", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing result file", RUN_OVERWRITE,
+     0},
+    {"force", 0, VMS_CLI_ALIAS, "overwrite", NULL, 0, 0},
     {"label", 0, VMS_CLI_REQUIRED, "NAME",
      "name of this kernel/setup in reports (default: uname -r); no '/',\n"
      "no control characters",
@@ -155,8 +158,11 @@ static const struct vms_cli_option run_options[] = {
      "probe during the suite: idle baseline first, then a Sound line\n"
      "per workload (underruns, gaps, skips, rating; see vmsuite probe)",
      RUN_WITH_AUDIO, 0},
-    {"baseline", 0, VMS_CLI_REQUIRED, "SECONDS",
-     "idle audio baseline before the first workload (default 10)", RUN_BASELINE, 0},
+    {"idle-seconds", 0, VMS_CLI_REQUIRED, "SECONDS",
+     "with --with-audio: the idle audio baseline, played before the first\n"
+     "workload (default 10)",
+     RUN_IDLE_SECONDS, 0},
+    {"baseline", 0, VMS_CLI_ALIAS, "idle-seconds", NULL, 0, 0},
     {"disturbed-above", 0, VMS_CLI_REQUIRED, "PCT",
      "mark a run disturbed when other processes used more than PCT % of\n"
      "the emulated machine's CPUs during it (default 5)",
@@ -177,7 +183,7 @@ static const struct vms_cli_option run_options[] = {
      "prctl(PR_SET_THP_DISABLE), 4 KiB pages as in 2001; kernel = the\n"
      "kernel's own policy (default); both = a variant axis",
      RUN_THP, 0},
-    {"", 0, VMS_CLI_GROUP, NULL, NULL, RUN_PROBE, 0}, /* the probe's: --device ... --cpu */
+    {"", 0, VMS_CLI_GROUP, NULL, NULL, RUN_PROBE, 0}, /* the probe's: --device ... --probe-cpus */
     {"quiet", 'q', VMS_CLI_FLAG, NULL, "no progress and no report on stdout", RUN_QUIET, 0},
     {"against", 0, VMS_CLI_REQUIRED, "BASELINE.json",
      "compare the result with this baseline and exit as `git bisect\n"
@@ -193,7 +199,7 @@ static const struct vms_cli_option run_options[] = {
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
-/* The rule for the probe's options in run: "--device, ... and --cpu go with --with-audio",
+/* The rule for the probe's options in run: "--device, ... and --probe-cpus go with --with-audio",
  * with sep before --with-audio. Returns buf. */
 static const char *probe_rule(char *buf, size_t len, const char *sep)
 {
@@ -367,7 +373,7 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		}
 		a->output = val;
 		return 0;
-	case RUN_FORCE: a->force = 1; return 0;
+	case RUN_OVERWRITE: a->overwrite = 1; return 0;
 	case RUN_LABEL:
 		if (!*val || strchr(val, '/')) {
 			snprintf(err, errlen, "--label needs a name without '/'");
@@ -462,12 +468,13 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		a->with_audio = 1;
 		a->audio_file = val;
 		return 0;
-	case RUN_BASELINE:
+	case RUN_IDLE_SECONDS:
 		if (vms_parse_seconds(val, &a->baseline_s) || a->baseline_s > 3600) {
-			snprintf(err, errlen, "--baseline needs seconds (0 to 3600), not '%s'",
+			snprintf(err, errlen, "--idle-seconds needs seconds (0 to 3600), not '%s'",
 			         val);
 			return -EINVAL;
 		}
+		a->idle_given = 1;
 		return 0;
 	case RUN_DISTURBED_ABOVE:
 		if (vms_parse_decimal(val, NULL, &a->disturbed_above) || a->disturbed_above <= 0 ||
@@ -551,6 +558,8 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 			    i);
 	if (!a->with_audio && a->probe_opts)
 		return vms_usage_error(self, "%s", probe_rule(why, sizeof(why), " "));
+	if (!a->with_audio && a->idle_given)
+		return vms_usage_error(self, "--idle-seconds goes with --with-audio");
 	if (a->with_audio && vms_probe_opts_check(&a->probe, why, sizeof(why)))
 		return vms_usage_error(self, "%s", why);
 	if (a->n_metrics && !a->n_against)
@@ -852,11 +861,11 @@ int cmd_run(int argc, char **argv)
 		vms_cpu_list_parse(a.probe.cpu_list, &want);
 		CPU_AND(&both, &want, &machine.cpuset);
 		if (!CPU_EQUAL(&both, &want)) {
-			ret =
-			    vms_usage_error(self,
-			                    "--cpu %s is outside the emulated machine's CPUs (%s); "
-			                    "--cpus changes those",
-			                    a.probe.cpu_list, machine.cpu_list);
+			ret = vms_usage_error(
+			    self,
+			    "--probe-cpus %s is outside the emulated machine's CPUs (%s); "
+			    "--cpus changes those",
+			    a.probe.cpu_list, machine.cpu_list);
 			goto out;
 		}
 	}
@@ -883,7 +892,7 @@ int cmd_run(int argc, char **argv)
 	if (!a.label)
 		a.label = uts.release;
 	output = a.output ? vms_xstrdup(a.output) : default_output(a.label);
-	if (vms_output_check("result", output, a.force, "--force")) {
+	if (vms_output_check("result", output, a.overwrite, "--overwrite")) {
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
@@ -895,7 +904,7 @@ int cmd_run(int argc, char **argv)
 	sc.workdir = workdir;
 	sc.label = a.label;
 	sc.output = output;
-	sc.force = a.force;
+	sc.force = a.overwrite;
 	sc.argc = argc + 1;
 	sc.argv = argv - 1;
 	sc.progress = !a.quiet && vms_stderr_is_tty();

@@ -16,13 +16,17 @@ enum vms_cli_arg {
 	                   * '-' */
 	VMS_CLI_GROUP,    /* not an option: the rows of the usage's group() go here, each given
 	                   * this row's key (a library's own options, e.g. the audio probe's) */
+	VMS_CLI_ALIAS,    /* not an option of its own: an old spelling of the option arg_name
+	                   * names (in the same table or group), kept for one release. The parser
+	                   * warns on stderr and hands over that option; the help lists it apart,
+	                   * completion does not offer it */
 };
 
 struct vms_cli_option {
 	const char *name; /* long name without "--"; NULL ends a table */
 	char short_name;  /* 0 = none */
 	enum vms_cli_arg arg;
-	const char *arg_name; /* "FILE"; NULL for a flag */
+	const char *arg_name; /* "FILE"; NULL for a flag; VMS_CLI_ALIAS: the option's name */
 	const char *help;     /* one line, or several separated by '\n' */
 	int key;              /* for the command's handler */
 	int repeatable;       /* shown as "[-w SPEC]..." in the usage line */
