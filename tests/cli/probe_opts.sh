@@ -65,6 +65,7 @@ accepted 25 50 --period 25ms
 expect_exit 129 "run --period without --with-audio" -- "$VMSUITE" run -o r.json --period 25
 expect_in "$err" "vmsuite: run: --device, --latency, --period, --buffer, --rt, --mlock and --probe-cpus go with --with-audio" "run --period without --with-audio"
 # and so is the idle baseline's length, like --device
+rm -f r.json
 expect_exit 129 "run --idle-seconds without --with-audio" -- "$VMSUITE" run -o r.json --idle-seconds 5
 expect_in "$err" "vmsuite: run: --idle-seconds goes with --with-audio" "run --idle-seconds without --with-audio"
 [ ! -e r.json ] && ok || fail "run --idle-seconds without --with-audio wrote r.json"
