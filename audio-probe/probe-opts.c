@@ -1,4 +1,5 @@
-/* The audio probe's command-line options (device, latency, period, buffer, rt, mlock, cpu),
+/* The audio probe's command-line options (device, latency, period, buffer, rt, mlock,
+ * probe-cpus),
  * one table row each: one parser and one set of messages for `vmsuite probe` and `vmsuite run
  * --with-audio`. No kernel paths of its own; the values end up in ALSA's hw_params and
  * sched_setaffinity. */
@@ -55,16 +56,23 @@ static const struct row {
      offsetof(struct vms_probe_opts, rt), 0, 0, 0},
     {"mlock", NULL, "lock the probe's memory (mlockall) to take paging out of the picture", NULL,
      FLAG, offsetof(struct vms_probe_opts, mlock), 0, 0, 0},
-    {"cpu", "LIST", "pin the probe to these CPUs (\"0\", \"0-1\", \"0,2\")",
+    {"probe-cpus", "LIST", "pin the probe to these CPUs (\"0\", \"0-1\", \"0,2\")",
      "pin the audio probe to these CPUs (0, 0-1, 0,2), within the emulated\n"
      "machine's (--cpus); default: the emulated machine's",
      CPU, offsetof(struct vms_probe_opts, cpu_list), 0, 0, 0},
 };
 
-/* The rows as a command's option table (for_run: with run's help), built once. */
+/* Old spellings kept until the next release (core/options.h, VMS_CLI_ALIAS): --cpu, beside
+ * run's --cpus (the emulated machine's CPUs), meant something else */
+static const struct vms_cli_option aliases[] = {
+    {"cpu", 0, VMS_CLI_ALIAS, "probe-cpus", NULL, 0, 0},
+};
+
+/* The rows as a command's option table (for_run: with run's help), then the aliases; built
+ * once. */
 static const struct vms_cli_option *cli_rows(int for_run)
 {
-	static struct vms_cli_option cli[2][VMS_ARRAY_SIZE(rows) + 1];
+	static struct vms_cli_option cli[2][VMS_ARRAY_SIZE(rows) + VMS_ARRAY_SIZE(aliases) + 1];
 	struct vms_cli_option *c = cli[for_run];
 	size_t i;
 
@@ -78,6 +86,8 @@ static const struct vms_cli_option *cli_rows(int for_run)
 		c[i].arg_name = r->arg_name;
 		c[i].help = for_run && r->run_help ? r->run_help : r->help;
 	}
+	for (i = 0; i < VMS_ARRAY_SIZE(aliases); i++)
+		c[VMS_ARRAY_SIZE(rows) + i] = aliases[i];
 	return c;
 }
 
@@ -127,6 +137,25 @@ int vms_probe_opt_known(const char *name, int *takes_value)
 	if (r && takes_value)
 		*takes_value = r->arg_name != NULL;
 	return r != NULL;
+}
+
+char *vms_probe_opt_values(const char *name)
+{
+	const struct row *r = find_row(name);
+	char *words = NULL, *next;
+	size_t i;
+
+	if (r && r->kind == DEVICE)
+		return vms_xstrdup("virtual default");
+	if (!r || r->kind != LATENCY)
+		return NULL;
+	for (i = 0; vms_probe_latencies[i].name; i++) {
+		next = vms_xasprintf("%s%s%s", words ? words : "", words ? " " : "",
+		                     vms_probe_latencies[i].name);
+		free(words);
+		words = next;
+	}
+	return words;
 }
 
 /* docs/audio-probe.md, Latency presets */
@@ -237,8 +266,8 @@ int vms_probe_opt_set(struct vms_probe_opts *o, const char *name, const char *va
 		break;
 	case CPU:
 		if (vms_cpu_list_parse(value, &set) || !CPU_COUNT(&set)) {
-			snprintf(err, errlen, "--cpu wants a CPU list (0, 0-1, 0,2), not '%s'",
-			         value);
+			snprintf(err, errlen,
+			         "--probe-cpus wants a CPU list (0, 0-1, 0,2), not '%s'", value);
 			return -EINVAL;
 		}
 		break;

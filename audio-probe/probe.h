@@ -66,24 +66,29 @@ void vms_probe_geometry(const struct vms_probe_opts *o, double *period_ms, doubl
 
 /* The probe's command-line options, shared by `vmsuite probe` and `vmsuite run --with-audio`
  * so that both accept and refuse the same spellings with the same messages: --device DEV,
- * --latency NAME, --period MS, --buffer MS, --rt, --mlock, --cpu LIST. Each is one row of the
- * table in probe-opts.c (name, argument, help, range); the commands' help and parsing come from
+ * --latency NAME, --period MS, --buffer MS, --rt, --mlock, --probe-cpus LIST. Each is one row of
+ * the table in probe-opts.c (name, argument, help, range); the commands' help and parsing come from
  * it through these. */
 
 /* The options as rows of a command's option table (core/options.h), with the help `vmsuite
  * probe` shows; for a VMS_CLI_GROUP row (struct vms_cli_usage's group). Static, never fails. */
 const struct vms_cli_option *vms_probe_cli_options(void);
-/* The same rows with the help `vmsuite run` shows (--cpu says more there). */
+/* The same rows with the help `vmsuite run` shows (--probe-cpus says more there). */
 const struct vms_cli_option *vms_probe_run_cli_options(void);
-/* The options' names as a list into buf ("--device, --latency, ... and --cpu"); returns buf,
+/* The options' names as a list into buf ("--device, --latency, ... and --probe-cpus"); returns buf,
  * truncated to len. */
 const char *vms_probe_opt_names(char *buf, size_t len);
+/* The values option `name` takes that the probe knows, for `vmsuite completion`
+ * (struct vms_cli_usage's values): a new string of words separated by spaces (--latency: the
+ * presets; --device: the virtual device and ALSA's default), or NULL (numbers, CPU lists,
+ * flags, unknown names). */
+char *vms_probe_opt_values(const char *name);
 /* 1 when `name` (a long option name without dashes) is one of the probe's options, and then
  * *takes_value says whether it takes a value (NULL allowed). */
 int vms_probe_opt_known(const char *name, int *takes_value);
 /* Sets the probe option `name` ("period", no dashes) in o from its command-line value
  * (NULL for a flag). --period and --buffer take milliseconds as "25", "25ms" or "0.025s";
- * --cpu takes a CPU list. Strings are not copied: value must outlive o. Returns 0; -ENOENT
+ * --probe-cpus takes a CPU list. Strings are not copied: value must outlive o. Returns 0; -ENOENT
  * when name is not a probe option; -EINVAL when the value is refused, with a one-line message
  * naming the option and the value in err (nothing is printed). */
 int vms_probe_opt_set(struct vms_probe_opts *o, const char *name, const char *value, char *err,

@@ -23,6 +23,7 @@ int cmd_sysinfo(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
 /* `vmsuite lab`: execs the lab script (cli/cmd-lab.c); returns only on failure. */
 int cmd_lab(int argc, char **argv);
 /* Execs the lab script's --help; returns only on failure (after saying why), with exit code
@@ -30,7 +31,10 @@ int cmd_lab(int argc, char **argv);
 int vms_lab_help(void);
 
 extern const struct vms_cli_usage vms_run_usage, vms_list_usage, vms_report_usage,
-    vms_sysinfo_usage, vms_probe_usage, vms_compare_usage, vms_cleanup_usage;
+    vms_sysinfo_usage, vms_probe_usage, vms_compare_usage, vms_cleanup_usage, vms_completion_usage;
+
+/* Appends word to the space-separated list *words (NULL: empty), for values() functions. */
+void vms_words_add(char **words, const char *word);
 
 /* The command table; NULL-name terminated. */
 extern const struct vms_command vms_commands[];

@@ -66,7 +66,7 @@ enum compare_key {
 	CMP_ALPHA,
 	CMP_DETECT,
 	CMP_CV_LIMIT,
-	CMP_FORCE,
+	CMP_IGNORE_HARD,
 	CMP_EXIT_ZERO,
 	CMP_OUTPUT,
 	CMP_OVERWRITE,
@@ -96,13 +96,13 @@ static const struct vms_cli_option compare_options[] = {
      CMP_DETECT, 0},
     {"cv-limit", 0, VMS_CLI_REQUIRED, "PCT",
      "spread of ln x (~cv) above which a metric is unstable (default 50)", CMP_CV_LIMIT, 0},
-    {"force", 0, VMS_CLI_FLAG, NULL, "compare despite hard environment differences", CMP_FORCE, 0},
+    {"ignore-hard-differences", 0, VMS_CLI_FLAG, NULL,
+     "compare despite hard environment differences", CMP_IGNORE_HARD, 0},
     {"exit-zero", 0, VMS_CLI_FLAG, NULL, "exit 0 even on a regression or a not-comparable result",
      CMP_EXIT_ZERO, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "FILE", "write there (atomically) instead of standard output",
      CMP_OUTPUT, 0},
-    {"overwrite", 0, VMS_CLI_FLAG, NULL,
-     "let -o replace an existing file (--force is taken: it means the above)", CMP_OVERWRITE, 0},
+    {"overwrite", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", CMP_OVERWRITE, 0},
     {"metric", 'm', VMS_CLI_REQUIRED, "NAME",
      "this metric decides the verdict instead of the primary ones;\n"
      "repeatable (failed_runs always decides)",
@@ -117,6 +117,9 @@ static const struct vms_cli_option compare_options[] = {
      "a run whose other processes took more of the CPUs is disturbed\n"
      "(other_cpu_pct; default 5)",
      CMP_DISTURBED, 0},
+    /* until the next release: --force meant --ignore-hard-differences here, and
+     * --overwrite in the other commands, which now spell it that way too */
+    {"force", 0, VMS_CLI_ALIAS, "ignore-hard-differences", NULL, 0, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
@@ -146,34 +149,59 @@ static char *primary_paragraph(void)
 	return text;
 }
 
+/* What completes the value of a compare option or the operands (struct vms_cli_usage's
+ * values). */
+static char *compare_values(const struct vms_cli_option *o)
+{
+	const struct vms_compare_renderer *r;
+	char *words = NULL;
+	size_t i;
+
+	if (!o)
+		return vms_xstrdup(VMS_CLI_RESULTS);
+	switch ((enum compare_key)o->key) {
+	case CMP_FORMAT:
+		for (i = 0; (r = vms_compare_renderer_at(i)); i++)
+			vms_words_add(&words, r->name);
+		return words;
+	case CMP_OUTPUT: return vms_xstrdup(VMS_CLI_FILES);
+	case CMP_METRIC:
+		for (i = 0; i < vms_metric_count(); i++)
+			vms_words_add(&words, vms_metric_defs[i].name);
+		return words;
+	default: return NULL;
+	}
+}
+
 const struct vms_cli_usage vms_compare_usage = {
     .operands = "BASE.json OTHER.json... | VARIANTS.json | A1.json... -- B1.json...",
-    .about = "Compares result files of `vmsuite run`, each OTHER against BASE (the first). First "
-             "the\n"
-             "environment facts that differ: expected; soft (possible confounders, marked * on the "
-             "verdicts\n"
-             "they could explain); HARD (verdicts \"not comparable\" unless --force). Then per "
-             "workload and\n"
-             "metric: mean, cv and n per side, change in % with its confidence interval (Welch's "
-             "t-test on\n"
-             "log-values, i.e. ratio of geometric means; count metrics: runs with an event, "
-             "Fisher's exact\n"
-             "test), p-value and verdict: regression, improvement, probably ..., no change, "
-             "inconclusive\n"
-             "(n≈N: runs per side needed to detect --detect), unstable, not comparable, cannot "
-             "tell (a side\n"
-             "without a successful run), missing.\n"
-             "One file holding several variants (vmsuite run --sysctl): its variants are "
-             "compared, the\n"
-             "first is BASE, runs made together are paired (paired t-test on the log "
-             "ratios). Files\n"
-             "with variants are matched by variant label. Sides of several suites (A1 A2 -- "
-             "B1 B2): the\n"
-             "suite means decide (3 or more suites per side advised), every suite is checked "
-             "against its\n"
-             "side and BASE. A timing change that other processes on the CPUs could explain "
-             "(other_cpu_pct)\n"
-             "is confounded, never a regression. See docs/compare.md.\n",
+    .about =
+        "Compares result files of `vmsuite run`, each OTHER against BASE (the first). First the "
+        "environment\n"
+        "facts that differ: expected; soft (possible confounders, marked * on the verdicts they "
+        "could\n"
+        "explain); HARD (verdicts \"not comparable\" unless --ignore-hard-differences). Then per "
+        "workload and\n"
+        "metric: mean, cv and n per side, change in % with its confidence interval (Welch's t-test "
+        "on\n"
+        "log-values, i.e. ratio of geometric means; count metrics: runs with an event, Fisher's "
+        "exact "
+        "test),\n"
+        "p-value and verdict: regression, improvement, probably ..., no change, inconclusive (n≈N: "
+        "runs per\n"
+        "side needed to detect --detect), unstable, not comparable, cannot tell (a side without a\n"
+        "successful run), missing.\n"
+        "One file holding several variants (vmsuite run --sysctl): its variants are compared, the "
+        "first is\n"
+        "BASE, runs made together are paired (paired t-test on the log ratios). Files with "
+        "variants are\n"
+        "matched by variant label. Sides of several suites (A1 A2 -- B1 B2): the suite means "
+        "decide (3 or\n"
+        "more suites per side advised), every suite is checked against its side and BASE. A timing "
+        "change\n"
+        "that other processes on the CPUs could explain (other_cpu_pct) is confounded, never a "
+        "regression.\n"
+        "See docs/compare.md.\n",
     .generated = primary_paragraph,
     .options = compare_options,
     .group = compare_format_row,
@@ -190,6 +218,7 @@ const struct vms_cli_usage vms_compare_usage = {
             "0 good (non-inferior), 1 bad, 125 skip, 128 tool error, 129 usage error (git "
             "bisect run;\n"
             "see docs/bisect.md).\n",
+    .values = compare_values,
 };
 
 struct compare_args {
@@ -282,7 +311,7 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 			return -EINVAL;
 		}
 		return 0;
-	case CMP_FORCE: a->opts.force = 1; return 0;
+	case CMP_IGNORE_HARD: a->opts.force = 1; return 0;
 	case CMP_EXIT_ZERO: a->exit_zero = 1; return 0;
 	case CMP_OUTPUT: a->out = val; return 0;
 	case CMP_OVERWRITE: a->overwrite = 1; return 0;

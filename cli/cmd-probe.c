@@ -38,17 +38,18 @@ static json_t *result_doc(int argc, char **argv, double t_start_real, json_t *au
 	return doc;
 }
 
-enum probe_key { PROBE_SECONDS, PROBE_OPT, PROBE_OUTPUT, PROBE_FORCE };
+enum probe_key { PROBE_SECONDS, PROBE_OPT, PROBE_OUTPUT, PROBE_OVERWRITE };
 
 static const struct vms_cli_option probe_options[] = {
     {"seconds", 0, VMS_CLI_REQUIRED, "N",
      "how long to play (default 10; \"300ms\", \"2m\" accepted)", PROBE_SECONDS, 0},
-    {"", 0, VMS_CLI_GROUP, NULL, NULL, PROBE_OPT, 0}, /* the probe's: --device ... --cpu */
+    {"", 0, VMS_CLI_GROUP, NULL, NULL, PROBE_OPT, 0}, /* the probe's: --device ... --probe-cpus */
     {"output", 'o', VMS_CLI_REQUIRED, "FILE",
      "write a vmsuite.result/2 file with the audio facts and the baseline\n"
-     "(a new file unless --force)",
+     "(a new file unless --overwrite)",
      PROBE_OUTPUT, 0},
-    {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", PROBE_FORCE, 0},
+    {"overwrite", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", PROBE_OVERWRITE, 0},
+    {"force", 0, VMS_CLI_ALIAS, "overwrite", NULL, 0, 0},
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
@@ -62,6 +63,14 @@ static char *cause_paragraph(void)
 
 	free(names);
 	return text;
+}
+
+/* What completes the value of a probe option (struct vms_cli_usage's values). */
+static char *probe_values(const struct vms_cli_option *o)
+{
+	if (o && o->key == PROBE_OUTPUT)
+		return vms_xstrdup(VMS_CLI_FILES);
+	return o && o->key == PROBE_OPT ? vms_probe_opt_values(o->name) : NULL;
 }
 
 const struct vms_cli_usage vms_probe_usage = {
@@ -78,13 +87,14 @@ const struct vms_cli_usage vms_probe_usage = {
     .more = "\nExit status: 0 played; 1 the probe process died; 128 bad file or device (one "
             "message\n"
             "before anything plays); 129 usage error; 130 interrupted.\n",
+    .values = probe_values,
 };
 
 struct probe_args {
 	struct vms_probe_opts o;
 	double seconds;
 	const char *output;
-	int force; /* -o may replace an existing file */
+	int overwrite; /* -o may replace an existing file */
 };
 
 /* One option or operand of `probe` (a vms_cli_handler). */
@@ -112,7 +122,7 @@ static int probe_option(void *ctx, const struct vms_cli_option *opt, const char 
 		return 0;
 	case PROBE_OPT: return vms_probe_opt_set(&a->o, opt->name, val, err, errlen);
 	case PROBE_OUTPUT: a->output = val; return 0;
-	case PROBE_FORCE: a->force = 1; return 0;
+	case PROBE_OVERWRITE: a->overwrite = 1; return 0;
 	}
 	return -EINVAL;
 }
@@ -141,7 +151,7 @@ int cmd_probe(int argc, char **argv)
 			                       "argument %d is not valid UTF-8; the result file "
 			                       "records paths and the command line as UTF-8 text",
 			                       i);
-	if (output && vms_output_check(NULL, output, a.force, "--force"))
+	if (output && vms_output_check(NULL, output, a.overwrite, "--overwrite"))
 		return VMS_EXIT_FATAL;
 
 	t_real = vms_now_real();
@@ -195,11 +205,11 @@ int cmd_probe(int argc, char **argv)
 
 	if (output) {
 		json_t *doc = result_doc(argc, argv, t_real, json_incref(audio), interrupted);
-		int err = vms_json_write_file(doc, output, a.force ? 0 : VMS_WRITE_NOREPLACE);
+		int err = vms_json_write_file(doc, output, a.overwrite ? 0 : VMS_WRITE_NOREPLACE);
 
 		json_decref(doc);
 		if (err == -EEXIST) {
-			vms_error("'%s' exists: not overwritten (--force replaces it)", output);
+			vms_error("'%s' exists: not overwritten (--overwrite replaces it)", output);
 			ret = VMS_EXIT_FATAL;
 		} else if (err) {
 			vms_error("cannot write '%s': %s", output, strerror(-err));

@@ -15,7 +15,7 @@
 enum report_key {
 	REPORT_FORMAT,
 	REPORT_OUTPUT,
-	REPORT_FORCE,
+	REPORT_OVERWRITE,
 	REPORT_VERDICT,
 	REPORT_ORIGIN,
 	REPORT_CHECKOUT_ID,
@@ -42,8 +42,9 @@ static const struct vms_cli_option *report_format_row(void)
 static const struct vms_cli_option report_options[] = {
     {"", 0, VMS_CLI_GROUP, NULL, NULL, REPORT_FORMAT, 0}, /* --format, from the renderer table */
     {"output", 'o', VMS_CLI_REQUIRED, "OUT",
-     "write there (a new file unless --force) instead of standard output", REPORT_OUTPUT, 0},
-    {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", REPORT_FORCE, 0},
+     "write there (a new file unless --overwrite) instead of standard output", REPORT_OUTPUT, 0},
+    {"overwrite", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", REPORT_OVERWRITE, 0},
+    {"force", 0, VMS_CLI_ALIAS, "overwrite", NULL, 0, 0},
     {"verdict", 0, VMS_CLI_REQUIRED, "FILE",
      "lava, kcidb: carry the verdicts of this `vmsuite compare --format json`\n"
      "output instead of a verdict stored in the result file",
@@ -78,6 +79,27 @@ static const struct vms_cli_option report_options[] = {
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
+/* What completes the value of a report option or the operand (struct vms_cli_usage's
+ * values). */
+static char *report_values(const struct vms_cli_option *o)
+{
+	const struct vms_report_renderer *r;
+	char *words = NULL;
+	size_t i;
+
+	if (!o)
+		return vms_xstrdup(VMS_CLI_RESULTS);
+	switch ((enum report_key)o->key) {
+	case REPORT_FORMAT:
+		for (i = 0; (r = vms_report_renderer_at(i)); i++)
+			vms_words_add(&words, r->name);
+		return words;
+	case REPORT_OUTPUT: return vms_xstrdup(VMS_CLI_FILES);
+	case REPORT_VERDICT: return vms_xstrdup(VMS_CLI_RESULTS);
+	default: return NULL;
+	}
+}
+
 const struct vms_cli_usage vms_report_usage = {
     .operands = "FILE",
     .about = "Renders a result file written by `vmsuite run`. text (default) prints the\n"
@@ -99,11 +121,12 @@ const struct vms_cli_usage vms_report_usage = {
         "      --tree mainline --branch master -o k.json\n"
         "  vmsuite compare base.json r.json --format json -o cmp.json\n"
         "  vmsuite report r.json --format lava --verdict cmp.json\n",
+    .values = report_values,
 };
 
 struct report_args {
 	const char *file, *format, *outpath, *verdict;
-	int force;     /* -o may replace an existing file */
+	int overwrite; /* -o may replace an existing file */
 	int lab_opt;   /* the option of the lava/kcidb formats last given, 0 = none */
 	int kcidb_opt; /* the option of the kcidb format last given, 0 = none */
 	struct vms_report_opts opts;
@@ -164,8 +187,8 @@ static int report_option(void *ctx, const struct vms_cli_option *opt, const char
 			return -EINVAL;
 		}
 		a->format = val;
-	} else if (opt->key == REPORT_FORCE) {
-		a->force = 1;
+	} else if (opt->key == REPORT_OVERWRITE) {
+		a->overwrite = 1;
 	} else if (opt->key == REPORT_OUTPUT) {
 		a->outpath = val;
 	} else if (opt->key == REPORT_VERDICT) {
@@ -285,7 +308,7 @@ int cmd_report(int argc, char **argv)
 		return vms_usage_error(self, "%s", why);
 	slash = strrchr(file, '/');
 	a.opts.result_name = slash && slash[1] ? slash + 1 : file;
-	if (outpath && vms_output_check(NULL, outpath, a.force, "--force"))
+	if (outpath && vms_output_check(NULL, outpath, a.overwrite, "--overwrite"))
 		return VMS_EXIT_FATAL;
 	doc = vms_result_load(file, &lerr, why, sizeof(why));
 	if (!doc) {
@@ -299,7 +322,7 @@ int cmd_report(int argc, char **argv)
 		return ret;
 	}
 	/* "x": O_EXCL, a file made since the check is not overwritten either */
-	if (outpath && !(out = fopen(outpath, a.force ? "we" : "wxe"))) {
+	if (outpath && !(out = fopen(outpath, a.overwrite ? "we" : "wxe"))) {
 		vms_error("cannot write '%s': %s", outpath, strerror(errno));
 		json_decref(verdict);
 		json_decref(doc);

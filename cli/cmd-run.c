@@ -14,6 +14,7 @@
 #include "cli/builtin.h"
 #include "audio-probe/probe.h"
 #include "core/machine.h"
+#include "core/metric.h"
 #include "core/procfs.h"
 #include "core/result.h"
 #include "core/resultdoc.h"
@@ -33,7 +34,7 @@ struct run_args {
 	int adaptive;  /* -n auto */
 	double budget; /* --budget, seconds; 0 = not given */
 	const char *output, *label, *workdir, *swap_dir;
-	int force;           /* -o may replace an existing file */
+	int overwrite;       /* -o may replace an existing file */
 	int swap_file_given; /* --swap-file was given */
 	int quiet;
 	int with_audio;
@@ -43,6 +44,7 @@ struct run_args {
 	struct vms_probe_opts probe;
 	int probe_opts; /* a probe option was given */
 	double baseline_s;
+	int idle_given;         /* --idle-seconds was given */
 	double disturbed_above; /* --disturbed-above: other_cpu_pct that marks a run disturbed */
 	long warmup;            /* --warmup: unrecorded-in-statistics runs before each workload */
 	const char *sysctls[VMS_VARIANT_KNOBS_MAX]; /* --sysctl NAME=V1[,V2...] as given */
@@ -58,7 +60,7 @@ enum run_key {
 	RUN_WORKLOAD,
 	RUN_RUNS,
 	RUN_OUTPUT,
-	RUN_FORCE,
+	RUN_OVERWRITE,
 	RUN_LABEL,
 	RUN_WORKDIR,
 	RUN_MACHINE,
@@ -70,7 +72,7 @@ enum run_key {
 	RUN_SWAP_KIND,
 	RUN_NO_DROP_CACHES,
 	RUN_WITH_AUDIO,
-	RUN_BASELINE,
+	RUN_IDLE_SECONDS,
 	RUN_DISTURBED_ABOVE,
 	RUN_WARMUP,
 	RUN_PROBE, /* the probe's own options, parsed by audio-probe */
@@ -80,6 +82,17 @@ enum run_key {
 	RUN_AGAINST,
 	RUN_METRIC,
 	RUN_BUDGET,
+};
+
+/* The values --thp and --swap-file take (the parser and the completion read these) */
+static const char *const thp_values[] = {"off", "kernel", "off,kernel", "kernel,off", NULL};
+static const struct {
+	const char *name;
+	enum vms_swapfile_mode mode;
+} swap_file_values[] = {
+    {"auto", VMS_SWAPFILE_AUTO},
+    {"yes", VMS_SWAPFILE_YES},
+    {"no", VMS_SWAPFILE_NO},
 };
 
 static const struct vms_cli_option run_options[] = {
@@ -99,10 +112,12 @@ static const struct vms_cli_option run_options[] = {
      "that would overrun it is not started",
      RUN_BUDGET, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "FILE",
-     "result file, a new one unless --force (default\n"
+     "result file, a new one unless --overwrite (default\n"
      "vmsuite-<label>-<YYYYmmdd-HHMMSS>.json, with -2, -3... when taken)",
      RUN_OUTPUT, 0},
-    {"force", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing result file", RUN_FORCE, 0},
+    {"overwrite", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing result file", RUN_OVERWRITE,
+     0},
+    {"force", 0, VMS_CLI_ALIAS, "overwrite", NULL, 0, 0},
     {"label", 0, VMS_CLI_REQUIRED, "NAME",
      "name of this kernel/setup in reports (default: uname -r); no '/',\n"
      "no control characters",
@@ -153,8 +168,11 @@ static const struct vms_cli_option run_options[] = {
      "probe during the suite: idle baseline first, then a Sound line\n"
      "per workload (underruns, gaps, skips, rating; see vmsuite probe)",
      RUN_WITH_AUDIO, 0},
-    {"baseline", 0, VMS_CLI_REQUIRED, "SECONDS",
-     "idle audio baseline before the first workload (default 10)", RUN_BASELINE, 0},
+    {"idle-seconds", 0, VMS_CLI_REQUIRED, "SECONDS",
+     "with --with-audio: the idle audio baseline, played before the first\n"
+     "workload (default 10)",
+     RUN_IDLE_SECONDS, 0},
+    {"baseline", 0, VMS_CLI_ALIAS, "idle-seconds", NULL, 0, 0},
     {"disturbed-above", 0, VMS_CLI_REQUIRED, "PCT",
      "mark a run disturbed when other processes used more than PCT % of\n"
      "the emulated machine's CPUs during it (default 5)",
@@ -175,7 +193,7 @@ static const struct vms_cli_option run_options[] = {
      "prctl(PR_SET_THP_DISABLE), 4 KiB pages as in 2001; kernel = the\n"
      "kernel's own policy (default); both = a variant axis",
      RUN_THP, 0},
-    {"", 0, VMS_CLI_GROUP, NULL, NULL, RUN_PROBE, 0}, /* the probe's: --device ... --cpu */
+    {"", 0, VMS_CLI_GROUP, NULL, NULL, RUN_PROBE, 0}, /* the probe's: --device ... --probe-cpus */
     {"quiet", 'q', VMS_CLI_FLAG, NULL, "no progress and no report on stdout", RUN_QUIET, 0},
     {"against", 0, VMS_CLI_REQUIRED, "BASELINE.json",
      "compare the result with this baseline and exit as `git bisect\n"
@@ -191,7 +209,7 @@ static const struct vms_cli_option run_options[] = {
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
-/* The rule for the probe's options in run: "--device, ... and --cpu go with --with-audio",
+/* The rule for the probe's options in run: "--device, ... and --probe-cpus go with --with-audio",
  * with sep before --with-audio. Returns buf. */
 static const char *probe_rule(char *buf, size_t len, const char *sep)
 {
@@ -210,6 +228,52 @@ static char *probe_rule_help(void)
 	return vms_xasprintf("%s; they are the options of `vmsuite probe` and take the same "
 	                     "values.\n",
 	                     probe_rule(rule, sizeof(rule), "\n"));
+}
+
+/* What completes the value of a run option (struct vms_cli_usage's values). */
+static char *run_values(const struct vms_cli_option *o)
+{
+	const struct vms_workload *const *w;
+	char *words = NULL;
+	size_t i;
+
+	if (!o)
+		return NULL; /* workloads go with -w */
+	switch ((enum run_key)o->key) {
+	case RUN_WORKLOAD:
+		for (w = vms_workloads; *w; w++)
+			vms_words_add(&words, (*w)->name);
+		return words;
+	case RUN_RUNS: return vms_xstrdup("auto");
+	case RUN_OUTPUT:
+	case RUN_WITH_AUDIO: return vms_xstrdup(VMS_CLI_FILES);
+	case RUN_WORKDIR:
+	case RUN_SWAP_DIR: return vms_xstrdup(VMS_CLI_DIRS);
+	case RUN_AGAINST: return vms_xstrdup(VMS_CLI_RESULTS);
+	case RUN_MACHINE:
+		for (i = 0; vms_machine_profiles[i].name; i++)
+			vms_words_add(&words, vms_machine_profiles[i].name);
+		return words;
+	case RUN_CPUS: return vms_xstrdup("all");
+	case RUN_SWAP_FILE:
+		for (i = 0; i < VMS_ARRAY_SIZE(swap_file_values); i++)
+			vms_words_add(&words, swap_file_values[i].name);
+		return words;
+	case RUN_SWAP_KIND:
+		for (i = 0; i < VMS_SWAP_KIND_NR; i++)
+			vms_words_add(&words, vms_swap_kinds[i].name);
+		return words;
+	case RUN_THP:
+		for (i = 0; thp_values[i]; i++)
+			vms_words_add(&words, thp_values[i]);
+		return words;
+	case RUN_METRIC:
+		for (i = 0; i < vms_metric_count(); i++)
+			vms_words_add(&words, vms_metric_defs[i].name);
+		return words;
+	case RUN_PROBE: return vms_probe_opt_values(o->name);
+	default: return NULL; /* numbers, sizes, durations, names */
+	}
 }
 
 const struct vms_cli_usage vms_run_usage = {
@@ -250,6 +314,7 @@ const struct vms_cli_usage vms_run_usage = {
         "deciding metric unstable, or a timing change confounded by other processes; the\n"
         "audio probe died). With -n auto the verdict is that of the last look, at its\n"
         "per-look alpha (docs/compare.md, Adaptive runs).\n",
+    .values = run_values,
 };
 
 static const char *profile_names(void)
@@ -323,7 +388,7 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		}
 		a->output = val;
 		return 0;
-	case RUN_FORCE: a->force = 1; return 0;
+	case RUN_OVERWRITE: a->overwrite = 1; return 0;
 	case RUN_LABEL:
 		if (!*val || strchr(val, '/')) {
 			snprintf(err, errlen, "--label needs a name without '/'");
@@ -394,19 +459,19 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 			return -EINVAL;
 		}
 		return 0;
-	case RUN_SWAP_FILE:
-		if (!strcmp(val, "auto"))
-			a->machine.swap_file = VMS_SWAPFILE_AUTO;
-		else if (!strcmp(val, "yes"))
-			a->machine.swap_file = VMS_SWAPFILE_YES;
-		else if (!strcmp(val, "no"))
-			a->machine.swap_file = VMS_SWAPFILE_NO;
-		else {
-			snprintf(err, errlen, "--swap-file takes auto, yes or no, not '%s'", val);
-			return -EINVAL;
+	case RUN_SWAP_FILE: {
+		size_t k;
+
+		for (k = 0; k < VMS_ARRAY_SIZE(swap_file_values); k++) {
+			if (!strcmp(val, swap_file_values[k].name)) {
+				a->machine.swap_file = swap_file_values[k].mode;
+				a->swap_file_given = 1;
+				return 0;
+			}
 		}
-		a->swap_file_given = 1;
-		return 0;
+		snprintf(err, errlen, "--swap-file takes auto, yes or no, not '%s'", val);
+		return -EINVAL;
+	}
 	case RUN_SWAP_KIND: {
 		char names[128] = "";
 		size_t used = 0;
@@ -434,12 +499,13 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		a->with_audio = 1;
 		a->audio_file = val;
 		return 0;
-	case RUN_BASELINE:
+	case RUN_IDLE_SECONDS:
 		if (vms_parse_seconds(val, &a->baseline_s) || a->baseline_s > 3600) {
-			snprintf(err, errlen, "--baseline needs seconds (0 to 3600), not '%s'",
+			snprintf(err, errlen, "--idle-seconds needs seconds (0 to 3600), not '%s'",
 			         val);
 			return -EINVAL;
 		}
+		a->idle_given = 1;
 		return 0;
 	case RUN_DISTURBED_ABOVE:
 		if (vms_parse_decimal(val, NULL, &a->disturbed_above) || a->disturbed_above <= 0 ||
@@ -470,9 +536,12 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		}
 		a->sysctls[a->n_sysctls++] = val;
 		return 0;
-	case RUN_THP:
-		if (strcmp(val, "off") && strcmp(val, "kernel") && strcmp(val, "off,kernel") &&
-		    strcmp(val, "kernel,off")) {
+	case RUN_THP: {
+		const char *const *t;
+
+		for (t = thp_values; *t && strcmp(*t, val); t++)
+			;
+		if (!*t) {
 			snprintf(err, errlen,
 			         "--thp takes off, kernel, off,kernel or kernel,off, not '%s'",
 			         val);
@@ -480,6 +549,7 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		}
 		a->thp = val;
 		return 0;
+	}
 	case RUN_AGAINST:
 		if (a->n_against == VMS_ARRAY_SIZE(a->against) || !*val) {
 			snprintf(err, errlen, "--against needs a result file (at most %zu)",
@@ -519,6 +589,8 @@ static int parse_args(const struct vms_command *self, int argc, char **argv, str
 			    i);
 	if (!a->with_audio && a->probe_opts)
 		return vms_usage_error(self, "%s", probe_rule(why, sizeof(why), " "));
+	if (!a->with_audio && a->idle_given)
+		return vms_usage_error(self, "--idle-seconds goes with --with-audio");
 	if (a->with_audio && vms_probe_opts_check(&a->probe, why, sizeof(why)))
 		return vms_usage_error(self, "%s", why);
 	if (a->n_metrics && !a->n_against)
@@ -840,11 +912,11 @@ int cmd_run(int argc, char **argv)
 		vms_cpu_list_parse(a.probe.cpu_list, &want);
 		CPU_AND(&both, &want, &machine.cpuset);
 		if (!CPU_EQUAL(&both, &want)) {
-			ret =
-			    vms_usage_error(self,
-			                    "--cpu %s is outside the emulated machine's CPUs (%s); "
-			                    "--cpus changes those",
-			                    a.probe.cpu_list, machine.cpu_list);
+			ret = vms_usage_error(
+			    self,
+			    "--probe-cpus %s is outside the emulated machine's CPUs (%s); "
+			    "--cpus changes those",
+			    a.probe.cpu_list, machine.cpu_list);
 			goto out;
 		}
 	}
@@ -871,7 +943,7 @@ int cmd_run(int argc, char **argv)
 	if (!a.label)
 		a.label = uts.release;
 	output = a.output ? vms_xstrdup(a.output) : default_output(a.label);
-	if (vms_output_check("result", output, a.force, "--force")) {
+	if (vms_output_check("result", output, a.overwrite, "--overwrite")) {
 		ret = VMS_EXIT_FATAL;
 		goto out;
 	}
@@ -883,7 +955,7 @@ int cmd_run(int argc, char **argv)
 	sc.workdir = workdir;
 	sc.label = a.label;
 	sc.output = output;
-	sc.force = a.force;
+	sc.force = a.overwrite;
 	sc.argc = argc + 1;
 	sc.argv = argv - 1;
 	sc.progress = !a.quiet && vms_stderr_is_tty();

@@ -23,6 +23,14 @@ static const struct vms_cli_option sysinfo_options[] = {
     {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
 };
 
+/* What completes the value of a sysinfo option (struct vms_cli_usage's values). */
+static char *sysinfo_values(const struct vms_cli_option *o)
+{
+	if (!o)
+		return NULL;
+	return vms_xstrdup(o->key == SYSINFO_FORMAT ? "text json" : VMS_CLI_DIRS);
+}
+
 const struct vms_cli_usage vms_sysinfo_usage = {
     .operands = NULL,
     .about = "Prints the environment fingerprint that `vmsuite run` stores in every result "
@@ -35,6 +43,7 @@ const struct vms_cli_usage vms_sysinfo_usage = {
              "docs/sysinfo.md.\n",
     .options = sysinfo_options,
     .more = "Exit status: 0 ok; 128 output cannot be written; 129 usage error.\n",
+    .values = sysinfo_values,
 };
 
 struct sysinfo_args {

@@ -24,6 +24,8 @@ const struct vms_command vms_commands[] = {
      &vms_compare_usage},
     {"cleanup", cmd_cleanup, "undo what a killed run left on the host: cgroup, swap file, knobs",
      &vms_cleanup_usage},
+    {"completion", cmd_completion, "print a shell completion script (bash or zsh)",
+     &vms_completion_usage},
     /* a script: its help is its own (usage NULL, see vms_command_usage) */
     {"lab", cmd_lab, "boot kernels in QEMU, run vmsuite in each, compare them", NULL},
     {NULL, NULL, NULL, NULL},
@@ -81,7 +83,7 @@ static void usage(FILE *f)
 	           "VM stress workloads with an audio skip probe, for people who test Linux "
 	           "kernels.\n\nCommands:\n");
 	for (c = vms_commands; c->name; c++)
-		fprintf(f, "  %-9s %s\n", c->name, c->summary);
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(
 	    f,
 	    "\nSee 'vmsuite help <command>' for a command's options.\n"

@@ -10,11 +10,9 @@
 
 #define HELP_WIDTH 100 /* columns of the generated help */
 #define HELP_COL   26  /* where option help starts (longer option names push it right) */
-#define MAX_ROWS   64  /* options of one command, its group's included */
+#define MAX_ROWS   VMS_CLI_MAX_ROWS
 
-/* u's option rows into rows[MAX_ROWS], a VMS_CLI_GROUP row replaced by the rows of u->group()
- * with that row's key; NULL-name terminated. */
-static void flatten(const struct vms_cli_usage *u, struct vms_cli_option *rows)
+size_t vms_cli_rows(const struct vms_cli_usage *u, struct vms_cli_option *rows)
 {
 	const struct vms_cli_option *o, *g;
 	size_t n = 0;
@@ -34,6 +32,7 @@ static void flatten(const struct vms_cli_usage *u, struct vms_cli_option *rows)
 		}
 	}
 	memset(&rows[n], 0, sizeof(rows[n]));
+	return n;
 }
 
 /* The option argv[i] names, and its attached value ("--x=V", "-xV") in *val. NULL if none. */
@@ -66,6 +65,18 @@ static const struct vms_cli_option *find(const struct vms_cli_option *opts, cons
 	return NULL;
 }
 
+/* The option alias (a VMS_CLI_ALIAS row of opts) stands for, or NULL. */
+static const struct vms_cli_option *alias_target(const struct vms_cli_option *opts,
+                                                 const struct vms_cli_option *alias)
+{
+	const struct vms_cli_option *o;
+
+	for (o = opts; o->name; o++)
+		if (o->arg != VMS_CLI_ALIAS && !strcmp(o->name, alias->arg_name))
+			return o;
+	return NULL;
+}
+
 int vms_cli_usage_verror(const char *cmd, const char *fmt, va_list ap)
 {
 	char msg[1024];
@@ -94,7 +105,7 @@ int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char
 	int i, operands_only = 0;
 	char err[1024];
 
-	flatten(u, opts);
+	vms_cli_rows(u, opts);
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val;
 		const struct vms_cli_option *o;
@@ -117,6 +128,15 @@ int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char
 			snprintf(typed, sizeof(typed), "--%s", o->name);
 		else
 			snprintf(typed, sizeof(typed), "-%c", o->short_name);
+		if (o->arg == VMS_CLI_ALIAS) {
+			const struct vms_cli_option *to = alias_target(opts, o);
+
+			if (!to)
+				abort(); /* a table whose alias names no option */
+			vms_warn("%s: '%s' is deprecated and goes in the next release: use '--%s'",
+			         cmd, typed, to->name);
+			o = to;
+		}
 		switch (o->arg) {
 		case VMS_CLI_FLAG:
 			if (val)
@@ -136,7 +156,8 @@ int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char
 			if (!val && i + 1 < argc && argv[i + 1][0] != '-')
 				val = argv[++i];
 			break;
-		case VMS_CLI_GROUP: break; /* flatten() left none */
+		case VMS_CLI_GROUP:
+		case VMS_CLI_ALIAS: break; /* vms_cli_rows() left none; aliases resolved */
 		}
 		if (fn(ctx, o, val, err, sizeof(err)))
 			return vms_cli_usage_error(cmd, "%s", err);
@@ -172,6 +193,8 @@ static void print_synopsis(FILE *f, const char *cmd, const struct vms_cli_usage 
 	for (o = rows; o->name; o++) {
 		int n;
 
+		if (o->arg == VMS_CLI_ALIAS)
+			continue;
 		if (o->short_name)
 			n = snprintf(item, sizeof(item), "[-%c", o->short_name);
 		else
@@ -231,6 +254,31 @@ void vms_cli_help_append(char *buf, size_t len, const char *sep, const char *ite
 		snprintf(buf + used, len - used, "%s%s", used ? sep : "", item);
 }
 
+/* The old spellings, in a paragraph of their own: "Old spellings, ...: --force (now
+ * --overwrite), ..." */
+static void print_aliases(FILE *f, const struct vms_cli_option *rows)
+{
+	const struct vms_cli_option *o;
+	char *text = NULL, *next;
+
+	for (o = rows; o->name; o++) {
+		if (o->arg != VMS_CLI_ALIAS)
+			continue;
+		next = vms_xasprintf("%s%s--%s (now --%s)", text ? text : "", text ? ", " : "",
+		                     o->name, o->arg_name);
+		free(text);
+		text = next;
+	}
+	if (!text)
+		return;
+	next = vms_xasprintf("\nOld spellings, still accepted with a warning until the next "
+	                     "release: %s.",
+	                     text);
+	vms_cli_print_wrapped(f, next);
+	free(next);
+	free(text);
+}
+
 void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 {
 	struct vms_cli_option rows[MAX_ROWS];
@@ -238,7 +286,7 @@ void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 	size_t width = 0;
 	char label[128];
 
-	flatten(u, rows);
+	vms_cli_rows(u, rows);
 	print_synopsis(f, cmd, u, rows);
 	if (u->about)
 		fprintf(f, "\n%s", u->about);
@@ -252,14 +300,18 @@ void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 	for (o = rows; o->name; o++) {
 		size_t l = option_label(o, label, sizeof(label)) + 2;
 
-		if (l > width && l <= HELP_COL)
+		if (o->arg != VMS_CLI_ALIAS && l > width && l <= HELP_COL)
 			width = l;
 	}
 	if (rows[0].name)
 		fputc('\n', f);
 	for (o = rows; o->name; o++) {
 		const char *line = o->help, *nl;
-		size_t l = option_label(o, label, sizeof(label));
+		size_t l;
+
+		if (o->arg == VMS_CLI_ALIAS)
+			continue;
+		l = option_label(o, label, sizeof(label));
 
 		fputs(label, f);
 		fprintf(f, "%*s", l + 2 <= width ? (int)(width - l) : 2, "");
@@ -269,6 +321,7 @@ void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 		}
 		fprintf(f, "%s\n", line);
 	}
+	print_aliases(f, rows);
 	if (u->generated_more || u->more)
 		fputc('\n', f);
 	if (u->generated_more) {

@@ -16,13 +16,17 @@ enum vms_cli_arg {
 	                   * '-' */
 	VMS_CLI_GROUP,    /* not an option: the rows of the usage's group() go here, each given
 	                   * this row's key (a library's own options, e.g. the audio probe's) */
+	VMS_CLI_ALIAS,    /* not an option of its own: an old spelling of the option arg_name
+	                   * names (in the same table or group), kept for one release. The parser
+	                   * warns on stderr and hands over that option; the help lists it apart,
+	                   * completion does not offer it */
 };
 
 struct vms_cli_option {
 	const char *name; /* long name without "--"; NULL ends a table */
 	char short_name;  /* 0 = none */
 	enum vms_cli_arg arg;
-	const char *arg_name; /* "FILE"; NULL for a flag */
+	const char *arg_name; /* "FILE"; NULL for a flag; VMS_CLI_ALIAS: the option's name */
 	const char *help;     /* one line, or several separated by '\n' */
 	int key;              /* for the command's handler */
 	int repeatable;       /* shown as "[-w SPEC]..." in the usage line */
@@ -45,7 +49,26 @@ struct vms_cli_usage {
 	 * by the help writer); may be NULL */
 	char *(*generated_more)(void);
 	const char *more; /* examples, exit status; may be NULL */
+	/* What `vmsuite completion` offers for the value of option o (a row of options or of
+	 * group()) or, with o NULL, for the command's operands: a new string of words separated
+	 * by spaces, taken from the tables the command checks values against; VMS_CLI_FILES,
+	 * VMS_CLI_DIRS or VMS_CLI_RESULTS stand for paths. NULL: nothing to offer (a number, a
+	 * size, a free name). The function may be NULL. */
+	char *(*values)(const struct vms_cli_option *o);
 };
+
+/* The path kinds a values() string may be */
+#define VMS_CLI_FILES   "<file>"   /* any file */
+#define VMS_CLI_DIRS    "<dir>"    /* a directory */
+#define VMS_CLI_RESULTS "<result>" /* a result file: *.json */
+
+/* The most rows a command has, a group's included */
+#define VMS_CLI_MAX_ROWS 64
+
+/* u's option rows into rows[VMS_CLI_MAX_ROWS], a VMS_CLI_GROUP row replaced by the rows of
+ * u->group() with that row's key; NULL-name terminated: what the parser and the help read.
+ * Returns the number of rows. */
+size_t vms_cli_rows(const struct vms_cli_usage *u, struct vms_cli_option *rows);
 
 /* Called once per option (opt set, value NULL for a flag or an absent optional value; opt is
  * valid during the call only) and once per operand (opt NULL, value the argument), in

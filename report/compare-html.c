@@ -267,7 +267,8 @@ static void cmp_env(FILE *f, const struct vms_compare *c, size_t k)
 		        "<p class=\"note\">%zu hard difference(s): the verdicts they affect are "
 		        "\"not comparable\"%s.</p>\n",
 		        vms_envdiff_count(d, VMS_ENV_HARD),
-		        c->opts.force ? " unless forced (--force was given)" : "");
+		        c->opts.force ? " unless forced (--ignore-hard-differences was given)"
+		                      : "");
 	if (vms_envdiff_count(d, VMS_ENV_SOFT))
 		fputs("<p class=\"meta\">Soft differences are possible confounders of the verdicts "
 		      "they could explain.</p>\n",

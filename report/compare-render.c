@@ -60,3 +60,8 @@ const char *vms_compare_renderer_help(void)
 
 	return join(help, sizeof(help), 1);
 }
+
+const struct vms_compare_renderer *vms_compare_renderer_at(size_t i)
+{
+	return i < VMS_ARRAY_SIZE(renderers) ? &renderers[i] : NULL;
+}

@@ -33,6 +33,8 @@ const char *vms_compare_renderer_names(void);
 /* `vmsuite compare -f`'s help, made from the table: each name with its note. A static
  * string. */
 const char *vms_compare_renderer_help(void);
+/* The i-th renderer of the table (0, 1, ...), NULL past its end. */
+const struct vms_compare_renderer *vms_compare_renderer_at(size_t i);
 
 int vms_compare_render_text(const struct vms_compare *c, FILE *f);
 int vms_compare_render_markdown(const struct vms_compare *c, FILE *f);

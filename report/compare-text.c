@@ -98,18 +98,18 @@ static void text_env(const struct vms_compare *c, size_t k, FILE *f)
 	}
 	if (hard && c->opts.force)
 		fprintf(f,
-		        "  => %zu hard difference(s): compared anyway (--force); treat verdicts "
-		        "with care\n",
+		        "  => %zu hard difference(s): compared anyway (--ignore-hard-differences); "
+		        "treat verdicts with care\n",
 		        hard);
 	else if (hard && vms_envdiff_blocks(d, NULL, 0))
 		fprintf(f,
 		        "  => %zu hard difference(s): every verdict is \"not comparable\" "
-		        "(--force compares anyway)\n",
+		        "(--ignore-hard-differences compares anyway)\n",
 		        hard);
 	else if (hard)
 		fprintf(f,
 		        "  => %zu hard difference(s): the affected verdicts are \"not "
-		        "comparable\" (--force)\n",
+		        "comparable\" (--ignore-hard-differences)\n",
 		        hard);
 	if (vms_envdiff_count(d, VMS_ENV_SOFT))
 		fprintf(f, "  => soft differences are possible confounders: a * marks the "

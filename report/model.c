@@ -596,6 +596,11 @@ const struct vms_report_renderer *vms_report_renderer_find(const char *name)
 	return NULL;
 }
 
+const struct vms_report_renderer *vms_report_renderer_at(size_t i)
+{
+	return i < VMS_ARRAY_SIZE(renderers) ? &renderers[i] : NULL;
+}
+
 const char *vms_report_renderer_names(void)
 {
 	static char names[160];

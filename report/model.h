@@ -188,6 +188,8 @@ struct vms_report_renderer {
 
 /* The renderer called name, or NULL. */
 const struct vms_report_renderer *vms_report_renderer_find(const char *name);
+/* The i-th renderer of the table (0, 1, ...), NULL past its end. */
+const struct vms_report_renderer *vms_report_renderer_at(size_t i);
 /* "text, markdown, html or json": the names from the renderer table, for usage messages. */
 const char *vms_report_renderer_names(void);
 /* `vmsuite report -f`'s help, made from the renderer table: each name with its note, the

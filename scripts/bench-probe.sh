@@ -13,7 +13,7 @@
 #
 # How, and why so: on a virtual machine a wake-up costs what the host's state makes it cost,
 # so every round measures everything, one after the other, alone on the same CPU (the player
-# pinned there with --cpu, the floors and the decoder with taskset; vmsuite's own process and
+# pinned there with --probe-cpus, the floors and the decoder with taskset; vmsuite's own process and
 # the probe's watcher thread on the other CPUs, as under `vmsuite run`), the order rotating
 # from round to round, and each round gives its own ratios; the medians of ROUNDS rounds are
 # printed with every round's value. Processes measured at the same time on one CPU disturb
@@ -79,7 +79,7 @@ measure() {
 	decode) taskset -c "$cpu" "$helper" "$mp3" 120 ;;
 	player)
 		taskset -c "$others" "$vmsuite" probe "$mp3" --seconds "$secs" --device virtual \
-			--latency "$preset" --cpu "$cpu" -o "$tmp/p.json" --force >/dev/null 2>"$tmp/err" ||
+			--latency "$preset" --probe-cpus "$cpu" -o "$tmp/p.json" --overwrite >/dev/null 2>"$tmp/err" ||
 			{ cat "$tmp/err" >&2; exit 1; }
 		python3 - "$tmp/p.json" <<'PY'
 import json, sys
@@ -99,7 +99,7 @@ echo "file: $mp3, $secs s per measurement, $rounds rounds, each alone on CPU $cp
 for preset in 2001 desktop pro; do
 	# the period and buffer the device grants for the preset, for the floors
 	"$vmsuite" probe "$mp3" --seconds 1 --device virtual --latency "$preset" \
-		-o "$tmp/g.json" --force >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+		-o "$tmp/g.json" --overwrite >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 	read -r period buffer method < <(python3 -c 'import json, sys
 f = json.load(open(sys.argv[1]))["audio"]["facts"]
 print(f["period_ms"], f["buffer_ms"], f.get("cause_method", "?"))' "$tmp/g.json")

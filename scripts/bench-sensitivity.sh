@@ -109,9 +109,9 @@ for plan in "${plan_list[@]}"; do
 			f=$out/$plan-$pair-$label.json
 			echo "-- $plan/$pair: $label ($runs runs${opts:+, $opts})"
 			# shellcheck disable=SC2086 # word splitting of the option lists is intended
-			"$vmsuite" run $wargs -n "$runs" --with-audio --baseline "$baseline" $opts \
+			"$vmsuite" run $wargs -n "$runs" --with-audio --idle-seconds "$baseline" $opts \
 				--workdir "$workdir" \
-				--label "$plan $pair $label" -q -o "$f" --force ||
+				--label "$plan $pair $label" -q -o "$f" --overwrite ||
 				echo "   (vmsuite run exited $?; its result file is compared as it is)"
 			# a failed run ruins the comparison: say which, and whether the emulated
 			# machine's OOM killer ended it (runs[].oom_killed counts its own cgroup's kills
@@ -135,8 +135,8 @@ PY
 		# each step of the pair: BASE -> OTHER, BASE = the previous condition
 		for ((i = 1; i < ${#files[@]}; i++)); do
 			cmp=$out/$plan-$pair-${labels[i - 1]}-vs-${labels[i]}.compare.json
-			# the conditions differ on purpose (CPUs, geometry, rt): --force past those facts
-			"$vmsuite" compare "${files[i - 1]}" "${files[i]}" -f json --exit-zero --force -o "$cmp" \
+			# the conditions differ on purpose (CPUs, geometry, rt): --ignore-hard-differences past those facts
+			"$vmsuite" compare "${files[i - 1]}" "${files[i]}" -f json --exit-zero --ignore-hard-differences -o "$cmp" \
 				--overwrite || { echo "   (compare failed)"; continue; }
 			pairs_total=$((pairs_total + 1))
 			verdict=$(python3 - "$cmp" "$(expected "$pair")" "${labels[i - 1]}" "${labels[i]}" <<'PY'

@@ -646,7 +646,7 @@ static int checkpoint(void *ctx, const json_t *doc)
 	    vms_json_write_file(doc, path, s->saves || s->cfg.force ? 0 : VMS_WRITE_NOREPLACE);
 
 	if (ret == -EEXIST)
-		vms_error("'%s' exists: not overwritten (--force replaces it)", path);
+		vms_error("'%s' exists: not overwritten (--overwrite replaces it)", path);
 	else if (ret)
 		vms_error("cannot write '%s': %s", path, strerror(-ret));
 	if (ret)

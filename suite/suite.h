@@ -24,7 +24,7 @@ struct vms_suite_config {
 	const char *workdir;               /* absolute */
 	const char *label;
 	const char *output; /* result file, checked writable */
-	int force;          /* the first checkpoint may replace an existing output (--force) */
+	int force;          /* the first checkpoint may replace an existing output (--overwrite) */
 	int argc;           /* the command line, recorded in the result */
 	char **argv;
 	int progress;

@@ -79,7 +79,7 @@ PY
 }
 expect_exit 0 "a clean run on the image" -- "$VMSUITE" run "${plan[@]}" -o base.json
 
-run_filled 128 "a run whose work filesystem filled up" run "${plan[@]}" -o full.json --force
+run_filled 128 "a run whose work filesystem filled up" run "${plan[@]}" -o full.json --overwrite
 echo "$err"
 expect_in "$err" "mmap001 run 1/1 failed: the work filesystem filled up: '$mnt' had no space left" "the run's warning"
 expect_in "$err" "vmsuite: the work filesystem filled up during the run" "the final error"
@@ -88,7 +88,7 @@ if printf '%s' "$err" | grep -q "signal 7\|Bus error"; then fail "reported as a 
 [ "$(json_get full.json "d['workloads'][0]['runs'][0]['reason'].startswith('the work filesystem filled up')")" = True ] &&
   ok || fail "the mmap001 run's reason"
 
-run_filled 125 "--against with the work filesystem filled up" run "${plan[@]}" -o against.json --force --against base.json
+run_filled 125 "--against with the work filesystem filled up" run "${plan[@]}" -o against.json --overwrite --against base.json
 expect_in "$err" "the work filesystem filled up: exit 125 (skip)" "the --against note"
 
 # with the filler's file gone, the same run passes again

@@ -1,6 +1,6 @@
 # `cmake --install` into a fresh prefix gives a working vmsuite: the installed binary finds the
-# installed plugin and sample MP3 (not the build tree's), the man page is there, and `vmsuite lab`
-# finds the installed lab script.
+# installed plugin and sample MP3 (not the build tree's), the man page, the guides and the shell
+# completion are there, and `vmsuite lab` finds the installed lab script.
 . "$(dirname "$0")/lib.sh"
 
 prefix=$VMS_TEST_TMP/prefix
@@ -8,6 +8,18 @@ cmake --install "$VMS_BINARY_DIR" --prefix "$prefix" >/dev/null 2>install.err &&
 for f in bin/vmsuite share/man/man1/vmsuite.1 share/vmsuite/sample.mp3; do
   [ -e "$prefix/$f" ] && ok || fail "$f not installed"
 done
+# the guides the man page's SEE ALSO names
+for f in "$VMS_SOURCE_DIR"/docs/*.md; do
+  [ -e "$prefix/share/doc/vmsuite/${f##*/}" ] && ok || fail "docs/${f##*/} not installed"
+done
+# the completion, as the installed binary makes it (bash-completion's directory under the
+# prefix unless its pkg-config file names another; zsh's site-functions)
+bash_dir=$(pkg-config --define-variable=prefix="$prefix" --variable=completionsdir \
+  bash-completion 2>/dev/null) || bash_dir=$prefix/share/bash-completion/completions
+cmp -s "$bash_dir/vmsuite" <("$prefix/bin/vmsuite" completion bash) && ok ||
+  fail "$bash_dir/vmsuite is not the installed vmsuite's bash completion"
+cmp -s "$prefix/share/zsh/site-functions/_vmsuite" <("$prefix/bin/vmsuite" completion zsh) &&
+  ok || fail "share/zsh/site-functions/_vmsuite is not the installed vmsuite's zsh completion"
 ls "$prefix"/lib*/vmsuite/libasound_module_pcm_vmsclock.so >/dev/null 2>&1 && ok || fail "plugin not installed"
 expect_exit 0 "installed --version" -- "$prefix/bin/vmsuite" --version
 expect_exit 0 "installed probe" -- "$prefix/bin/vmsuite" probe --seconds 1

@@ -76,10 +76,10 @@ else
 fi
 
 # One CPU, as the 2001 box: the workloads and the player on the same one, recorded; vmsuite
-# itself on the others when there are others; --cpus all lifts it; the player's --cpu must lie
+# itself on the others when there are others; --cpus all lifts it; the player's --probe-cpus must lie
 # within the emulated machine's CPUs
 expect_exit 0 "one CPU by default" -- "$VMSUITE" run --machine hron2001 --swap-file no \
-  --with-audio --baseline 0.5 -w mtest01:bytes=8M -n 1 -o cpu1.json
+  --with-audio --idle-seconds 0.5 -w mtest01:bytes=8M -n 1 -o cpu1.json
 mj='d["protocol"]["machine"]'
 [ "$(json_get cpu1.json "$mj[\"cpus\"]")" = 1 ] && ok || fail "cpus: $(json_get cpu1.json "$mj")"
 [ "$(json_get cpu1.json "$mj[\"cpus_from\"]")" = profile ] && ok || fail "cpus_from"
@@ -95,9 +95,9 @@ expect_exit 0 "--cpus all" -- "$VMSUITE" run --machine hron2001 --swap-file no -
   -w mtest01:bytes=8M -n 1 -o cpuall.json
 [ "$(json_get cpuall.json "$mj[\"cpus\"]")" = None ] && ok || fail "--cpus all pinned"
 if [ "$allowed" -gt 0 ]; then
-  expect_exit 129 "--cpu outside" -- "$VMSUITE" run --machine hron2001 --swap-file no \
-    --with-audio --cpu 0 -w mtest01:bytes=1M -n 1 -o cpubad.json
-  expect_in "$err" "outside the emulated machine's CPUs" "--cpu outside says why"
+  expect_exit 129 "--probe-cpus outside" -- "$VMSUITE" run --machine hron2001 --swap-file no \
+    --with-audio --probe-cpus 0 -w mtest01:bytes=1M -n 1 -o cpubad.json
+  expect_in "$err" "outside the emulated machine's CPUs" "--probe-cpus outside says why"
 fi
 
 # left behind = a vmsuite-<pid> cgroup whose vmsuite is gone (other tests running at the same

@@ -9,7 +9,7 @@ refused() {
   shift
   rm -f r.json
   expect_exit 129 "run $*" -- "$VMSUITE" run --machine host --no-drop-caches -q -n 1 \
-    --baseline 0 -o r.json "$@"
+    -o r.json "$@"
   expect_in "$err" "$needle" "run $*"
   [ "$(printf '%s\n' "$err" | grep -c '^vmsuite:')" -eq 1 ] && ok || fail "run $*: not one line: $err"
   [ ! -e r.json ] && ok || fail "run $*: a result file was written"
@@ -22,7 +22,8 @@ done
 refused "malformed number '+5' for percent" -w "mtest01:percent=+5"
 refused "malformed number ' 5' for percent" -w "mtest01:percent= 5"
 for v in 1e3 inf nan 0x10 " 1" +1 1e400; do
-  refused "--baseline needs seconds (0 to 3600), not '$v'" -w mtest01:bytes=1M --baseline "$v"
+  refused "--idle-seconds needs seconds (0 to 3600), not '$v'" -w mtest01:bytes=1M --with-audio \
+    --idle-seconds "$v"
 done
 for v in +2 " 2" 0x2 2e0; do
   refused "runs must be" -w mtest01:bytes=1M -n "$v"

@@ -9,7 +9,7 @@
 
 run_audio() { # run_audio ARGS...: a tiny suite with the probe on the virtual device
   "$VMSUITE" run --machine host --no-drop-caches -q -w mtest01:bytes=1M -n 1 \
-    --with-audio --device virtual --baseline 0 "$@"
+    --with-audio --device virtual --idle-seconds 0 "$@"
 }
 
 # refused ARGS...: exit 129 from both, one error line each, the same message after the
@@ -38,8 +38,8 @@ refused --latency pro --period 10
 expect_in "$last_msg" "the buffer must hold at least two periods: --period 10 ms needs --buffer 20 ms or more (the pro preset's buffer is 10.67 ms)" "period alone, pro preset"
 refused --latency fast
 expect_in "$last_msg" "--latency wants 2001, desktop or pro, not 'fast'" "--latency fast"
-refused --cpu x
-expect_in "$last_msg" "--cpu wants a CPU list (0, 0-1, 0,2), not 'x'" "--cpu x"
+refused --probe-cpus x
+expect_in "$last_msg" "--probe-cpus wants a CPU list (0, 0-1, 0,2), not 'x'" "--probe-cpus x"
 refused --rt=1
 expect_in "$last_msg" "option '--rt' takes no value" "flag with a value"
 
@@ -63,7 +63,19 @@ accepted 25 50 --period 25ms
 
 # the probe options without --with-audio are a mistake in run
 expect_exit 129 "run --period without --with-audio" -- "$VMSUITE" run -o r.json --period 25
-expect_in "$err" "vmsuite: run: --device, --latency, --period, --buffer, --rt, --mlock and --cpu go with --with-audio" "run --period without --with-audio"
+expect_in "$err" "vmsuite: run: --device, --latency, --period, --buffer, --rt, --mlock and --probe-cpus go with --with-audio" "run --period without --with-audio"
+# and so is the idle baseline's length, like --device
+rm -f r.json
+expect_exit 129 "run --idle-seconds without --with-audio" -- "$VMSUITE" run -o r.json --idle-seconds 5
+expect_in "$err" "vmsuite: run: --idle-seconds goes with --with-audio" "run --idle-seconds without --with-audio"
+[ ! -e r.json ] && ok || fail "run --idle-seconds without --with-audio wrote r.json"
+# the old spellings (until the next release): one warning line each, then what the new one does
+expect_exit 129 "run --baseline without --with-audio" -- "$VMSUITE" run -o r.json --baseline 5
+expect_in "$err" "vmsuite: warning: run: '--baseline' is deprecated and goes in the next release: use '--idle-seconds'" "--baseline warns"
+expect_in "$err" "vmsuite: run: --idle-seconds goes with --with-audio" "--baseline is --idle-seconds"
+expect_exit 129 "probe --cpu x" -- "$VMSUITE" probe --cpu x
+expect_in "$err" "vmsuite: warning: probe: '--cpu' is deprecated and goes in the next release: use '--probe-cpus'" "--cpu warns"
+expect_in "$err" "--probe-cpus wants a CPU list (0, 0-1, 0,2), not 'x'" "--cpu is --probe-cpus"
 
 # help: both commands document the probe options with the same lines; every option shown
 # is one the parser knows (--NAME=x then an unknown option stops before anything runs); all

@@ -1,5 +1,6 @@
 # Result files say what happened and are never lost: -o never replaces what is not a regular
-# file, never overwrites an existing file without --force (default names pick a free name),
+# file, never overwrites an existing file without --overwrite (--force, its old spelling,
+# warns; default names pick a free name),
 # arguments that are not UTF-8 are refused before anything runs, a result that cannot be written
 # is not announced, and reports tell killed, interrupted, failed and skipped apart.
 # The root part makes a device node and a small full tmpfs in the test's own directory.
@@ -20,20 +21,31 @@ for cmd in "run ${small[*]}" "probe" "report $data/golden-result.json" \
   [ -p fifo ] && ok || fail "$cmd -o FIFO: the FIFO was replaced"
 done
 
-# an existing result is never overwritten without --force
+# an existing result is never overwritten without --overwrite
 expect_exit 0 "first run" -- "$VMSUITE" run "${small[@]}" -o r.json
 first=$(json_get r.json 'd["start_time"]')
 expect_exit 128 "second run, same -o" -- "$VMSUITE" run "${small[@]}" -o r.json
 expect_in "$err" "'r.json' exists" "second run: message"
-expect_in "$err" "--force" "second run: names --force"
+expect_in "$err" "--overwrite" "second run: names --overwrite"
 [ "$(json_get r.json 'd["start_time"]')" = "$first" ] && ok || fail "r.json was overwritten"
+expect_exit 0 "run --overwrite" -- "$VMSUITE" run "${small[@]}" -o r.json --overwrite
+expect_in "$(json_get r.json 'd["command_line"]')" "--overwrite" "run --overwrite replaced r.json"
+# the old spelling, until the next release: one warning line, then the same
 expect_exit 0 "run --force" -- "$VMSUITE" run "${small[@]}" -o r.json --force
 expect_in "$(json_get r.json 'd["command_line"]')" "--force" "run --force replaced r.json"
+expect_in "$err" "vmsuite: warning: run: '--force' is deprecated and goes in the next release: use '--overwrite'" \
+  "run --force warns"
+[ "$(grep -c deprecated <<<"$err")" = 1 ] && ok || fail "run --force: not one warning: $err"
 echo old > rep.txt
 expect_exit 128 "report onto an existing file" -- "$VMSUITE" report "$data/golden-result.json" -o rep.txt
 [ "$(cat rep.txt)" = old ] && ok || fail "report overwrote rep.txt"
+expect_exit 0 "report --overwrite" -- "$VMSUITE" report "$data/golden-result.json" -o rep.txt --overwrite
+cmp -s rep.txt "$data/golden-report.txt" && ok || fail "report --overwrite did not replace rep.txt"
+echo old > rep.txt
 expect_exit 0 "report --force" -- "$VMSUITE" report "$data/golden-result.json" -o rep.txt --force
 cmp -s rep.txt "$data/golden-report.txt" && ok || fail "report --force did not replace rep.txt"
+expect_in "$err" "report: '--force' is deprecated and goes in the next release: use '--overwrite'" \
+  "report --force warns"
 expect_exit 2 "compare onto an existing file" -- "$VMSUITE" compare "$data/golden-result.json" "$data/golden-result.json" -o rep.txt
 expect_in "$err" "'rep.txt' exists" "compare: message"
 cmp -s rep.txt "$data/golden-report.txt" && ok || fail "compare overwrote rep.txt"

@@ -434,7 +434,7 @@ static void env_one_fact(void **state)
 				assert_int_equal(vms_compare_status(&c), 2);
 			}
 			vms_compare_release(&c);
-			cmp2(&c, a, b, 1); /* --force */
+			cmp2(&c, a, b, 1); /* --ignore-hard-differences */
 			assert_int_equal(verdict(&c, "mmap001", "elapsed_s"),
 			                 VMS_VERDICT_REGRESSION);
 			assert_int_not_equal(verdict(&c, "mmap001", "sound_rating"),

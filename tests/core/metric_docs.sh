@@ -57,7 +57,7 @@ esac
 
 # a real run on the host machine with the audio probe on the virtual device
 "$VMSUITE" run --machine host -w mtest01:bytes=8M -w mmap001:bytes=8M -n 1 --with-audio \
-  --baseline 1 --no-drop-caches -q -o r.json >out 2>err
+  --idle-seconds 1 --no-drop-caches -q -o r.json >out 2>err
 rc=$?
 if [ "$rc" -ne 0 ]; then
   echo "FAIL: run exited $rc: $(cat err)" >&2

@@ -41,11 +41,11 @@ static void test_fifo_kept(void **state)
 	assert_int_equal(vms_write_atomic(path, "x", 1, VMS_WRITE_NOREPLACE), -ENOTSUP);
 	assert_int_equal(lstat(path, &st), 0);
 	assert_true(S_ISFIFO(st.st_mode));
-	assert_int_equal(vms_output_check(NULL, path, 1, "--force"), -ENOTSUP);
+	assert_int_equal(vms_output_check(NULL, path, 1, "--overwrite"), -ENOTSUP);
 	assert_int_equal(unlink(path), 0);
 	/* a directory is not replaced either */
 	assert_int_equal(vms_write_atomic(dir, "x", 1, 0), -EISDIR);
-	assert_int_equal(vms_output_check("result", dir, 1, "--force"), -EISDIR);
+	assert_int_equal(vms_output_check("result", dir, 1, "--overwrite"), -EISDIR);
 }
 
 static void test_noreplace(void **state)
@@ -54,10 +54,10 @@ static void test_noreplace(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/r.json", dir);
-	assert_int_equal(vms_output_check(NULL, path, 0, "--force"), 0);
+	assert_int_equal(vms_output_check(NULL, path, 0, "--overwrite"), 0);
 	assert_int_equal(vms_write_atomic(path, "1", 1, VMS_WRITE_NOREPLACE), 0);
-	assert_int_equal(vms_output_check(NULL, path, 0, "--force"), -EEXIST);
-	assert_int_equal(vms_output_check(NULL, path, 1, "--force"), 0);
+	assert_int_equal(vms_output_check(NULL, path, 0, "--overwrite"), -EEXIST);
+	assert_int_equal(vms_output_check(NULL, path, 1, "--overwrite"), 0);
 	assert_int_equal(vms_write_atomic(path, "2", 1, VMS_WRITE_NOREPLACE), -EEXIST);
 	text = vms_read_text(path);
 	assert_string_equal(text, "1");

@@ -29,7 +29,7 @@ code=$?
 undone "$p" "set-up error"
 
 for sig in INT TERM HUP; do
-  "$VMSUITE" run -w mmap001:bytes=1G -n 5 -o s.json --force >s.out 2>s.err &
+  "$VMSUITE" run -w mmap001:bytes=1G -n 5 -o s.json --overwrite >s.out 2>s.err &
   p=$!
   started+=("$p")
   wait_for 60 has_child "$p" || fail "SIG$sig: no workload started: $(cat s.err)"

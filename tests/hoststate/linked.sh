@@ -62,7 +62,7 @@ for arg in vm.overcommit_kbytes=1000000,2000000 vm.dirty_bytes=67108864,13421772
   vm.dirty_background_bytes=33554432,67108864 vm.dirty_ratio=30,40 vm.overcommit_ratio=60,70; do
   name=${arg%%=*}
   expect_exit 0 "--sysctl $arg" -- "$VMSUITE" run --machine host -w mtest01:bytes=8M -n 1 \
-    --sysctl "$arg" -o n.json --force
+    --sysctl "$arg" -o n.json --overwrite
   as_before "--sysctl $arg"
   short=${name#vm.}
   for p in $pairs; do
@@ -77,7 +77,7 @@ done
 # ---- SIGKILL: the record holds both originals; cleanup writes both back ----
 changed() { [ "$(cat "$vm/dirty_bytes")" != "${before[dirty_bytes]}" ]; }
 "$VMSUITE" run --machine host -w mtest01:bytes=32M -n 500 --sysctl vm.dirty_bytes=67108864,134217728 \
-  -o k.json --force >k.out 2>k.err &
+  -o k.json --overwrite >k.out 2>k.err &
 victim=$!
 started+=("$victim")
 wait_for 60 changed || fail "dirty_bytes never changed: $(cat k.err)"

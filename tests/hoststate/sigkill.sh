@@ -6,7 +6,7 @@
 
 # kill_mid_run: starts a run, SIGKILLs it once its workload child runs; sets $victim
 kill_mid_run() {
-  "$VMSUITE" run -w mmap001:bytes=1G -n 5 -o k.json --force >k.out 2>k.err &
+  "$VMSUITE" run -w mmap001:bytes=1G -n 5 -o k.json --overwrite >k.out 2>k.err &
   victim=$!
   started+=("$victim")
   wait_for 60 has_child "$victim" || fail "the run never started a workload: $(cat k.err)"

@@ -69,7 +69,7 @@ no_records && ok || fail "journal records left after Ctrl-C"
 # ---- SIGKILL: the knob stays changed with its record; cleanup writes it back and says so ----
 kill_mid_run() {
   "$VMSUITE" run --machine host -w mtest01:bytes=32M -n 500 --sysctl vm.page-cluster=$vals \
-    -o k.json --force >k.out 2>k.err &
+    -o k.json --overwrite >k.out 2>k.err &
   victim=$!
   started+=("$victim")
   wait_for 60 knob_changed || fail "the knob never changed: $(cat k.err)"

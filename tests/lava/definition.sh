@@ -92,7 +92,7 @@ expect_exit 0 "baseline run" -- "$VMSUITE" run -q --machine host --no-drop-cache
 mkdir -p "work dir"
 # a job writes a ' as '\'' (LAVA pastes the value between single quotes)
 params=(SKIP_INSTALL=true "VMSUITE=$VMSUITE" WORKLOADS="mtest01:bytes=16M" RUNS=2 MACHINE=host
-  AUDIO=true "EXTRA_ARGS=--baseline 1 --device virtual --no-drop-caches --workdir \"$VMS_TEST_TMP/work dir\""
+  AUDIO=true "EXTRA_ARGS=--idle-seconds 1 --device virtual --no-drop-caches --workdir \"$VMS_TEST_TMP/work dir\""
   "LABEL=it'\\''s lava" "BASELINE=$VMS_TEST_TMP/base.json" "ARTIFACTS=$VMS_TEST_TMP/art"
   KCIDB_ORIGIN=my_lab KCIDB_GIT_COMMIT=0123456789abcdef0123456789abcdef01234567
   KCIDB_GIT_URL=https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git

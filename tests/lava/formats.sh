@@ -37,7 +37,7 @@ expect_eq() { if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', want '$2'"; 
 expect_exit 0 "run without audio" -- "$V" run -q --machine host --no-drop-caches \
   -w mtest01:bytes=16M -n 2 --label plain -o plain.json
 expect_exit 0 "run with audio" -- "$V" run -q --machine host --no-drop-caches \
-  -w mtest01:bytes=16M -n 2 --label sound -o sound.json --with-audio --baseline 1 \
+  -w mtest01:bytes=16M -n 2 --label sound -o sound.json --with-audio --idle-seconds 1 \
   --device virtual
 
 for f in plain sound; do

@@ -46,7 +46,7 @@ expect_error text "'notes.mp3' is a text file, not an MP3" notes.mp3
 expect_error no-device "cannot open ALSA device 'hw:7'.*devices here:.*virtual" --device hw:7
 # alsa-lib's null plugin swallows audio as fast as it is written: not a real-time device
 expect_error null-device "ALSA device 'null' does not play in real time: it took [0-9.]+ s of audio in [0-9.]+ s \\([0-9.]+×\\)" --device null
-"$VMSUITE" run --machine host --with-audio --device null --baseline 1 -w mtest01:bytes=8M -n 1 \
+"$VMSUITE" run --machine host --with-audio --device null --idle-seconds 1 -w mtest01:bytes=8M -n 1 \
 	-o run-null.json >out 2>err
 rc=$?
 [ $rc = 128 ] && grep -q "ALSA device 'null' does not play in real time" err ||
@@ -119,7 +119,7 @@ assert 3 <= f["resyncs"] <= 12 and 3 * 417 <= f["damaged_bytes"] <= 8 * 418, f
 PY
 expect_error corrupt "'corrupt.mp3' is corrupt: 3\.[0-9] % of its audio data cannot be decoded .*more than 1 %" corrupt.mp3
 expect_error halfrandom "'halfrandom.mp3' is corrupt: [4-6][0-9]\.[0-9] % of its audio data cannot be decoded" halfrandom.mp3
-"$VMSUITE" run --machine host --with-audio halfrandom.mp3 --device virtual --baseline 1 \
+"$VMSUITE" run --machine host --with-audio halfrandom.mp3 --device virtual --idle-seconds 1 \
 	-w mtest01:bytes=8M -n 1 -o run-half.json >out 2>err
 rc=$?
 [ $rc = 128 ] && grep -q "'halfrandom.mp3' is corrupt" err || fail "run refuses halfrandom: $rc $(cat err)"

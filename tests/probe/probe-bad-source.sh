@@ -21,7 +21,7 @@ refused() {
 	[ "$(wc -l <err)" = 1 ] || fail "$name: probe: want one line on stderr"
 	grep -qE -- "$pattern" err || fail "$name: probe: message does not match '$pattern'"
 	timeout 20 "$VMSUITE" run --machine host --with-audio "$file" --device virtual \
-		--baseline 1 -w mtest01:bytes=8M -n 1 -o "run-$name.json" >out 2>err
+		--idle-seconds 1 -w mtest01:bytes=8M -n 1 -o "run-$name.json" >out 2>err
 	rc=$?
 	echo "[$name run] rc=$rc: $(cat err)"
 	[ $rc = 128 ] || fail "$name: run exit $rc, want 128 (124: it hung)"
@@ -49,7 +49,7 @@ for cmd in probe run; do
 	if [ $cmd = probe ]; then
 		args=(probe long.mp3 --seconds 5 --device virtual)
 	else
-		args=(run --machine host --with-audio long.mp3 --device virtual --baseline 1
+		args=(run --machine host --with-audio long.mp3 --device virtual --idle-seconds 1
 			-w mtest01:bytes=8M -n 1 -o run-int.json)
 	fi
 	"$VMSUITE" "${args[@]}" >out 2>err &

@@ -195,7 +195,7 @@ def watcher():
         seen.update(threads(pid))
         return [stall(pid, 0.4)]
 
-    pin = ["--cpu", str(cpus[-1])] if len(cpus) > 1 else []
+    pin = ["--probe-cpus", str(cpus[-1])] if len(cpus) > 1 else []
     doc, out, truth, _ = run_probe("watcher", 5, extra=SHIELD + pin, actions=act)
     m, gaps = metrics(doc), gap_list(doc)
     f = doc["audio"]["facts"]
@@ -261,7 +261,7 @@ def runqueue():
         hog.wait()
         return []
 
-    doc, out, _, plugin = run_probe("runqueue", 5, extra=["--cpu", "0"], actions=act)
+    doc, out, _, plugin = run_probe("runqueue", 5, extra=["--probe-cpus", "0"], actions=act)
     m, gaps = metrics(doc), gap_list(doc)
     causes = doc["audio"]["baseline"]["detail"]["causes"]
     check(m["underruns"] >= 1, f"the hog caused an underrun (got {m['underruns']})")

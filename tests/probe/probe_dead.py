@@ -66,7 +66,7 @@ out = os.path.join(TMP, f"dead-{mode}.json")
 if os.path.exists(out):
     os.unlink(out)
 baseline = "3" if mode == "stopcont" else "1"
-cmd = [VMSUITE, "run", "--machine", "host", "--with-audio", "--device", "virtual", "--baseline",
+cmd = [VMSUITE, "run", "--machine", "host", "--with-audio", "--device", "virtual", "--idle-seconds",
        baseline, "-w", "mtest01:bytes=64M", "-w", "mtest01:bytes=8M", "-n", "4", "-o", out]
 p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 probe = find_probe(p.pid)

@@ -31,7 +31,7 @@ def write(path, text):
 def run_probe(name, seconds, extra, act=None, settle=1.5, preexec=None):
     out = os.path.join(TMP, name + ".json")
     cmd = [VMSUITE, "probe", "--seconds", str(seconds), "--device", "virtual", "-o", out,
-           "--force"] + list(extra)
+           "--overwrite"] + list(extra)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=preexec)
     if act:
@@ -73,7 +73,7 @@ def runqueue():
         subprocess.run(["timeout", "-s", "KILL", "0.5", "chrt", "-f", "10", "taskset", "-c", "0",
                         "sh", "-c", "while :; do :; done"])
 
-    doc, out = run_probe("runqueue", 5, ["--cpu", "0", "--latency", "2001"], act)
+    doc, out = run_probe("runqueue", 5, ["--probe-cpus", "0", "--latency", "2001"], act)
     gaps = gaps_by_delay(doc)
     rq = [g for g in gaps if g[0] == "runqueue"]
     print("gaps (cause, ms, delay ms):", gaps)

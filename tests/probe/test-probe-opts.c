@@ -81,8 +81,8 @@ static const struct refused {
     {{"--latency", "pro "}, LATENCY ", not 'pro '"},
     {{"--latency", "fast"}, LATENCY ", not 'fast'"},
     {{"--device", ""}, "--device wants an ALSA device name ('virtual', 'default', 'hw:0'), not ''"},
-    {{"--cpu", "x"}, "--cpu wants a CPU list (0, 0-1, 0,2), not 'x'"},
-    {{"--cpu", ""}, "--cpu wants a CPU list (0, 0-1, 0,2), not ''"},
+    {{"--probe-cpus", "x"}, "--probe-cpus wants a CPU list (0, 0-1, 0,2), not 'x'"},
+    {{"--probe-cpus", ""}, "--probe-cpus wants a CPU list (0, 0-1, 0,2), not ''"},
     {{"--rt=1"}, "option '--rt' takes no value"},
     {{"--mlock=yes"}, "option '--mlock' takes no value"},
     {{"--period"}, "option '--period' needs a value (MS)"},
@@ -118,7 +118,7 @@ static const struct accepted {
     {{"--period", "1"}, 1, 2},
     {{"--period", "1000"}, 1000, 2000},
     {{"--period", "25", "--device", "virtual", "--rt"}, 25, 50},
-    {{"--device", "virtual", "--rt", "--mlock", "--cpu", "0"}, 21.3333, 42.6667},
+    {{"--device", "virtual", "--rt", "--mlock", "--probe-cpus", "0"}, 21.3333, 42.6667},
 };
 
 /* The command's table: only the probe's rows, as both commands splice them in. */
@@ -222,8 +222,8 @@ static void test_accepted(void **state)
 /* The values reach the fields they name. */
 static void test_fields(void **state)
 {
-	const char *args[] = {"--device", "hw:0",    "--latency", "pro",
-	                      "--rt",     "--mlock", "--cpu=0-1", NULL};
+	const char *args[] = {"--device", "hw:0",    "--latency",        "pro",
+	                      "--rt",     "--mlock", "--probe-cpus=0-1", NULL};
 	struct vms_probe_opts o;
 	char got[1024];
 
@@ -237,12 +237,36 @@ static void test_fields(void **state)
 	assert_true(o.period_ms == 0 && o.buffer_ms == 0); /* the preset's */
 }
 
-/* Both commands show the same options in the same order; run's --cpu says more. The names
+/* --cpu, the old spelling of --probe-cpus: one warning line, then the same as --probe-cpus */
+static void test_old_spelling(void **state)
+{
+	const char *args[] = {"--cpu", "0-1", NULL};
+	const char *cmds[] = {"probe", "run"};
+	struct vms_probe_opts o;
+	char got[1024], want[256];
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < 2; c++) {
+		snprintf(
+		    want, sizeof(want),
+		    "vmsuite: warning: %s: '--cpu' is deprecated and goes in the next release: "
+		    "use '--probe-cpus'\n",
+		    cmds[c]);
+		assert_int_equal(parse(cmds[c], args, &o, got, sizeof(got)), 0);
+		assert_string_equal(got, want);
+		assert_non_null(o.cpu_list);
+		assert_string_equal(o.cpu_list, "0-1");
+	}
+}
+
+/* Both commands show the same options in the same order; run's --probe-cpus says more. The names
  * list is what run's "go with --with-audio" refusal and help say. */
 static void test_rows(void **state)
 {
 	const struct vms_cli_option *p = vms_probe_cli_options(), *r = vms_probe_run_cli_options();
-	const char *names[] = {"device", "latency", "period", "buffer", "rt", "mlock", "cpu"};
+	const char *names[] = {"device", "latency", "period",    "buffer",
+	                       "rt",     "mlock",   "probe-cpus"};
 	char list[256];
 	size_t i;
 
@@ -251,26 +275,31 @@ static void test_rows(void **state)
 		assert_string_equal(p[i].name, names[i]);
 		assert_string_equal(r[i].name, names[i]);
 		assert_int_equal(p[i].arg, r[i].arg);
-		if (strcmp(names[i], "cpu"))
+		if (strcmp(names[i], "probe-cpus"))
 			assert_string_equal(p[i].help, r[i].help);
 	}
-	assert_null(p[i].name);
-	assert_null(r[i].name);
+	/* then --cpu, the old spelling of --probe-cpus (until the next release) */
+	assert_string_equal(p[i].name, "cpu");
+	assert_int_equal(p[i].arg, VMS_CLI_ALIAS);
+	assert_string_equal(p[i].arg_name, "probe-cpus");
+	assert_string_equal(r[i].name, "cpu");
+	assert_null(p[i + 1].name);
+	assert_null(r[i + 1].name);
 	assert_string_equal(p[6].help, "pin the probe to these CPUs (\"0\", \"0-1\", \"0,2\")");
 	assert_string_equal(r[6].help,
 	                    "pin the audio probe to these CPUs (0, 0-1, 0,2), within the "
 	                    "emulated\nmachine's (--cpus); default: the emulated machine's");
-	assert_string_equal(vms_probe_opt_names(list, sizeof(list)),
-	                    "--device, --latency, --period, --buffer, --rt, --mlock and --cpu");
+	assert_string_equal(
+	    vms_probe_opt_names(list, sizeof(list)),
+	    "--device, --latency, --period, --buffer, --rt, --mlock and --probe-cpus");
 	assert_string_equal(vms_probe_opt_names(list, 12), "--device, -");
 }
 
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_refused),
-	    cmocka_unit_test(test_accepted),
-	    cmocka_unit_test(test_fields),
+	    cmocka_unit_test(test_refused), cmocka_unit_test(test_accepted),
+	    cmocka_unit_test(test_fields),  cmocka_unit_test(test_old_spelling),
 	    cmocka_unit_test(test_rows),
 	};
 

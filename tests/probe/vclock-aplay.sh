@@ -3,7 +3,9 @@
 # naming the plugin by its absolute path, plays a 3 s WAV in no less than 3 s (the device
 # consumes in real time; how much longer a loaded machine makes it is not checked), other
 # formats, rates and channel counts too, a stalled player produces one underrun in the plugin's
-# log, and a device that suspends (suspend_at_ms) is resumed by aplay and plays on.
+# log, and a device that suspends (suspend_at_ms) is resumed by aplay and plays on. The recipe
+# of docs/audio-probe.md, loaded after the system's configuration, is listed by `aplay -L`
+# (its hint) and plays through plug:vclock; loaded alone, it has no plug.
 set -euo pipefail
 plugin=$VMS_BINARY_DIR/audio-probe/libasound_module_pcm_vmsclock.so
 rm -rf "$VMS_TEST_TMP" && mkdir -p "$VMS_TEST_TMP" && cd "$VMS_TEST_TMP"
@@ -67,4 +69,28 @@ grep -q "Suspended. Trying resume. Done." suspend.out || fail "aplay did not see
 [ "$(grep -c '^suspend 1 at [0-9.]* resume [0-9.]* gap_ms' suspend.log)" = 1 ] && [ "$(wc -l < suspend.log)" = 1 ] ||
 	fail "want exactly one logged suspend, resumed"
 if aplay -q -D vbadsuspend -d 1 three.wav 2>bad.err; then fail "suspend_at_ms \"soon\" accepted"; fi
+
+# docs/audio-probe.md's recipe, with HOME here so that no ~/.asoundrc of the user joins in
+cat > recipe.conf <<CONF
+pcm_type.vmsclock { lib "$plugin" }
+pcm.vclock {
+	type vmsclock
+	hint { show on description "vmsuite virtual clock (timing only, silent)" }
+}
+CONF
+alsa_conf=/usr/share/alsa/alsa.conf
+if [ -f "$alsa_conf" ]; then
+	recipe=(env HOME="$VMS_TEST_TMP" ALSA_CONFIG_PATH="$alsa_conf:$VMS_TEST_TMP/recipe.conf")
+	"${recipe[@]}" aplay -L > list.out 2>&1 || fail "aplay -L failed: $(cat list.out)"
+	grep -A1 -x vclock list.out | grep -q "vmsuite virtual clock (timing only, silent)" ||
+		fail "aplay -L does not list vclock with its hint: $(cat list.out)"
+	"${recipe[@]}" aplay -q -D plug:vclock -t raw -f S16_LE -c 1 -r 22050 -d 1 /dev/zero ||
+		fail "plug:vclock does not play with the recipe after the system configuration"
+	if env HOME="$VMS_TEST_TMP" ALSA_CONFIG_PATH="$VMS_TEST_TMP/recipe.conf" \
+		aplay -q -D plug:vclock -t raw -f S16_LE -c 1 -r 22050 -d 1 /dev/zero 2>/dev/null; then
+		fail "plug:vclock plays with the recipe alone: docs/audio-probe.md says it cannot"
+	fi
+else
+	echo "no $alsa_conf: the recipe with the system configuration is not checked"
+fi
 echo "ok"

@@ -124,7 +124,7 @@ sigkill)
     wd=$VMS_TEST_TMP/wd-$1
     mkdir -p "$wd"
     VMSUITE_NO_O_TMPFILE=$1 "$VMSUITE" run --machine host --no-drop-caches -q --workdir "$wd" \
-      -w mmap001:bytes=4G -n 3 --force -o "$wd.json" 2>"$wd.err" &
+      -w mmap001:bytes=4G -n 3 --overwrite -o "$wd.json" 2>"$wd.err" &
     local victim=$! child=
     for _ in $(seq 1 600); do
       child=$(pgrep -P "$victim")
