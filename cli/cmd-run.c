@@ -825,7 +825,9 @@ int cmd_run(int argc, char **argv)
 	sc.force = a.force;
 	sc.argc = argc + 1;
 	sc.argv = argv - 1;
-	sc.progress = !a.quiet && vms_stderr_is_tty();
+	sc.progress = a.quiet               ? VMS_PROGRESS_OFF
+	              : vms_stderr_is_tty() ? VMS_PROGRESS_TTY
+	                                    : VMS_PROGRESS_LINES;
 	sc.drop_caches = a.drop_caches;
 	sc.sample_hz = 10;
 	sc.with_audio = a.with_audio;

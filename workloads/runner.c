@@ -30,6 +30,7 @@
 #include "core/util.h"
 #include "core/version.h"
 #include "workloads/busy.h"
+#include "workloads/progress.h"
 #include "workloads/series.h"
 
 /* The stop signal received so far (0 = none). */
@@ -117,10 +118,11 @@ static int pidfd_open_(pid_t pid)
 /* Waits for the child while sampling; on a stop signal, terminates it (SIGTERM, then SIGKILL
  * after 2 s) and still reaps it. */
 static void supervise(pid_t pid, struct vms_series *se, double hz, struct run_outcome *o,
-                      const struct vms_run_config *cfg, const char *what, struct vms_busy *busy)
+                      const struct vms_run_config *cfg, struct vms_progress *pg,
+                      struct vms_busy *busy)
 {
 	int pfd = pidfd_open_(pid);
-	double period = 1.0 / hz, next = o->t0, kill_at = 0, last_progress = 0;
+	double period = 1.0 / hz, next = o->t0, kill_at = 0;
 	int termed = 0;
 
 	vms_series_take(se, 0);
@@ -169,21 +171,18 @@ static void supervise(pid_t pid, struct vms_series *se, double hz, struct run_ou
 		now = vms_now_mono();
 		vms_series_take(se, now - o->t0);
 		vms_busy_sample_wait(busy, pid);
-		if (cfg->progress && now - last_progress >= 0.5) {
-			fprintf(stderr, "\r\033[Kvmsuite: %s  %.1f s", what, now - o->t0);
-			if (cfg->audio)
-				fprintf(stderr, "  underruns so far: %ld",
-				        cfg->audio->underruns(cfg->audio->ctx));
-			last_progress = now;
-		}
+		vms_progress_tick(pg, now - o->t0,
+		                  cfg->audio && pg->mode == VMS_PROGRESS_TTY
+		                      ? cfg->audio->underruns(cfg->audio->ctx)
+		                      : -1,
+		                  now);
 	}
 	o->t1 = vms_now_mono();
 	o->waited = 1;
 	vms_series_take(se, o->t1 - o->t0);
 	if (pfd >= 0)
 		close(pfd);
-	if (cfg->progress)
-		fprintf(stderr, "\r\033[K");
+	vms_progress_clear(pg);
 }
 
 static json_t *rusage_json(const struct rusage *ru)
@@ -384,7 +383,8 @@ static void private_dir_remove(const struct vms_run_config *cfg, struct vms_host
  * 0 ok, 1 failed, 2 interrupted, 3 stopped before the child was started (run holds nothing
  * worth keeping), 4 failed because the work filesystem filled up. */
 static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx, json_t *metrics,
-                    json_t *run, size_t index, long nruns, const struct vms_run_variant *var)
+                    json_t *run, size_t index, const struct vms_run_variant *var,
+                    struct vms_progress *pg)
 {
 	struct vms_vmstat *vb = vms_xmalloc(sizeof(*vb)), *va = vms_xmalloc(sizeof(*va));
 	struct vms_psi pb, pa;
@@ -396,7 +396,6 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	struct vms_cgroup_stats *cga = cfg->cgroup ? vms_xmalloc(sizeof(*cga)) : NULL;
 	struct vms_host_entry wd = {0};
 	int wd_made = 0, wd_recorded = 0;
-	char what[256];
 	json_t *cgj = NULL;
 	struct vms_busy *busy = NULL;
 	double disturbed_above =
@@ -427,15 +426,6 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		}
 		wd_made = 1;
 	}
-	if (cfg->n_variants > 1)
-		snprintf(what, sizeof(what), "%s [%s] run %zu/%s%ld%s%s", ctx->w->name, var->label,
-		         index + 1, cfg->look ? "<=" : "", nruns, cfg->progress_note ? "  " : "",
-		         cfg->progress_note ? cfg->progress_note : "");
-	else
-		snprintf(what, sizeof(what), "%s run %zu/%s%ld%s%s", ctx->w->name, index + 1,
-		         cfg->look ? "<=" : "", nruns, cfg->progress_note ? "  " : "",
-		         cfg->progress_note ? cfg->progress_note : "");
-
 	json_object_set_new(run, "clean_state", json_string(clean_state(cfg->drop_caches)));
 	/* sync and drop_caches take a while: a stop that came meanwhile starts no child */
 	if (stop_signal(cfg)) {
@@ -465,7 +455,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	}
 	if (pid == 0)
 		child_main(ctx, cfg, var->thp_off);
-	supervise(pid, &se, cfg->sample_hz, &o, cfg, what, busy);
+	supervise(pid, &se, cfg->sample_hz, &o, cfg, pg, busy);
 	vms_busy_end(busy, &o.ru);
 	getrusage(RUSAGE_SELF, &self1);
 	/* whatever happened to the child, its file goes (an O_TMPFILE went with it) */
@@ -725,18 +715,44 @@ static int still_runnable(const struct vms_workload_ctx *ctx, char *why, size_t 
 	return c.w->prepare ? c.w->prepare(&c, why, len) : 0;
 }
 
+/* The line of the run that just ended (its record holds status, times and disturbed). */
+static void progress_end(struct vms_progress *pg, const json_t *run)
+{
+	const json_t *t0 = json_object_get(run, "t_start"), *t1 = json_object_get(run, "t_end");
+
+	vms_progress_end(pg, json_string_value(json_object_get(run, "status")),
+	                 json_is_true(json_object_get(run, "disturbed")),
+	                 json_is_number(t0) && json_is_number(t1)
+	                     ? json_number_value(t1) - json_number_value(t0)
+	                     : -1,
+	                 vms_now_mono());
+}
+
 /* One (workload, variant) entry of the result being filled. */
 struct entry {
 	json_t *wl, *metrics, *runs; /* borrowed from the document */
 };
 
-/* Runs run r (of at most nruns) of every variant of ctx's workload (interleaved: the variants
- * take turns). Returns 0 to go on, 2 interrupted, 3 a fatal error (reported). A failed run sets
- * bit 1 of *failed, bit 2 when the environment failed it (the work filesystem filled up). */
+/* The rounds of the plan: every item's runs up to want[i], then a look (when adaptive). */
+struct rounds {
+	struct entry *es; /* n_items x n_variants */
+	long *done, *want, *most;
+	int *started, *skip;
+	size_t current; /* the variant the host is in */
+	int failed;     /* bit 1: a run failed; bit 2: the environment failed it (a full disk) */
+	int measured, warned;
+	struct vms_progress pg;
+};
+
+/* Runs run r (of at most rd->most[i]) of every variant of item i, ctx's workload (interleaved:
+ * the variants take turns). Returns 0 to go on, 2 interrupted, 3 a fatal error (reported). A
+ * failed run sets bit 1 of rd->failed, bit 2 when the environment failed it (the work
+ * filesystem filled up). */
 static int run_round(const struct vms_run_config *cfg, const json_t *doc,
-                     struct vms_workload_ctx *ctx, struct entry *es, long r, long nruns,
-                     size_t *current, int *failed, int *measured, int *warned)
+                     struct vms_workload_ctx *ctx, struct rounds *rd, size_t i, long r)
 {
+	struct entry *es = &rd->es[i * cfg->n_variants];
+	long nruns = rd->most[i];
 	size_t v;
 
 	for (v = 0; v < cfg->n_variants; v++) {
@@ -746,25 +762,30 @@ static int run_round(const struct vms_run_config *cfg, const json_t *doc,
 
 		if (stop_signal(cfg)) /* arrived between two runs: start no other */
 			return 2;
-		if (*current != v && cfg->apply_variant) {
+		if (rd->current != v && cfg->apply_variant) {
 			if (cfg->apply_variant(cfg->variant_ctx, v))
 				return 3;
 		}
-		*current = v;
+		rd->current = v;
 		run = json_object();
 		json_array_append_new(es[v].runs, run);
-		st = run_once(cfg, ctx, es[v].metrics, run, (size_t)r, nruns, var);
+		vms_progress_start(&rd->pg, i, ctx->w->name,
+		                   cfg->n_variants > 1 ? var->label : NULL, r, nruns,
+		                   vms_now_mono());
+		st = run_once(cfg, ctx, es[v].metrics, run, (size_t)r, var, &rd->pg);
 		if (st == 3) {
+			vms_progress_cancel(&rd->pg);
 			json_array_remove(es[v].runs, json_array_size(es[v].runs) - 1);
 			return 2;
 		}
-		audio_check(cfg, ctx->w->name, r + 1, nruns, warned);
+		progress_end(&rd->pg, run);
+		audio_check(cfg, ctx->w->name, r + 1, nruns, &rd->warned);
 		vms_metrics_pad(es[v].metrics, (size_t)r + 1);
 		apply_primary(ctx->w, es[v].metrics);
 		if (st == 2)
 			return 2;
 		if (st == 1 || st == 4) {
-			*failed |= st == 4 ? 2 : 1;
+			rd->failed |= st == 4 ? 2 : 1;
 			if (cfg->n_variants > 1)
 				vms_warn("%s [%s] run %ld/%ld failed: %s", ctx->w->name, var->label,
 				         r + 1, nruns,
@@ -773,7 +794,7 @@ static int run_round(const struct vms_run_config *cfg, const json_t *doc,
 				vms_warn("%s run %ld/%ld failed: %s", ctx->w->name, r + 1, nruns,
 				         json_string_value(json_object_get(run, "reason")));
 		} else {
-			*measured = 1;
+			rd->measured = 1;
 		}
 		if (stop_signal(cfg))
 			return 2;
@@ -804,13 +825,6 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	return ret;
 }
 
-/* The rounds of the plan: every item's runs up to want[i], then a look (when adaptive). */
-struct rounds {
-	struct entry *es; /* n_items x n_variants */
-	long *done, *want, *most;
-	int *started, *skip;
-};
-
 static void rounds_free(struct rounds *rd)
 {
 	free(rd->es);
@@ -819,6 +833,7 @@ static void rounds_free(struct rounds *rd)
 	free(rd->most);
 	free(rd->started);
 	free(rd->skip);
+	vms_progress_release(&rd->pg);
 }
 
 /* Adds item i's entries (one per variant) to the document at its first turn, and marks it
@@ -849,6 +864,7 @@ static int item_start(const struct vms_run_config *cfg, json_t *doc, struct roun
 		json_object_set_new(es[v].wl, "status", json_string("skipped"));
 		json_object_set_new(es[v].wl, "reason", json_string(why));
 	}
+	vms_progress_skip(&rd->pg, i);
 	vms_warn("%s skipped: %s", ctx->w->name, why);
 	rd->skip[i] = 1;
 	return checkpoint(cfg, doc) ? 3 : 0;
@@ -857,9 +873,9 @@ static int item_start(const struct vms_run_config *cfg, json_t *doc, struct roun
 static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 {
 	json_t *doc = new_document(cfg);
-	int interrupted = 0, failed = 0, measured = 0, skipped = 0, audio_dead = 0, warned = 0;
-	size_t current = (size_t)-1; /* the variant the host is in */
-	struct rounds rd;
+	int interrupted = 0, skipped = 0, audio_dead = 0;
+	struct rounds rd = {.current = (size_t)-1};
+	const char **names = vms_xcalloc(cfg->n_items + 1, sizeof(*names));
 	int ret = 0, more = 1;
 	double b0 = 0, b1 = 0;
 	size_t i;
@@ -871,15 +887,22 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	rd.most = vms_xcalloc(cfg->n_items + 1, sizeof(long));
 	rd.started = vms_xcalloc(cfg->n_items + 1, sizeof(int));
 	rd.skip = vms_xcalloc(cfg->n_items + 1, sizeof(int));
-	for (i = 0; i < cfg->n_items; i++)
+	for (i = 0; i < cfg->n_items; i++) {
 		rd.want[i] = rd.most[i] = cfg->items[i].runs;
+		names[i] = cfg->items[i].spec.w->name;
+	}
+	vms_progress_init(&rd.pg, cfg->progress, stderr, cfg->n_items, cfg->n_variants, rd.most,
+	                  cfg->look != NULL, cfg->progress_note);
 	if (checkpoint(cfg, doc)) {
 		rounds_free(&rd);
+		free(names);
 		return VMS_EXIT_FATAL;
 	}
+	vms_progress_header(&rd.pg, names);
+	free(names);
 	if (cfg->audio) {
 		audio_baseline(cfg, &b0, &b1);
-		audio_check(cfg, "the idle baseline", 0, 0, &warned);
+		audio_check(cfg, "the idle baseline", 0, 0, &rd.warned);
 	}
 	interrupted = stop_signal(cfg) != 0;
 	/* adaptive: the look plans the first round (done[] all 0) */
@@ -909,13 +932,11 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 			if (rd.skip[i]) {
 				/* keeps an earlier full-disk failure (bit 2) */
 				skipped = 1;
-				failed |= 1;
+				rd.failed |= 1;
 				continue;
 			}
 			for (r = rd.done[i]; r < rd.want[i] && !interrupted; r++) {
-				int st =
-				    run_round(cfg, doc, &ctx, &rd.es[i * cfg->n_variants], r,
-				              rd.most[i], &current, &failed, &measured, &warned);
+				int st = run_round(cfg, doc, &ctx, &rd, i, r);
 
 				if (st == 3) {
 					rounds_free(&rd);
@@ -938,12 +959,12 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	if (cfg->audio)
 		audio_dead = audio_windows(cfg, doc, b0, b1);
 	/* a dead probe is a failure of the measurement: its windows have no sound data */
-	ret = interrupted            ? VMS_EXIT_INTERRUPTED
-	      : failed & 2           ? VMS_EXIT_FATAL
-	      : failed || audio_dead ? VMS_EXIT_FAILED
-	      : measured             ? VMS_EXIT_OK
-	                             : VMS_EXIT_SKIP;
-	if (failed == 1 && !measured && !interrupted)
+	ret = interrupted               ? VMS_EXIT_INTERRUPTED
+	      : rd.failed & 2           ? VMS_EXIT_FATAL
+	      : rd.failed || audio_dead ? VMS_EXIT_FAILED
+	      : rd.measured             ? VMS_EXIT_OK
+	                                : VMS_EXIT_SKIP;
+	if (rd.failed == 1 && !rd.measured && !interrupted)
 		ret = VMS_EXIT_FAILED;
 	if (ret == VMS_EXIT_FATAL)
 		vms_error("the work filesystem filled up during the run: its failed runs say "
