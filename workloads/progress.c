@@ -50,6 +50,17 @@ void vms_progress_line(struct vms_progress *p, const char *fmt, ...)
 	fflush(p->out);
 }
 
+/* Runs finished so far in the whole suite. */
+static long finished(const struct vms_progress *p)
+{
+	long n = 0;
+	size_t i;
+
+	for (i = 0; i < p->n_items; i++)
+		n += p->item_done[i];
+	return n;
+}
+
 /* Runs item i is to have in all (every variant). */
 static long item_total(const struct vms_progress *p, size_t i)
 {
@@ -116,12 +127,14 @@ void vms_progress_header(struct vms_progress *p, const char *const *names)
 		vms_progress_line(p, "suite of %ld runs: %s%s", vms_progress_total(p), list, each);
 }
 
-/* "4:05", or "1:02:03" from an hour. */
+/* "4.2 s" under a minute, "4:05" from a minute, "1:02:03" from an hour. */
 static const char *clock_text(char *buf, size_t len, double s)
 {
 	long t = (long)(s + 0.5);
 
-	if (t >= 3600)
+	if (s < 59.95)
+		snprintf(buf, len, "%.1f s", s);
+	else if (t >= 3600)
 		snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 	else
 		snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
@@ -191,7 +204,7 @@ void vms_progress_end(struct vms_progress *p, const char *status, int disturbed,
 	        took);
 	if (p->note && p->note[0])
 		fprintf(p->out, ", %s", p->note);
-	else if (left >= 0.5)
+	else if (left >= 0 && finished(p) < vms_progress_total(p))
 		fprintf(p->out, ", about %s left", clock_text(clock, sizeof(clock), left));
 	fputc('\n', p->out);
 	fflush(p->out);

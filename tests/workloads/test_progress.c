@@ -101,9 +101,9 @@ static void lines_off_a_terminal(void **state)
 	vms_progress_end(&p, "ok", 0, 1.0, 6);
 	assert_string_equal(s.buf,
 	                    "vmsuite: suite of 3 runs: mmap001 x 2, mtest01 x 1\n"
-	                    "vmsuite: [1/3] mmap001 run 1/2: ok in 2.50 s, about 0:06 left\n"
+	                    "vmsuite: [1/3] mmap001 run 1/2: ok in 2.50 s, about 6.0 s left\n"
 	                    "vmsuite: [2/3] mmap001 run 2/2: failed (disturbed) in 0.25 s, about "
-	                    "0:02 left\n"
+	                    "2.0 s left\n"
 	                    "vmsuite: [3/3] mtest01 run 1/1: ok in 1.00 s\n");
 	assert_int_equal(count(s.buf, "\r"), 0);
 	vms_progress_release(&p);
@@ -135,11 +135,11 @@ static void live_line_on_a_terminal(void **state)
 	vms_progress_end(&p, "ok", 0, 0.9, 1);
 	/* the live line is cleared, the run's line stays */
 	assert_string_equal(s.buf + before, "\r\033[Kvmsuite: [1/6] mmap001 [thp=off] run 1/1: ok "
-	                                    "in 0.90 s, about 0:05 left\n");
+	                                    "in 0.90 s, about 5.0 s left\n");
 	vms_progress_start(&p, 0, names[0], "thp=kernel", 0, 1, 1);
 	vms_progress_tick(&p, 0.5, -1, 1.6);
 	assert_non_null(
-	    strstr(s.buf, "[2/6] mmap001 [thp=kernel] run 1/1  0.5 s  about 0:04 left"));
+	    strstr(s.buf, "[2/6] mmap001 [thp=kernel] run 1/1  0.5 s  about 4.4 s left"));
 	/* a run that did not start after all: its live line goes, no line, no count */
 	before = s.len;
 	vms_progress_cancel(&p);
@@ -179,6 +179,27 @@ static void adaptive_bounds(void **state)
 	sink_close(&s);
 }
 
+static void clock_of_long_suites(void **state)
+{
+	long planned[] = {3, 100};
+	struct vms_progress p;
+	struct sink s;
+
+	(void)state;
+	sink_open(&s);
+	vms_progress_init(&p, VMS_PROGRESS_LINES, s.f, 1, 1, planned, 0, NULL);
+	one_run(&p, 0, 0, 3, 0, 40, 39);
+	assert_non_null(strstr(s.buf, ": ok in 39.00 s, about 1:20 left\n"));
+	vms_progress_release(&p);
+	sink_close(&s);
+	sink_open(&s);
+	vms_progress_init(&p, VMS_PROGRESS_LINES, s.f, 1, 1, planned + 1, 0, NULL);
+	one_run(&p, 0, 0, 100, 0, 90, 89);
+	assert_non_null(strstr(s.buf, ": ok in 89.00 s, about 2:28:30 left\n"));
+	vms_progress_release(&p);
+	sink_close(&s);
+}
+
 static void off_prints_nothing(void **state)
 {
 	long planned[] = {1, 1};
@@ -206,6 +227,7 @@ int main(void)
 	    cmocka_unit_test(lines_off_a_terminal),
 	    cmocka_unit_test(live_line_on_a_terminal),
 	    cmocka_unit_test(adaptive_bounds),
+	    cmocka_unit_test(clock_of_long_suites),
 	    cmocka_unit_test(off_prints_nothing),
 	};
 
