@@ -32,7 +32,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/vmsuite-bench-aa.XXXXXX")
 if [ "${KEEP:-0}" = 1 ]; then echo "bench-aa: results kept in $work"; else trap 'rm -rf "$work"' EXIT; fi
 trap 'exit 130' INT TERM HUP
 runs=${RUNS:-5}
-spec=(-w mtest01:bytes=128M -w mmap001:bytes=256M -n "$runs" --machine "$machine" --quiet --workdir "$work")
+spec=(-w mtest01:bytes=128M -w mmap001:bytes=256M -n "$runs" --machine "$machine" --quiet --no-report --workdir "$work")
 if [ -n "${BUDGET:-}" ]; then spec+=(--budget "$BUDGET"); fi
 echo "bench-aa: $k A/A pairs, ${spec[*]:0:8}; start load: $(uptime | sed 's/.*load average: //')"
 cmp_rc=() ; ag_rc=() ; outcome=()
