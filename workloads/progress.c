@@ -150,7 +150,7 @@ void vms_progress_start(struct vms_progress *p, size_t item, const char *name, c
 	p->started++;
 	p->running = 1;
 	p->t_start = now;
-	p->last_draw = now;
+	p->last_draw = now - 1; /* the first tick draws: short runs get a live line too */
 	snprintf(p->what, sizeof(p->what), "[%ld/%s%ld] %s%s%s%s run %ld/%s%ld", p->started,
 	         p->at_most ? "<=" : "", vms_progress_total(p), name, variant ? " [" : "",
 	         variant ? variant : "", variant ? "]" : "", index + 1, p->at_most ? "<=" : "",

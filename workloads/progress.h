@@ -53,8 +53,8 @@ void vms_progress_header(struct vms_progress *p, const char *const *names);
  * of the variant labelled `variant` (NULL when there is only one). */
 void vms_progress_start(struct vms_progress *p, size_t item, const char *name, const char *variant,
                         long index, long runs, double now);
-/* The run is going on (elapsed seconds of its workload): on a terminal, redraws the live line
- * at most twice a second. underruns < 0: no audio. */
+/* The run is going on (elapsed seconds of its workload): on a terminal, draws the live line at
+ * the first tick of a run, then at most twice a second. underruns < 0: no audio. */
 void vms_progress_tick(struct vms_progress *p, double elapsed, long underruns, double now);
 /* Clears the live line (before other output or at the end of the run). */
 void vms_progress_clear(struct vms_progress *p);

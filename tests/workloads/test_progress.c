@@ -125,7 +125,11 @@ static void live_line_on_a_terminal(void **state)
 	                           "of 2 variants\n");
 	before = s.len;
 	vms_progress_start(&p, 0, names[0], "thp=off", 0, 1, 0);
-	vms_progress_tick(&p, 0.2, -1, 0.2); /* too soon: nothing */
+	vms_progress_tick(&p, 0.1, -1, 0.1); /* the first tick draws */
+	assert_non_null(strstr(s.buf + before, "\r\033[Kvmsuite: [1/6] mmap001 [thp=off] run 1/1  "
+	                                       "0.1 s"));
+	before = s.len;
+	vms_progress_tick(&p, 0.4, -1, 0.4); /* too soon after it: nothing */
 	fflush(s.f);
 	assert_int_equal(s.len, before);
 	vms_progress_tick(&p, 0.6, 7, 0.6);
