@@ -46,7 +46,8 @@ static const struct vms_cli_option probe_options[] = {
     {"", 0, VMS_CLI_GROUP, NULL, NULL, PROBE_OPT, 0}, /* the probe's: --device ... --probe-cpus */
     {"output", 'o', VMS_CLI_REQUIRED, "FILE",
      "write a vmsuite.result/2 file with the audio facts and the baseline\n"
-     "(a new file unless --overwrite)",
+     "(a new file unless --overwrite); -: to standard output (the Audio and\n"
+     "Sound lines then go to standard error)",
      PROBE_OUTPUT, 0},
     {"overwrite", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", PROBE_OVERWRITE, 0},
     {"force", 0, VMS_CLI_ALIAS, "overwrite", NULL, 0, 0},
@@ -136,7 +137,8 @@ int cmd_probe(int argc, char **argv)
 	const char *output;
 	double seconds, t0, t1, t_real;
 	json_t *metrics, *detail, *audio;
-	int ret = VMS_EXIT_OK, died, i;
+	int ret = VMS_EXIT_OK, died, i, to_stdout;
+	FILE *txt;
 	char why[512];
 
 	if ((ret = vms_cli_parse(cmd->name, cmd->usage, argc, argv, probe_option, &a)))
@@ -151,7 +153,9 @@ int cmd_probe(int argc, char **argv)
 			                       "argument %d is not valid UTF-8; the result file "
 			                       "records paths and the command line as UTF-8 text",
 			                       i);
-	if (output && vms_output_check(NULL, output, a.overwrite, "--overwrite"))
+	to_stdout = output && !strcmp(output, "-");
+	txt = to_stdout ? stderr : stdout; /* the lines go where the result does not */
+	if (output && !to_stdout && vms_output_check(NULL, output, a.overwrite, "--overwrite"))
 		return VMS_EXIT_FATAL;
 
 	t_real = vms_now_real();
@@ -189,7 +193,8 @@ int cmd_probe(int argc, char **argv)
 	{
 		json_t *f = json_object_get(audio, "facts");
 
-		printf(
+		fprintf(
+		    txt,
 		    "Audio: '%s' (%lld Hz, %lld kbit/s %s, %.1f s) on %s, period %.1f ms / buffer "
 		    "%.1f ms, %.1f s\n",
 		    json_string_value(json_object_get(f, "file")),
@@ -201,14 +206,19 @@ int cmd_probe(int argc, char **argv)
 		    json_real_value(json_object_get(f, "period_ms")),
 		    json_real_value(json_object_get(f, "buffer_ms")), t1 - t0);
 	}
-	vms_report_sound_baseline(stdout, audio);
+	vms_report_sound_baseline(txt, audio);
 
 	if (output) {
 		json_t *doc = result_doc(argc, argv, t_real, json_incref(audio), interrupted);
-		int err = vms_json_write_file(doc, output, a.overwrite ? 0 : VMS_WRITE_NOREPLACE);
+		int err = to_stdout ? vms_json_write_stream(doc, stdout)
+		                    : vms_json_write_file(doc, output,
+		                                          a.overwrite ? 0 : VMS_WRITE_NOREPLACE);
 
 		json_decref(doc);
-		if (err == -EEXIST) {
+		if (to_stdout && err) {
+			vms_error("cannot write the result to standard output: %s", strerror(-err));
+			ret = VMS_EXIT_FATAL;
+		} else if (err == -EEXIST) {
 			vms_error("'%s' exists: not overwritten (--overwrite replaces it)", output);
 			ret = VMS_EXIT_FATAL;
 		} else if (err) {

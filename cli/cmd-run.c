@@ -36,7 +36,8 @@ struct run_args {
 	const char *output, *label, *workdir, *swap_dir;
 	int overwrite;       /* -o may replace an existing file */
 	int swap_file_given; /* --swap-file was given */
-	int quiet;
+	int quiet;           /* -q: no progress */
+	int no_report;
 	int with_audio;
 	const char *audio_file;
 	int drop_caches;
@@ -77,6 +78,7 @@ enum run_key {
 	RUN_WARMUP,
 	RUN_PROBE, /* the probe's own options, parsed by audio-probe */
 	RUN_QUIET,
+	RUN_NO_REPORT,
 	RUN_SYSCTL,
 	RUN_THP,
 	RUN_AGAINST,
@@ -113,7 +115,9 @@ static const struct vms_cli_option run_options[] = {
      RUN_BUDGET, 0},
     {"output", 'o', VMS_CLI_REQUIRED, "FILE",
      "result file, a new one unless --overwrite (default\n"
-     "vmsuite-<label>-<YYYYmmdd-HHMMSS>.json, with -2, -3... when taken)",
+     "vmsuite-<label>-<YYYYmmdd-HHMMSS>.json, with -2, -3... when taken);\n"
+     "-: the result JSON on standard output once, at the end (the report\n"
+     "then goes to standard error)",
      RUN_OUTPUT, 0},
     {"overwrite", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing result file", RUN_OVERWRITE,
      0},
@@ -194,7 +198,12 @@ static const struct vms_cli_option run_options[] = {
      "kernel's own policy (default); both = a variant axis",
      RUN_THP, 0},
     {"", 0, VMS_CLI_GROUP, NULL, NULL, RUN_PROBE, 0}, /* the probe's: --device ... --probe-cpus */
-    {"quiet", 'q', VMS_CLI_FLAG, NULL, "no progress and no report on stdout", RUN_QUIET, 0},
+    {"quiet", 'q', VMS_CLI_FLAG, NULL,
+     "no progress on standard error (the report is still printed)", RUN_QUIET, 0},
+    {"no-report", 0, VMS_CLI_FLAG, NULL,
+     "print no report (nor the verdict lines of --against); the result\n"
+     "file is written all the same",
+     RUN_NO_REPORT, 0},
     {"against", 0, VMS_CLI_REQUIRED, "BASELINE.json",
      "compare the result with this baseline and exit as `git bisect\n"
      "run` reads it: 0 good, 1 a regression, 125 cannot judge;\n"
@@ -286,7 +295,14 @@ const struct vms_cli_usage vms_run_usage = {
              "report.\n"
              "With --sysctl or --thp off,kernel every combination of values is a variant: run 1 "
              "of\n"
-             "every variant, then run 2, ...; the knobs are restored afterwards.\n",
+             "every variant, then run 2, ...; the knobs are restored afterwards.\n"
+             "Progress goes to standard error: a header, then a line as each run ends ([run i/n "
+             "of the\n"
+             "suite], workload run, status, elapsed time, time left); on a terminal also a live "
+             "line.\n"
+             "Each line is flushed, so a pipe, a CI log or a serial console shows them as they "
+             "come.\n"
+             "The report goes to standard output, or to standard error with -o -.\n",
     .options = run_options,
     .group = vms_probe_run_cli_options,
     .generated_more = probe_rule_help,
@@ -304,6 +320,8 @@ const struct vms_cli_usage vms_run_usage = {
         "  vmsuite run -w mtest01:bytes=256M -n auto -o good.json  # until precise, <= 20 min\n"
         "  vmsuite run -w mtest01:bytes=256M -n auto --against good.json --budget 30m\n"
         "                                                    # until good or bad, <= 30 min\n"
+        "  vmsuite run -w mtest01:bytes=64M -n 2 -o - --no-report | jq .exit_status\n"
+        "                                                    # the result JSON on stdout\n"
         "\n"
         "Exit status: 0 all runs ok; 1 a run failed (OOM kill, signal, error) or the audio\n"
         "probe died; 125 nothing could be measured; 128 tool error; 129 usage error (also\n"
@@ -529,6 +547,7 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 		a->probe_opts = 1;
 		return vms_probe_opt_set(&a->probe, opt->name, val, err, errlen);
 	case RUN_QUIET: a->quiet = 1; return 0;
+	case RUN_NO_REPORT: a->no_report = 1; return 0;
 	case RUN_SYSCTL:
 		if (a->n_sysctls == VMS_ARRAY_SIZE(a->sysctls)) {
 			snprintf(err, errlen, "at most %d --sysctl options", VMS_VARIANT_KNOBS_MAX);
@@ -647,9 +666,11 @@ static long exit_status(const json_t *doc)
 	return st;
 }
 
-/* `--against`: compares doc (written to output) with the baselines, prints the verdict lines,
- * stores the verdict in the result and returns the `git bisect run` status: 0, 1 or 125. */
-static int against(const struct run_args *a, json_t **base, json_t *doc, const char *output)
+/* `--against`: compares doc (written to output, named shown) with the baselines, prints the
+ * verdict lines to rep (NULL: none), stores the verdict in the result and returns the `git
+ * bisect run` status: 0, 1 or 125. */
+static int against(const struct run_args *a, json_t **base, json_t *doc, const char *output,
+                   const char *shown, FILE *rep)
 {
 	json_t *docs[VMS_ARRAY_SIZE(a->against) + 1];
 	const char *paths[VMS_ARRAY_SIZE(a->against) + 1];
@@ -672,7 +693,7 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 		side[i] = 0;
 	}
 	docs[i] = doc;
-	paths[i] = output;
+	paths[i] = shown;
 	side[i] = 1;
 	in = (struct vms_cmp_input){.docs = docs,
 	                            .paths = paths,
@@ -689,7 +710,7 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	if (vms_compare_confounded(&c, 0))
 		vms_note("--against: other processes took the CPUs during %s's runs or the "
 		         "baseline's: %zu deciding timing change%s confounded, not judged",
-		         output, vms_compare_confounded(&c, 0),
+		         shown, vms_compare_confounded(&c, 0),
 		         vms_compare_confounded(&c, 0) > 1 ? "s" : "");
 	vms_rdoc_read(&rd, doc);
 	died = probe_died(&rd);
@@ -699,9 +720,9 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 		         "judged (exit 125)");
 		status = VMS_EXIT_SKIP;
 	}
-	if (!a->quiet) {
-		printf("\n");
-		vms_compare_render_verdicts(&c, stdout);
+	if (rep) {
+		fprintf(rep, "\n");
+		vms_compare_render_verdicts(&c, rep);
 	}
 	json_object_set_new(doc, "verdict",
 	                    vms_compare_verdict_json(&c, a->against, a->n_against, status));
@@ -836,6 +857,29 @@ static char *default_output(const char *label)
 	return name;
 }
 
+/* `-o -`: the checkpoints go to a new private file in $TMPDIR (default /tmp), removed at the
+ * end; the result reaches standard output once, at the end. NULL when it cannot be made
+ * (reported). */
+static char *stdout_checkpoints(void)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	path = vms_xasprintf("%s/vmsuite-result-%ld-XXXXXX.json", dir, (long)getpid());
+	fd = mkstemps(path, 5);
+	if (fd < 0) {
+		vms_error("cannot create the checkpoint file for -o - in '%s': %s", dir,
+		          strerror(errno));
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	const struct vms_command *self = vms_command_find("run");
@@ -847,7 +891,10 @@ int cmd_run(int argc, char **argv)
 	struct vms_variants variants = {0};
 	struct vms_adaptive adaptive = {0};
 	char why[1024], workdir[PATH_MAX], swap_dir[PATH_MAX];
-	char *output = NULL;
+	char *output = NULL, *tmp_output = NULL;
+	const char *shown;
+	FILE *rep;
+	int to_stdout;
 	struct utsname uts;
 	json_t *doc = NULL, *base[VMS_ARRAY_SIZE(a.against)] = {NULL};
 	size_t i, n = 0;
@@ -942,10 +989,23 @@ int cmd_run(int argc, char **argv)
 	uname(&uts);
 	if (!a.label)
 		a.label = uts.release;
-	output = a.output ? vms_xstrdup(a.output) : default_output(a.label);
-	if (vms_output_check("result", output, a.overwrite, "--overwrite")) {
-		ret = VMS_EXIT_FATAL;
-		goto out;
+	to_stdout = a.output && !strcmp(a.output, "-");
+	/* the report goes where the result does not */
+	rep = a.no_report ? NULL : to_stdout ? stderr : stdout;
+	if (to_stdout) {
+		output = tmp_output = stdout_checkpoints();
+		shown = "(stdout)";
+		if (!output) {
+			ret = VMS_EXIT_FATAL;
+			goto out;
+		}
+	} else {
+		output = a.output ? vms_xstrdup(a.output) : default_output(a.label);
+		shown = output;
+		if (vms_output_check("result", output, a.overwrite, "--overwrite")) {
+			ret = VMS_EXIT_FATAL;
+			goto out;
+		}
 	}
 
 	/* the suite owns everything from here: lock, cgroup, probe, signals, checkpoints */
@@ -955,10 +1015,12 @@ int cmd_run(int argc, char **argv)
 	sc.workdir = workdir;
 	sc.label = a.label;
 	sc.output = output;
-	sc.force = a.overwrite;
+	sc.force = a.overwrite || to_stdout; /* the private file exists, empty */
 	sc.argc = argc + 1;
 	sc.argv = argv - 1;
-	sc.progress = !a.quiet && vms_stderr_is_tty();
+	sc.progress = a.quiet               ? VMS_PROGRESS_OFF
+	              : vms_stderr_is_tty() ? VMS_PROGRESS_TTY
+	                                    : VMS_PROGRESS_LINES;
 	sc.drop_caches = a.drop_caches;
 	sc.sample_hz = 10;
 	sc.with_audio = a.with_audio;
@@ -973,15 +1035,15 @@ int cmd_run(int argc, char **argv)
 	sc.knobs = variants.knobs;
 	sc.n_knobs = variants.n_knobs;
 	if (a.adaptive)
-		adaptive_setup(&a, base, output, n, variants.n, &adaptive, &sc);
+		adaptive_setup(&a, base, shown, n, variants.n, &adaptive, &sc);
 	vms_suite_init(&suite, &sc);
 	ret = vms_suite_run(&suite, &doc);
 	vms_suite_release(&suite);
-	if (doc && !a.quiet)
-		vms_report_text(stdout, doc);
+	if (doc && rep)
+		vms_report_text(rep, doc);
 	if (doc && suite.save_failed) {
 		/* reported by the checkpoint; the file holds the last save, if there was one */
-		if (suite.saves)
+		if (suite.saves && !to_stdout)
 			vms_error("the result could not be written completely: '%s' holds it as it "
 			          "was after the last save (it did not finish)",
 			          output);
@@ -989,17 +1051,19 @@ int cmd_run(int argc, char **argv)
 			vms_error("the result could not be written: nothing was kept");
 		ret = VMS_EXIT_FATAL;
 		doc = (json_decref(doc), NULL);
-	} else if (doc && !a.quiet) {
-		printf("\nResult: %s\n", output);
+	} else if (doc && rep && !to_stdout) {
+		fprintf(rep, "\nResult: %s\n", output);
 	}
 	if (ret == VMS_EXIT_INTERRUPTED && doc)
-		vms_note("interrupted: the result so far is in '%s', marked incomplete", output);
+		vms_note("interrupted: the result so far is %s%s%s, marked incomplete",
+		         to_stdout ? "on standard output" : "in '", to_stdout ? "" : output,
+		         to_stdout ? "" : "'");
 	if (a.adaptive && doc)
 		adaptive_done(&adaptive, doc);
 	/* the verdict: only of a run that finished (interrupted: 130 stops a bisect; a tool
 	 * error stays 128); a failed run is judged, failed_runs decides */
 	if (a.n_against && doc && (ret == VMS_EXIT_OK || ret == VMS_EXIT_FAILED))
-		ret = against(&a, base, doc, output);
+		ret = against(&a, base, doc, output, shown, rep);
 	else if (a.n_against && ret == VMS_EXIT_SKIP)
 		vms_note("--against: nothing was measured: exit 125 (skip)");
 	else if (a.n_against && ret == VMS_EXIT_FATAL && doc &&
@@ -1008,7 +1072,14 @@ int cmd_run(int argc, char **argv)
 		vms_note("--against: the work filesystem filled up: exit 125 (skip)");
 		ret = VMS_EXIT_SKIP;
 	}
+	/* once, at the end: a reader of the pipe gets one whole document */
+	if (to_stdout && doc && (e = vms_json_write_stream(doc, stdout))) {
+		vms_error("cannot write the result to standard output: %s", strerror(-e));
+		ret = VMS_EXIT_FATAL;
+	}
 out:
+	if (tmp_output)
+		unlink(tmp_output);
 	for (i = 0; i < a.n_against; i++)
 		json_decref(base[i]);
 	json_decref(doc);

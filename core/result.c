@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,20 +166,45 @@ void vms_result_add_look(json_t *doc, json_t *look)
 	json_array_append_new(looks, look);
 }
 
-int vms_json_write_file(const json_t *doc, const char *path, int flags)
+/* The text of doc as result files hold it (vms_json_write_file()), in *len bytes; NULL on
+ * OOM. Caller frees. */
+static char *json_text(const json_t *doc, size_t *len)
 {
 	char *text =
 	    json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+
+	if (!text)
+		return NULL;
+	*len = strlen(text);
+	text = vms_xrealloc(text, *len + 2);
+	text[(*len)++] = '\n';
+	text[*len] = '\0';
+	return text;
+}
+
+int vms_json_write_file(const json_t *doc, const char *path, int flags)
+{
 	size_t len;
+	char *text = json_text(doc, &len);
 	int ret;
 
 	if (!text)
 		return -ENOMEM;
-	len = strlen(text);
-	text = vms_xrealloc(text, len + 2);
-	text[len++] = '\n';
-	text[len] = '\0';
 	ret = vms_write_atomic(path, text, len, flags);
+	free(text);
+	return ret;
+}
+
+int vms_json_write_stream(const json_t *doc, FILE *f)
+{
+	size_t len;
+	char *text = json_text(doc, &len);
+	int ret = 0;
+
+	if (!text)
+		return -ENOMEM;
+	if (fwrite(text, 1, len, f) != len || fflush(f))
+		ret = -(errno ? errno : EIO);
 	free(text);
 	return ret;
 }

@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #define VMS_RESULT_FORMAT         "vmsuite.result/2"
 #define VMS_RESULT_FORMAT_PREFIX  "vmsuite.result/"
@@ -54,5 +55,8 @@ void vms_result_add_look(json_t *doc, json_t *look);
  * in the C locale's notation, a final newline) and writes it atomically to path with
  * vms_write_atomic() flags (0 or VMS_WRITE_NOREPLACE). 0 or -errno; reports nothing. */
 int vms_json_write_file(const json_t *doc, const char *path, int flags);
+/* Writes doc as vms_json_write_file() would to f (`run -o -`: standard output) and flushes
+ * it. 0 or -errno; reports nothing. */
+int vms_json_write_stream(const json_t *doc, FILE *f);
 
 #endif

@@ -126,7 +126,7 @@ int vms_dir_writable(const char *dir);
  * above U+10FFFF). */
 int vms_utf8_valid(const char *s);
 
-/* True when stderr is a terminal (progress is shown only then). */
+/* True when stderr is a terminal (progress then rewrites a live line). */
 int vms_stderr_is_tty(void);
 
 #include "core/banned.h"

@@ -158,7 +158,7 @@ if ! command -v "$vmsuite" >/dev/null 2>&1; then
 fi
 
 # the command line, built in "$@": no value is split, globbed or evaluated on the way
-set -- run -q -o "$out/result.json" --machine "$machine"
+set -- run --no-report -o "$out/result.json" --machine "$machine"
 set -f
 for spec in $workloads; do set -- "$@" -w "$spec"; done
 set +f

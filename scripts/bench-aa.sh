@@ -36,7 +36,7 @@ runs=${RUNS:-5}
 read -ra workloads <<<"${WORKLOADS:-mtest01:bytes=384M mmap001:bytes=512M}"
 spec=()
 for wl in "${workloads[@]}"; do spec+=(-w "$wl"); done
-spec+=(-n "$runs" --machine "$machine" --quiet --workdir "$work")
+spec+=(-n "$runs" --machine "$machine" --quiet --no-report --workdir "$work")
 if [ -n "${BUDGET:-}" ]; then spec+=(--budget "$BUDGET"); fi
 echo "bench-aa: $k A/A pairs, ${spec[*]}; start load: $(uptime | sed 's/.*load average: //')"
 cmp_rc=() ; ag_rc=() ; outcome=()

@@ -21,7 +21,7 @@ run_bare() {
 }
 run_under() {
   sync
-  "$build/cli/vmsuite" run --machine host -w "$spec" -n 1 --quiet --no-drop-caches --workdir "$work" -o "$work/r.json" 2>/dev/null
+  "$build/cli/vmsuite" run --machine host -w "$spec" -n 1 --quiet --no-report --no-drop-caches --workdir "$work" -o "$work/r.json" 2>/dev/null
   under+=("$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); m=d["workloads"][0]["metrics"]; print(m["elapsed_s"]["samples"][0], m["sys_s"]["samples"][0], d["workloads"][0]["runs"][0]["runner_cpu_s"], m["user_s"]["samples"][0] + m["sys_s"]["samples"][0])' "$work/r.json")")
 }
 for i in $(seq 1 "$runs"); do

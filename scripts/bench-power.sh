@@ -97,7 +97,7 @@ for wl in "${workloads[@]}"; do
     quota=$(( period * (100 - s) / 100 ))
     cell_start=$(date +%s)
     for i in $(seq 1 "$k"); do
-      spec=(-w "$wl" -n "$runs" --machine "$machine" --quiet --workdir "$work" --label power)
+      spec=(-w "$wl" -n "$runs" --machine "$machine" --quiet --no-report --workdir "$work" --label power)
       if [ -n "${BUDGET:-}" ]; then spec+=(--budget "$BUDGET"); fi
       a=$work/a.json b=$work/b.json
       rm -f "$a" "$b"

@@ -27,7 +27,7 @@ struct vms_suite_config {
 	int force;          /* the first checkpoint may replace an existing output (--overwrite) */
 	int argc;           /* the command line, recorded in the result */
 	char **argv;
-	int progress;
+	enum vms_progress_mode progress; /* on stderr (workloads/progress.h) */
 	int drop_caches;
 	double sample_hz;
 	int with_audio;              /* start the probe with `probe` (file etc. set) */

@@ -30,6 +30,8 @@
 #include "core/util.h"
 #include "core/version.h"
 #include "workloads/busy.h"
+#include "workloads/run-figures.h"
+#include "workloads/progress.h"
 #include "workloads/series.h"
 
 /* The stop signal received so far (0 = none). */
@@ -117,10 +119,11 @@ static int pidfd_open_(pid_t pid)
 /* Waits for the child while sampling; on a stop signal, terminates it (SIGTERM, then SIGKILL
  * after 2 s) and still reaps it. */
 static void supervise(pid_t pid, struct vms_series *se, double hz, struct run_outcome *o,
-                      const struct vms_run_config *cfg, const char *what, struct vms_busy *busy)
+                      const struct vms_run_config *cfg, struct vms_progress *pg,
+                      struct vms_busy *busy)
 {
 	int pfd = pidfd_open_(pid);
-	double period = 1.0 / hz, next = o->t0, kill_at = 0, last_progress = 0;
+	double period = 1.0 / hz, next = o->t0, kill_at = 0;
 	int termed = 0;
 
 	vms_series_take(se, 0);
@@ -169,158 +172,18 @@ static void supervise(pid_t pid, struct vms_series *se, double hz, struct run_ou
 		now = vms_now_mono();
 		vms_series_take(se, now - o->t0);
 		vms_busy_sample_wait(busy, pid);
-		if (cfg->progress && now - last_progress >= 0.5) {
-			fprintf(stderr, "\r\033[Kvmsuite: %s  %.1f s", what, now - o->t0);
-			if (cfg->audio)
-				fprintf(stderr, "  underruns so far: %ld",
-				        cfg->audio->underruns(cfg->audio->ctx));
-			last_progress = now;
-		}
+		vms_progress_tick(pg, now - o->t0,
+		                  cfg->audio && pg->mode == VMS_PROGRESS_TTY
+		                      ? cfg->audio->underruns(cfg->audio->ctx)
+		                      : -1,
+		                  now);
 	}
 	o->t1 = vms_now_mono();
 	o->waited = 1;
 	vms_series_take(se, o->t1 - o->t0);
 	if (pfd >= 0)
 		close(pfd);
-	if (cfg->progress)
-		fprintf(stderr, "\r\033[K");
-}
-
-static json_t *rusage_json(const struct rusage *ru)
-{
-	return json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "user_s",
-	                 (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6, "sys_s",
-	                 (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6,
-	                 "maxrss_kib", (json_int_t)ru->ru_maxrss, "minflt",
-	                 (json_int_t)ru->ru_minflt, "majflt", (json_int_t)ru->ru_majflt, "nvcsw",
-	                 (json_int_t)ru->ru_nvcsw, "nivcsw", (json_int_t)ru->ru_nivcsw, "inblock",
-	                 (json_int_t)ru->ru_inblock, "oublock", (json_int_t)ru->ru_oublock);
-}
-
-static json_t *start_state_json(void)
-{
-	struct vms_meminfo mi;
-
-	if (vms_meminfo_read(&mi, NULL))
-		return json_null();
-	return json_pack(
-	    "{s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "mem_free_bytes", (json_int_t)mi.mem_free,
-	    "mem_available_bytes", (json_int_t)mi.mem_available, "cached_bytes",
-	    (json_int_t)mi.cached, "dirty_bytes", (json_int_t)mi.dirty, "writeback_bytes",
-	    (json_int_t)mi.writeback, "swap_used_bytes", (json_int_t)(mi.swap_total - mi.swap_free),
-	    "anon_bytes", (json_int_t)mi.anon);
-}
-
-/* sync, then drop the page cache, dentries and inodes when allowed. Returns what was done. */
-static const char *clean_state(int drop)
-{
-	sync();
-	if (!drop)
-		return "sync";
-	if (geteuid() != 0 || vms_write_text("/proc/sys/vm/drop_caches", "3\n"))
-		return "sync (drop_caches not permitted)";
-	return "sync+drop_caches";
-}
-
-static double tv(const struct timeval *t)
-{
-	return (double)t->tv_sec + (double)t->tv_usec / 1e6;
-}
-
-/* The run's figures from outside. host_ooms: record the host-wide OOM kill count, which only a
- * run without a memory cgroup does: in the emulated machine it would count kills in every other
- * cgroup on the host as this run's (cgroup_oom_kill is the run's own). */
-static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o, uint64_t bytes,
-                        const struct vms_vmstat *b, const struct vms_vmstat *a,
-                        const struct vms_psi *pb, const struct vms_psi *pa, int host_ooms,
-                        int thrashing)
-{
-	double user = tv(&o->ru.ru_utime), sys = tv(&o->ru.ru_stime), el = o->t1 - o->t0;
-
-#define D(name) ((double)(vms_vmstat_get(a, name) - vms_vmstat_get(b, name)))
-#define S(prefix, split)                                                                           \
-	((double)(vms_vmstat_sum(a, prefix, split) - vms_vmstat_sum(b, prefix, split)))
-	vms_metric_record(metrics, "bytes_allocated", run, (double)bytes);
-	vms_metric_record(metrics, "elapsed_s", run, el);
-	vms_metric_record(metrics, "user_s", run, user);
-	vms_metric_record(metrics, "sys_s", run, sys);
-	vms_metric_record(metrics, "cpu_pct", run, el > 0 ? 100 * (user + sys) / el : 0);
-	vms_metric_record(metrics, "major_faults", run, (double)o->ru.ru_majflt);
-	vms_metric_record(metrics, "minor_faults", run, (double)o->ru.ru_minflt);
-	vms_metric_record(metrics, "max_rss_kib", run, (double)o->ru.ru_maxrss);
-	vms_metric_record(metrics, "nvcsw", run, (double)o->ru.ru_nvcsw);
-	vms_metric_record(metrics, "nivcsw", run, (double)o->ru.ru_nivcsw);
-	vms_metric_record(metrics, "inblock", run, (double)o->ru.ru_inblock);
-	vms_metric_record(metrics, "oublock", run, (double)o->ru.ru_oublock);
-	vms_metric_record(metrics, "pswpin", run, D("pswpin"));
-	vms_metric_record(metrics, "pswpout", run, D("pswpout"));
-	vms_metric_record(metrics, "pgscan", run, S("pgscan_", 1));
-	vms_metric_record(metrics, "pgsteal", run, S("pgsteal_", 1));
-	vms_metric_record(metrics, "allocstall", run, S("allocstall_", 0));
-	vms_metric_record(metrics, "workingset_refault", run, S("workingset_refault_", 0));
-	if (host_ooms)
-		vms_metric_record(metrics, "oom_kill", run, D("oom_kill"));
-	if (thrashing && el > 0)
-		vms_metric_record(metrics, "pswpin_per_s", run, D("pswpin") / el);
-#undef D
-#undef S
-	if (pa->available[VMS_PSI_MEMORY] && pb->available[VMS_PSI_MEMORY]) {
-		vms_metric_record(metrics, "psi_memory_some_ms", run,
-		                  (double)(pa->some_us[0] - pb->some_us[0]) / 1000);
-		vms_metric_record(metrics, "psi_memory_full_ms", run,
-		                  (double)(pa->full_us[0] - pb->full_us[0]) / 1000);
-		if (thrashing && el > 0)
-			vms_metric_record(metrics, "psi_memory_some_pct", run,
-			                  (double)(pa->some_us[0] - pb->some_us[0]) / 1e4 / el);
-	}
-	if (pa->available[VMS_PSI_IO] && pb->available[VMS_PSI_IO]) {
-		vms_metric_record(metrics, "psi_io_some_ms", run,
-		                  (double)(pa->some_us[1] - pb->some_us[1]) / 1000);
-		vms_metric_record(metrics, "psi_io_full_ms", run,
-		                  (double)(pa->full_us[1] - pb->full_us[1]) / 1000);
-	}
-}
-
-/* The emulated machine's own figures as metrics: how close the run came to the limit. */
-static void put_cgroup_metrics(json_t *metrics, size_t run, const json_t *cg)
-{
-	static const struct {
-		const char *key, *metric;
-	} map[] = {
-	    {"peak_bytes", "cgroup_peak_bytes"},
-	    {"limit_hits", "cgroup_limit_hits"},
-	    {"oom_kill", "cgroup_oom_kill"},
-	};
-	size_t i;
-
-	for (i = 0; i < VMS_ARRAY_SIZE(map); i++) {
-		json_t *v = json_object_get(cg, map[i].key);
-
-		if (json_is_number(v))
-			vms_metric_record(metrics, map[i].metric, run, json_number_value(v));
-	}
-}
-
-/* Why a run the emulated machine's OOM killer ended failed: the machine's size and how full it
- * was, so that the reader sees whether the workload outgrew it or the kernel gave up early. */
-static void cgroup_oom_reason(char *buf, size_t len, const struct vms_cgroup *cg,
-                              const struct vms_cgroup_stats *after)
-{
-	char ram[32] = "unlimited", swap[48] = "and no swap", size[32], peak[32] = "?";
-	uint64_t effective_swap = vms_cgroup_effective_swap(cg);
-
-	if (after->peak != VMS_CGROUP_NA)
-		vms_format_size(after->peak, peak, sizeof(peak));
-	if (cg->mem_limit != VMS_CGROUP_UNLIMITED)
-		vms_format_size(cg->mem_limit, ram, sizeof(ram));
-	if (effective_swap)
-		snprintf(swap, sizeof(swap), "+ %s swap",
-		         vms_format_size(effective_swap, size, sizeof(size)));
-	snprintf(buf, len,
-	         "killed by the memory cgroup's OOM killer (signal 9): the emulated machine has "
-	         "%s RAM %s (cgroup %s, peak %s this run); the kernel log's \"Memory cgroup out "
-	         "of memory\" report names the victim and what was in use",
-	         ram, swap, vms_cgroup_version_name(cg->version), peak);
+	vms_progress_clear(pg);
 }
 
 /* ---- the work file ------------------------------------------------------------------ */
@@ -382,11 +245,10 @@ static void private_dir_remove(const struct vms_run_config *cfg, struct vms_host
 
 /* Runs one workload run; fills `run` (a new JSON object) and the workload's metrics. Returns
  * 0 ok, 1 failed, 2 interrupted, 3 stopped before the child was started (run holds nothing
- * worth keeping), 4 failed because the work filesystem filled up. warm: 0 for a measured run,
- * k for warm-up run k (index then counts the warm-up runs, nruns is cfg->warmup). */
+ * worth keeping), 4 failed because the work filesystem filled up. */
 static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx, json_t *metrics,
-                    json_t *run, size_t index, long nruns, const struct vms_run_variant *var,
-                    long warm)
+                    json_t *run, size_t index, const struct vms_run_variant *var,
+                    struct vms_progress *pg)
 {
 	struct vms_vmstat *vb = vms_xmalloc(sizeof(*vb)), *va = vms_xmalloc(sizeof(*va));
 	struct vms_psi pb, pa;
@@ -398,7 +260,6 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	struct vms_cgroup_stats *cga = cfg->cgroup ? vms_xmalloc(sizeof(*cga)) : NULL;
 	struct vms_host_entry wd = {0};
 	int wd_made = 0, wd_recorded = 0;
-	char what[256];
 	json_t *cgj = NULL;
 	struct vms_busy *busy = NULL;
 	double disturbed_above =
@@ -429,25 +290,13 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		}
 		wd_made = 1;
 	}
-	if (warm)
-		snprintf(what, sizeof(what), "%s warm-up run %ld/%ld (not counted)", ctx->w->name,
-		         warm, nruns);
-	else if (cfg->n_variants > 1)
-		snprintf(what, sizeof(what), "%s [%s] run %zu/%s%ld%s%s", ctx->w->name, var->label,
-		         index + 1, cfg->look ? "<=" : "", nruns, cfg->progress_note ? "  " : "",
-		         cfg->progress_note ? cfg->progress_note : "");
-	else
-		snprintf(what, sizeof(what), "%s run %zu/%s%ld%s%s", ctx->w->name, index + 1,
-		         cfg->look ? "<=" : "", nruns, cfg->progress_note ? "  " : "",
-		         cfg->progress_note ? cfg->progress_note : "");
-
-	json_object_set_new(run, "clean_state", json_string(clean_state(cfg->drop_caches)));
+	json_object_set_new(run, "clean_state", json_string(vms_run_clean_state(cfg->drop_caches)));
 	/* sync and drop_caches take a while: a stop that came meanwhile starts no child */
 	if (stop_signal(cfg)) {
 		ret = 3;
 		goto out;
 	}
-	json_object_set_new(run, "start_state", start_state_json());
+	json_object_set_new(run, "start_state", vms_run_start_state_json());
 	se.cg = cfg->cgroup;
 	if (cfg->cgroup && vms_cgroup_run_begin(cfg->cgroup, cgb)) {
 		free(cgb);
@@ -472,15 +321,16 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	}
 	if (pid == 0)
 		child_main(ctx, cfg, var->thp_off);
-	supervise(pid, &se, cfg->sample_hz, &o, cfg, what, busy);
+	supervise(pid, &se, cfg->sample_hz, &o, cfg, pg, busy);
 	vms_busy_end(busy, &o.ru);
 	getrusage(RUSAGE_SELF, &self1);
 	/* whatever happened to the child, its file goes (an O_TMPFILE went with it) */
 	private_dir_remove(cfg, &wd, &wd_made, &wd_recorded);
 	/* the cost of measuring: the runner's own CPU while the child ran (sampling, polling) */
-	json_object_set_new(run, "runner_cpu_s",
-	                    json_real(tv(&self1.ru_utime) + tv(&self1.ru_stime) -
-	                              tv(&self0.ru_utime) - tv(&self0.ru_stime)));
+	json_object_set_new(
+	    run, "runner_cpu_s",
+	    json_real(vms_run_seconds(&self1.ru_utime) + vms_run_seconds(&self1.ru_stime) -
+	              vms_run_seconds(&self0.ru_utime) - vms_run_seconds(&self0.ru_stime)));
 
 	vms_vmstat_read(va, NULL);
 	vms_psi_read(&pa, NULL);
@@ -521,7 +371,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 			         strsignal(stop_signal(cfg) ? stop_signal(cfg) : SIGINT));
 		} else if (oom && json_is_integer(cg_kills)) {
 			ret = 1;
-			cgroup_oom_reason(reason, sizeof(reason), cfg->cgroup, cga);
+			vms_run_cgroup_oom_reason(reason, sizeof(reason), cfg->cgroup, cga);
 		} else if ((sig == SIGBUS || (!sig && code)) && sh->disk_full) {
 			/* not the kernel's doing: something filled the disk after the checks (a
 			 * write fault's SIGBUS, or ENOSPC sizing the work file) */
@@ -549,7 +399,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 			json_object_set_new(run, "reason", json_string(reason));
 	}
 	json_object_set_new(run, "bytes_allocated", json_integer((json_int_t)sh->bytes_allocated));
-	json_object_set_new(run, "rusage", rusage_json(&o.ru));
+	json_object_set_new(run, "rusage", vms_run_rusage_json(&o.ru));
 	json_object_set_new(run, "vmstat_delta", vms_vmstat_delta_json(vb, va));
 	json_object_set_new(run, "psi_delta", vms_psi_delta_json(&pb, &pa));
 	if (cgj)
@@ -560,9 +410,9 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	                    json_boolean(vms_busy_disturbed(busy, disturbed_above)));
 	json_object_set_new(run, "series", vms_series_json(&se, cfg->sample_hz));
 	if (ret == 0) {
-		put_metrics(metrics, index, &o, sh->bytes_allocated, vb, va, &pb, &pa,
-		            cfg->cgroup == NULL, ctx->w->thrashing);
-		put_cgroup_metrics(metrics, index, json_object_get(run, "cgroup"));
+		vms_run_put_metrics(metrics, index, &o.ru, o.t0, o.t1, sh->bytes_allocated, vb, va,
+		                    &pb, &pa, cfg->cgroup == NULL, ctx->w->thrashing);
+		vms_run_put_cgroup_metrics(metrics, index, json_object_get(run, "cgroup"));
 		vms_busy_record(busy, metrics, index);
 		if (ctx->w->own_metric && sh->own_set)
 			vms_metric_record(metrics, ctx->w->own_metric, index, sh->own_value);
@@ -739,18 +589,44 @@ static int still_runnable(const struct vms_workload_ctx *ctx, char *why, size_t 
 	return c.w->prepare ? c.w->prepare(&c, why, len) : 0;
 }
 
+/* The line of the run that just ended (its record holds status, times and disturbed). */
+static void progress_end(struct vms_progress *pg, const json_t *run)
+{
+	const json_t *t0 = json_object_get(run, "t_start"), *t1 = json_object_get(run, "t_end");
+
+	vms_progress_end(pg, json_string_value(json_object_get(run, "status")),
+	                 json_is_true(json_object_get(run, "disturbed")),
+	                 json_is_number(t0) && json_is_number(t1)
+	                     ? json_number_value(t1) - json_number_value(t0)
+	                     : -1,
+	                 vms_now_mono());
+}
+
 /* One (workload, variant) entry of the result being filled. */
 struct entry {
 	json_t *wl, *metrics, *runs; /* borrowed from the document */
 };
 
-/* Runs run r (of at most nruns) of every variant of ctx's workload (interleaved: the variants
- * take turns). Returns 0 to go on, 2 interrupted, 3 a fatal error (reported). A failed run sets
- * bit 1 of *failed, bit 2 when the environment failed it (the work filesystem filled up). */
+/* The rounds of the plan: every item's runs up to want[i], then a look (when adaptive). */
+struct rounds {
+	struct entry *es; /* n_items x n_variants */
+	long *done, *want, *most;
+	int *started, *skip, *warm;
+	size_t current; /* the variant the host is in */
+	int failed;     /* bit 1: a run failed; bit 2: the environment failed it (a full disk) */
+	int measured, warned;
+	struct vms_progress pg;
+};
+
+/* Runs run r (of at most rd->most[i]) of every variant of item i, ctx's workload (interleaved:
+ * the variants take turns). Returns 0 to go on, 2 interrupted, 3 a fatal error (reported). A
+ * failed run sets bit 1 of rd->failed, bit 2 when the environment failed it (the work
+ * filesystem filled up). */
 static int run_round(const struct vms_run_config *cfg, const json_t *doc,
-                     struct vms_workload_ctx *ctx, struct entry *es, long r, long nruns,
-                     size_t *current, int *failed, int *measured, int *warned)
+                     struct vms_workload_ctx *ctx, struct rounds *rd, size_t i, long r)
 {
+	struct entry *es = &rd->es[i * cfg->n_variants];
+	long nruns = rd->most[i];
 	size_t v;
 
 	for (v = 0; v < cfg->n_variants; v++) {
@@ -760,25 +636,30 @@ static int run_round(const struct vms_run_config *cfg, const json_t *doc,
 
 		if (stop_signal(cfg)) /* arrived between two runs: start no other */
 			return 2;
-		if (*current != v && cfg->apply_variant) {
+		if (rd->current != v && cfg->apply_variant) {
 			if (cfg->apply_variant(cfg->variant_ctx, v))
 				return 3;
 		}
-		*current = v;
+		rd->current = v;
 		run = json_object();
 		json_array_append_new(es[v].runs, run);
-		st = run_once(cfg, ctx, es[v].metrics, run, (size_t)r, nruns, var, 0);
+		vms_progress_start(&rd->pg, i, ctx->w->name,
+		                   cfg->n_variants > 1 ? var->label : NULL, r, nruns,
+		                   vms_now_mono());
+		st = run_once(cfg, ctx, es[v].metrics, run, (size_t)r, var, &rd->pg);
 		if (st == 3) {
+			vms_progress_cancel(&rd->pg);
 			json_array_remove(es[v].runs, json_array_size(es[v].runs) - 1);
 			return 2;
 		}
-		audio_check(cfg, ctx->w->name, r + 1, nruns, warned);
+		progress_end(&rd->pg, run);
+		audio_check(cfg, ctx->w->name, r + 1, nruns, &rd->warned);
 		vms_metrics_pad(es[v].metrics, (size_t)r + 1);
 		apply_primary(ctx->w, es[v].metrics);
 		if (st == 2)
 			return 2;
 		if (st == 1 || st == 4) {
-			*failed |= st == 4 ? 2 : 1;
+			rd->failed |= st == 4 ? 2 : 1;
 			if (cfg->n_variants > 1)
 				vms_warn("%s [%s] run %ld/%ld failed: %s", ctx->w->name, var->label,
 				         r + 1, nruns,
@@ -787,7 +668,7 @@ static int run_round(const struct vms_run_config *cfg, const json_t *doc,
 				vms_warn("%s run %ld/%ld failed: %s", ctx->w->name, r + 1, nruns,
 				         json_string_value(json_object_get(run, "reason")));
 		} else {
-			*measured = 1;
+			rd->measured = 1;
 		}
 		if (stop_signal(cfg))
 			return 2;
@@ -797,27 +678,28 @@ static int run_round(const struct vms_run_config *cfg, const json_t *doc,
 	return 0;
 }
 
-/* The warm-up runs of ctx's workload before its first measured run, under the variant the
- * host is in (the first one when none is yet): each recorded in that variant's entry as
- * "warmup_runs", its figures thrown away. A failed warm-up run is reported and recorded; the
- * measured runs that follow say whether the workload itself fails. Returns 0 to go on,
- * 2 interrupted, 3 a fatal error (reported). */
+/* The warm-up runs of item i (ctx's workload) before its first measured run, under the variant
+ * the host is in (the first one when none is yet): each recorded in that variant's entry as
+ * "warmup_runs", its figures thrown away, a progress line of its own. A failed warm-up run is
+ * reported and recorded; the measured runs that follow say whether the workload itself fails.
+ * Returns 0 to go on, 2 interrupted, 3 a fatal error (reported). */
 static int warm_up(const struct vms_run_config *cfg, const json_t *doc,
-                   struct vms_workload_ctx *ctx, struct entry *es, size_t *current)
+                   struct vms_workload_ctx *ctx, struct rounds *rd, size_t i)
 {
-	size_t v = *current < cfg->n_variants ? *current : 0;
+	struct entry *es = &rd->es[i * cfg->n_variants];
+	size_t v = rd->current < cfg->n_variants ? rd->current : 0;
 	json_t *list;
 	long k;
 
 	if (cfg->warmup <= 0)
 		return 0;
-	if (*current != v && cfg->apply_variant && cfg->apply_variant(cfg->variant_ctx, v))
+	if (rd->current != v && cfg->apply_variant && cfg->apply_variant(cfg->variant_ctx, v))
 		return 3;
-	*current = v;
+	rd->current = v;
 	list = json_array();
 	json_object_set_new(es[v].wl, "warmup_runs", list);
 	for (k = 1; k <= cfg->warmup; k++) {
-		json_t *scratch = json_object(), *run = json_object();
+		json_t *scratch = json_object(), *run = json_object(), *t0, *t1;
 		int st;
 
 		if (stop_signal(cfg)) {
@@ -825,14 +707,21 @@ static int warm_up(const struct vms_run_config *cfg, const json_t *doc,
 			json_decref(run);
 			return 2;
 		}
-		st = run_once(cfg, ctx, scratch, run, (size_t)k - 1, cfg->warmup, &cfg->variants[v],
-		              k);
+		st = run_once(cfg, ctx, scratch, run, (size_t)k - 1, &cfg->variants[v], &rd->pg);
 		json_decref(scratch);
 		if (st == 3) {
 			json_decref(run);
 			return 2;
 		}
 		json_array_append_new(list, run);
+		t0 = json_object_get(run, "t_start");
+		t1 = json_object_get(run, "t_end");
+		vms_progress_line(&rd->pg, "%s warm-up run %ld/%ld: %s in %.2f s (not counted)",
+		                  ctx->w->name, k, cfg->warmup,
+		                  json_string_value(json_object_get(run, "status")),
+		                  json_is_number(t0) && json_is_number(t1)
+		                      ? json_number_value(t1) - json_number_value(t0)
+		                      : 0.0);
 		if (st == 2)
 			return 2;
 		if (st == 1 || st == 4)
@@ -865,13 +754,6 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	return ret;
 }
 
-/* The rounds of the plan: every item's runs up to want[i], then a look (when adaptive). */
-struct rounds {
-	struct entry *es; /* n_items x n_variants */
-	long *done, *want, *most;
-	int *started, *skip, *warm;
-};
-
 static void rounds_free(struct rounds *rd)
 {
 	free(rd->es);
@@ -881,6 +763,7 @@ static void rounds_free(struct rounds *rd)
 	free(rd->started);
 	free(rd->skip);
 	free(rd->warm);
+	vms_progress_release(&rd->pg);
 }
 
 /* Adds item i's entries (one per variant) to the document at its first turn, and marks it
@@ -911,6 +794,7 @@ static int item_start(const struct vms_run_config *cfg, json_t *doc, struct roun
 		json_object_set_new(es[v].wl, "status", json_string("skipped"));
 		json_object_set_new(es[v].wl, "reason", json_string(why));
 	}
+	vms_progress_skip(&rd->pg, i);
 	vms_warn("%s skipped: %s", ctx->w->name, why);
 	rd->skip[i] = 1;
 	return checkpoint(cfg, doc) ? 3 : 0;
@@ -919,9 +803,9 @@ static int item_start(const struct vms_run_config *cfg, json_t *doc, struct roun
 static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 {
 	json_t *doc = new_document(cfg);
-	int interrupted = 0, failed = 0, measured = 0, skipped = 0, audio_dead = 0, warned = 0;
-	size_t current = (size_t)-1; /* the variant the host is in */
-	struct rounds rd;
+	int interrupted = 0, skipped = 0, audio_dead = 0;
+	struct rounds rd = {.current = (size_t)-1};
+	const char **names = vms_xcalloc(cfg->n_items + 1, sizeof(*names));
 	int ret = 0, more = 1;
 	double b0 = 0, b1 = 0;
 	size_t i;
@@ -934,15 +818,22 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	rd.started = vms_xcalloc(cfg->n_items + 1, sizeof(int));
 	rd.skip = vms_xcalloc(cfg->n_items + 1, sizeof(int));
 	rd.warm = vms_xcalloc(cfg->n_items + 1, sizeof(int));
-	for (i = 0; i < cfg->n_items; i++)
+	for (i = 0; i < cfg->n_items; i++) {
 		rd.want[i] = rd.most[i] = cfg->items[i].runs;
+		names[i] = cfg->items[i].spec.w->name;
+	}
+	vms_progress_init(&rd.pg, cfg->progress, stderr, cfg->n_items, cfg->n_variants, rd.most,
+	                  cfg->look != NULL, cfg->progress_note);
 	if (checkpoint(cfg, doc)) {
 		rounds_free(&rd);
+		free(names);
 		return VMS_EXIT_FATAL;
 	}
+	vms_progress_header(&rd.pg, names);
+	free(names);
 	if (cfg->audio) {
 		audio_baseline(cfg, &b0, &b1);
-		audio_check(cfg, "the idle baseline", 0, 0, &warned);
+		audio_check(cfg, "the idle baseline", 0, 0, &rd.warned);
 	}
 	interrupted = stop_signal(cfg) != 0;
 	/* adaptive: the look plans the first round (done[] all 0) */
@@ -972,12 +863,11 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 			if (rd.skip[i]) {
 				/* keeps an earlier full-disk failure (bit 2) */
 				skipped = 1;
-				failed |= 1;
+				rd.failed |= 1;
 				continue;
 			}
 			if (rd.done[i] == 0 && rd.want[i] > 0 && !rd.warm[i]) {
-				int st =
-				    warm_up(cfg, doc, &ctx, &rd.es[i * cfg->n_variants], &current);
+				int st = warm_up(cfg, doc, &ctx, &rd, i);
 
 				rd.warm[i] = 1;
 				if (st == 3) {
@@ -990,9 +880,7 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 				}
 			}
 			for (r = rd.done[i]; r < rd.want[i] && !interrupted; r++) {
-				int st =
-				    run_round(cfg, doc, &ctx, &rd.es[i * cfg->n_variants], r,
-				              rd.most[i], &current, &failed, &measured, &warned);
+				int st = run_round(cfg, doc, &ctx, &rd, i, r);
 
 				if (st == 3) {
 					rounds_free(&rd);
@@ -1015,12 +903,12 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	if (cfg->audio)
 		audio_dead = audio_windows(cfg, doc, b0, b1);
 	/* a dead probe is a failure of the measurement: its windows have no sound data */
-	ret = interrupted            ? VMS_EXIT_INTERRUPTED
-	      : failed & 2           ? VMS_EXIT_FATAL
-	      : failed || audio_dead ? VMS_EXIT_FAILED
-	      : measured             ? VMS_EXIT_OK
-	                             : VMS_EXIT_SKIP;
-	if (failed == 1 && !measured && !interrupted)
+	ret = interrupted               ? VMS_EXIT_INTERRUPTED
+	      : rd.failed & 2           ? VMS_EXIT_FATAL
+	      : rd.failed || audio_dead ? VMS_EXIT_FAILED
+	      : rd.measured             ? VMS_EXIT_OK
+	                                : VMS_EXIT_SKIP;
+	if (rd.failed == 1 && !rd.measured && !interrupted)
 		ret = VMS_EXIT_FAILED;
 	if (ret == VMS_EXIT_FATAL)
 		vms_error("the work filesystem filled up during the run: its failed runs say "

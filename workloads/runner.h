@@ -10,6 +10,7 @@
 
 #include "core/cgroup.h"
 #include "core/hoststate.h"
+#include "workloads/progress.h"
 #include "workloads/workload.h"
 
 struct vms_run_item {
@@ -67,8 +68,8 @@ struct vms_run_config {
 	const char *label;
 	int argc; /* the command line, recorded in the result */
 	char **argv;
-	int progress;    /* progress lines on stderr (a terminal) */
-	int drop_caches; /* sync + drop_caches between runs when root */
+	enum vms_progress_mode progress; /* progress on stderr (workloads/progress.h) */
+	int drop_caches;                 /* sync + drop_caches between runs when root */
 	double sample_hz;
 	/* a run whose other_cpu_pct exceeds this is marked disturbed (`--disturbed-above`);
 	 * 0 = VMS_BUSY_DISTURBED_ABOVE */

@@ -39,8 +39,8 @@ expect_exit 0 "report" -- "$VMSUITE" report r.json
 [ -z "$(ls -A | grep '^\.vmsuite-')" ] && ok || fail "workload files left behind: $(ls -A)"
 
 # default output name: vmsuite-<label>-<YYYYmmdd-HHMMSS>.json; label defaults to uname -r
-expect_exit 0 "default output" -- "$VMSUITE" run -w mtest01:bytes=8M -n 1 --quiet
-[ -z "$out" ] && ok || fail "--quiet printed: $out"
+expect_exit 0 "default output" -- "$VMSUITE" run -w mtest01:bytes=8M -n 1 --quiet --no-report
+[ -z "$out" ] && ok || fail "--quiet --no-report printed: $out"
 ls vmsuite-"$(uname -r)"-[0-9]*-[0-9]*.json >/dev/null 2>&1 && ok || fail "default name: $(ls)"
 expect_exit 0 "label" -- "$VMSUITE" run -w mtest01:bytes=8M -n 1 --label before -q
 ls vmsuite-before-*.json >/dev/null 2>&1 && ok || fail "label in name: $(ls)"
