@@ -550,7 +550,8 @@ chmod 755 "$common/init"
 (cd "$common" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$tmp/common.cpio"
 
 # ---- initramfs: each kernel's modules ----
-want_modules=(virtio_pci virtio_blk ext4 crc32c_generic "snd-$sound" "${extra_modules[@]}")
+# zram: for `run --swap-kind zram` in the guest; loaded where the kernel has it
+want_modules=(virtio_pci virtio_blk ext4 crc32c_generic zram "snd-$sound" "${extra_modules[@]}")
 [ "$sound" = usb-audio ] && want_modules+=(xhci_pci)
 build_modules() { # INDEX: writes $tmp/modules-INDEX.cpio
   local i=$1 root=${k_modroot[$1]} rel=${k_release[$1]} stage=$tmp/mods-$1 m line path base
@@ -572,7 +573,7 @@ build_modules() { # INDEX: writes $tmp/modules-INDEX.cpio
     for m in "${want_modules[@]}"; do
       if ! out=$(modprobe -d "$root" -S "$rel" --show-depends "$m" 2>&1); then
         case $m in
-          crc32c_generic) continue ;;
+          crc32c_generic | zram) continue ;;
         esac
         die "kernel $rel: module $m is neither built in nor in $root/lib/modules/$rel ($out)"
       fi
