@@ -40,8 +40,14 @@ zswap_changed() { [ "$(cat "$zs/enabled")" != "${before[enabled]}" ]; }
 pool=$((before[max_pool_percent] == 20 ? 0x19 : 0x14))
 
 # ---- a normal end: off and on, their runs alternating, zswap as before ----
-expect_exit 0 "zswap off and on" -- "$VMSUITE" run -w memload:seconds=3 -n 2 \
-  --sysctl zswap.enabled=0,1 --sysctl zswap.max_pool_percent=$pool -o zs.json
+# Exit 1 is a run OOM-killed, which is data: memload in the 512 MiB cgroup v1 machine with zswap
+# on was killed in one of two runs here (kernel 6.18), every page active when it was.
+"$VMSUITE" run -w memload:seconds=3 -n 2 --sysctl zswap.enabled=0,1 \
+  --sysctl zswap.max_pool_percent=$pool -o zs.json >zs.out 2>zs.err
+rc=$?
+err=$(cat zs.err)
+[ "$rc" -eq 0 ] || { [ "$rc" -eq 1 ] && grep -q "OOM killer" zs.err; } && ok ||
+  fail "zswap off and on: exit $rc, want 0 (or 1 for an OOM kill): $err"
 as_before "after the run"
 expect_in "$err" "restored zswap.enabled to '${before[enabled]}'" "the run says it restored zswap"
 [ "$(json_get zs.json '[v["label"] for v in d["variants"]]')" = "['enabled=N', 'enabled=Y']" ] &&
@@ -52,13 +58,15 @@ order=$(json_get zs.json '[(x[1], x[2]) for x in sorted((r["t_start"], w["varian
 [ "$order" = "[('enabled=N', 1), ('enabled=Y', 1), ('enabled=N', 2), ('enabled=Y', 2)]" ] &&
   ok || fail "runs do not alternate: $order"
 # swap traffic of each variant: the runs with zswap on stored pages in its pool
-zout=$(json_get zs.json '[(w["variant"], sum(w["metrics"]["zswpout"]["values"])) for w in d["workloads"]]')
+zout=$(json_get zs.json '[(w["variant"], sum(r["vmstat_delta"]["zswpout"] for r in w["runs"])) for w in d["workloads"]]')
 case "$zout" in
   "[('enabled=N', "*"), ('enabled=Y', "*")]") ok ;;
   *) fail "zswpout per variant: $zout" ;;
 esac
-[ "$(json_get zs.json 'sum(next(w for w in d["workloads"] if w["variant"] == "enabled=Y")["metrics"]["zswpout"]["values"]) > 0')" = True ] &&
-  ok || fail "zswap on took no page: $zout"
+[ "$(json_get zs.json 'all(r["vmstat_delta"]["zswpout"] > 0 for w in d["workloads"] if w["variant"] == "enabled=Y" for r in w["runs"])')" = True ] &&
+  ok || fail "a run with zswap on stored no page in it: $zout"
+[ "$(json_get zs.json 'len(next(w for w in d["workloads"] if w["variant"] == "enabled=Y")["metrics"]["zswpout"]["samples"])')" -ge 1 ] &&
+  ok || fail "no zswpout metric"
 no_records && ok || fail "journal records left: $(ls "$state/journal")"
 expect_exit 0 "compare of the variants" -- "$VMSUITE" compare --exit-zero zs.json
 expect_in "$out" "enabled=Y" "compare names the variant"
