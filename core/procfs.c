@@ -40,11 +40,6 @@ static int find(const struct vms_vmstat *s, const char *name)
 	return -1;
 }
 
-int vms_vmstat_has(const struct vms_vmstat *s, const char *name)
-{
-	return find(s, name) >= 0;
-}
-
 uint64_t vms_vmstat_get(const struct vms_vmstat *s, const char *name)
 {
 	int i = find(s, name);

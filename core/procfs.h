@@ -25,8 +25,6 @@ struct vms_vmstat {
 int vms_vmstat_read(struct vms_vmstat *s, const char *path);
 /* The value of a counter, or 0 when the kernel does not have it. */
 uint64_t vms_vmstat_get(const struct vms_vmstat *s, const char *name);
-/* 1 when the kernel has the counter name (zswpin: only with CONFIG_ZSWAP), else 0. */
-int vms_vmstat_has(const struct vms_vmstat *s, const char *name);
 /* The counters a run records as "vmstat_delta" (docs/result-format.md): pgfault, pgmajfault,
  * pswpin/out, zswpin/out, zswpwb, pgpgin/out, pgscan_*, pgsteal_*, allocstall_*,
  * workingset_refault_*, compact_stall, oom_kill and thp_fault_*, as after - before. Counters absent

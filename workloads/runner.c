@@ -254,11 +254,10 @@ static void put_metrics(json_t *metrics, size_t run, const struct run_outcome *o
 	vms_metric_record(metrics, "oublock", run, (double)o->ru.ru_oublock);
 	vms_metric_record(metrics, "pswpin", run, D("pswpin"));
 	vms_metric_record(metrics, "pswpout", run, D("pswpout"));
-	/* what zswap took in front of the swap device (no pswpout for those pages) */
-	if (vms_vmstat_has(a, "zswpout") && vms_vmstat_has(b, "zswpout")) {
-		vms_metric_record(metrics, "zswpin", run, D("zswpin"));
-		vms_metric_record(metrics, "zswpout", run, D("zswpout"));
-	}
+	/* what zswap took in front of the swap device (no pswpout for those pages); 0 without
+	 * zswap, which then stores nothing */
+	vms_metric_record(metrics, "zswpin", run, D("zswpin"));
+	vms_metric_record(metrics, "zswpout", run, D("zswpout"));
 	vms_metric_record(metrics, "pgscan", run, S("pgscan_", 1));
 	vms_metric_record(metrics, "pgsteal", run, S("pgsteal_", 1));
 	vms_metric_record(metrics, "allocstall", run, S("allocstall_", 0));
