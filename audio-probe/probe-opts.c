@@ -41,7 +41,9 @@ static const struct row {
     {"period", "MS",
      "period in milliseconds, " STR(VMS_PROBE_PERIOD_MIN_MS) " to " STR(
          VMS_PROBE_PERIOD_MAX_MS) " (default: the preset's);\n\"25\", \"25ms\" and "
-                                  "\"0.025s\" are the same",
+                                  "\"0.025s\" are the same. Alone (no --latency or\n"
+                                  "--buffer) the buffer is two periods, like the default\n"
+                                  "preset's: --period 25 plays with a 50 ms buffer",
      NULL, MS, offsetof(struct vms_probe_opts, period_ms), VMS_PROBE_PERIOD_MIN_MS,
      VMS_PROBE_PERIOD_MS, VMS_PROBE_PERIOD_MAX_MS},
     {"buffer", "MS",
@@ -157,6 +159,11 @@ void vms_probe_geometry(const struct vms_probe_opts *o, double *period_ms, doubl
 		l = vms_probe_latency_find(NULL);
 	*period_ms = o->period_ms ? o->period_ms : l->period_ms;
 	*buffer_ms = o->buffer_ms ? o->buffer_ms : l->buffer_ms;
+	/* --period alone: the buffer follows it, with as many periods as the default preset's
+	 * (aplay too picks the buffer itself when given only a period); a preset named with
+	 * --latency keeps its buffer */
+	if (o->period_ms && !o->buffer_ms && !o->latency)
+		*buffer_ms = o->period_ms * (l->buffer_ms / l->period_ms);
 }
 
 /* Milliseconds as "25", "25ms" or "0.025s": a plain decimal (vms_parse_decimal: no exponent,

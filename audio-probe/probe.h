@@ -60,7 +60,8 @@ extern const struct vms_probe_latency vms_probe_latencies[];
 /* The preset called name (NULL = the default), or NULL. */
 const struct vms_probe_latency *vms_probe_latency_find(const char *name);
 /* The geometry the options ask for: the preset's (o->latency or the default), each of
- * --period/--buffer overriding its half. */
+ * --period/--buffer overriding its half; but --period alone, without --latency or --buffer,
+ * keeps the default preset's number of periods per buffer (buffer = period x that number). */
 void vms_probe_geometry(const struct vms_probe_opts *o, double *period_ms, double *buffer_ms);
 
 /* The probe's command-line options, shared by `vmsuite probe` and `vmsuite run --with-audio`

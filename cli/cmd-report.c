@@ -21,6 +21,9 @@ enum report_key {
 	REPORT_BUILD_ID,
 	REPORT_GIT_COMMIT,
 	REPORT_OUTPUT_URL,
+	REPORT_GIT_URL,
+	REPORT_TREE,
+	REPORT_BRANCH,
 };
 
 static const struct vms_cli_option report_options[] = {
@@ -45,6 +48,19 @@ static const struct vms_cli_option report_options[] = {
      0},
     {"git-commit", 0, VMS_CLI_REQUIRED, "HASH",
      "kcidb: the kernel's full commit hash (40 lowercase hex digits)", REPORT_GIT_COMMIT, 0},
+    {"git-url", 0, VMS_CLI_REQUIRED, "URL",
+     "kcidb: the kernel's git repository (git_repository_url), the\n"
+     "shortest https:// URL; with --git-commit, --tree and --branch, KCIDB\n"
+     "can match these results with other CI systems' for the same tree",
+     REPORT_GIT_URL, 0},
+    {"tree", 0, VMS_CLI_REQUIRED, "NAME",
+     "kcidb: the tree's common name (tree_name), e.g. mainline or\n"
+     "net-next: letters, digits and . _ + -",
+     REPORT_TREE, 0},
+    {"branch", 0, VMS_CLI_REQUIRED, "NAME",
+     "kcidb: the git branch the commit was checked out from\n"
+     "(git_repository_branch), e.g. master",
+     REPORT_BRANCH, 0},
     {"output-url", 0, VMS_CLI_REQUIRED, "URL",
      "kcidb: where the result file is published (https://); listed\n"
      "in each test's output_files",
@@ -64,11 +80,14 @@ const struct vms_cli_usage vms_report_usage = {
              "-runs case, the primary and key metrics and, with a verdict, a -verdict case;\n"
              "kcidb one KernelCI (KCIDB v5.3) document, a test per workload and metric.\n",
     .options = report_options,
-    .more = "Examples:\n"
-            "  vmsuite report r.json --format lava > output/result.txt\n"
-            "  vmsuite report r.json --format kcidb --origin mylab --git-commit HASH -o k.json\n"
-            "  vmsuite compare base.json r.json --format json -o cmp.json\n"
-            "  vmsuite report r.json --format lava --verdict cmp.json\n",
+    .more =
+        "Examples:\n"
+        "  vmsuite report r.json --format lava > output/result.txt\n"
+        "  vmsuite report r.json --format kcidb --origin mylab --git-commit HASH \\\n"
+        "      --git-url https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git \\\n"
+        "      --tree mainline --branch master -o k.json\n"
+        "  vmsuite compare base.json r.json --format json -o cmp.json\n"
+        "  vmsuite report r.json --format lava --verdict cmp.json\n",
 };
 
 struct report_args {
@@ -175,6 +194,12 @@ static int report_option(void *ctx, const struct vms_cli_option *opt, const char
 			a->opts.build_id = val;
 		else if (opt->key == REPORT_GIT_COMMIT)
 			a->opts.git_commit = val;
+		else if (opt->key == REPORT_GIT_URL)
+			a->opts.git_url = val;
+		else if (opt->key == REPORT_TREE)
+			a->opts.tree = val;
+		else if (opt->key == REPORT_BRANCH)
+			a->opts.branch = val;
 		else
 			a->opts.output_url = val;
 	}

@@ -14,7 +14,10 @@
 #
 # usage: run.sh [-w "SPEC..."] [-n RUNS] [-a BOOL] [-f MP3] [-m PROFILE] [-l LABEL]
 #               [-b BASELINE] [-e "RUN OPTIONS"] [-s BOOL] [-v VMSUITE] [-k ORIGIN]
-#               [-d DIR]
+#               [-c COMMIT] [-u GIT_URL] [-t TREE] [-r BRANCH] [-d DIR]
+# -k, -c, -u, -t and -r are kcidb.json's --origin, --git-commit, --git-url, --tree and
+# --branch; a value `vmsuite report` refuses leaves kcidb.json out and fails a vmsuite-kcidb
+# case.
 # Empty values mean the default, so LAVA's params can be passed as they are. BOOL is true,
 # True, 1, yes or on, or false, False, 0, no, off (LAVA writes a job's `true` as `True`).
 # -e is split into words like a shell does (quotes group, nothing is expanded or run).
@@ -83,12 +86,13 @@ is_true() {
 }
 
 workloads="" runs="" audio=false mp3="" machine=hron2001 label="" baseline="" extra=""
-skip_install=false vmsuite=vmsuite origin=vmsuite artifacts=""
+skip_install=false vmsuite=vmsuite origin=vmsuite artifacts="" commit="" git_url="" tree=""
+branch=""
 usage() {
   sed -n '/^# usage:/,/^# -e is/p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
-while getopts "w:n:a:f:m:l:b:e:s:v:k:d:h" opt; do
+while getopts "w:n:a:f:m:l:b:e:s:v:k:c:u:t:r:d:h" opt; do
   case "$opt" in
     w) workloads=$OPTARG ;;
     n) runs=$OPTARG ;;
@@ -101,6 +105,10 @@ while getopts "w:n:a:f:m:l:b:e:s:v:k:d:h" opt; do
     s) skip_install=$OPTARG ;;
     v) vmsuite=${OPTARG:-vmsuite} ;;
     k) origin=${OPTARG:-vmsuite} ;;
+    c) commit=$OPTARG ;;
+    u) git_url=$OPTARG ;;
+    t) tree=$OPTARG ;;
+    r) branch=$OPTARG ;;
     d) artifacts=$OPTARG ;;
     *) usage ;;
   esac
@@ -216,8 +224,17 @@ if [ -s "$out/result.json" ]; then
   "$vmsuite" report "$out/result.json" -o "$out/report.txt"
   cat "$out/report.txt"
   "$vmsuite" report "$out/result.json" --format lava "$@" -o "$out/result.txt.body"
+  [ -z "$commit" ] || set -- "$@" --git-commit "$commit"
+  [ -z "$git_url" ] || set -- "$@" --git-url "$git_url"
+  [ -z "$tree" ] || set -- "$@" --tree "$tree"
+  [ -z "$branch" ] || set -- "$@" --branch "$branch"
+  krc=0
   "$vmsuite" report "$out/result.json" --format kcidb --origin "$origin" "$@" \
-    -o "$out/kcidb.json"
+    -o "$out/kcidb.json" || krc=$?
+  if [ "$krc" -ne 0 ]; then
+    echo "run.sh: kcidb.json not written: vmsuite report exited with $krc" >&2
+    case_line "vmsuite-kcidb fail $krc exit-status"
+  fi
 fi
 {
   cat "$out/result.txt.head"

@@ -3,7 +3,9 @@
  * result knows of the kernel, and one test per (workload, metric): the mean of the successful
  * runs as its number, DONE, or PASS/FAIL where a compare verdict exists; and per workload a
  * "runs" test that fails when a run failed. Ids are derived from the result, so the same file
- * gives the same ids. No property is null (the schema forbids it). No kernel paths. */
+ * gives the same ids. No property is null (the schema forbids it). The schema has no place for
+ * what all tests share, so the test environment is written once, in the build's misc, and each
+ * test carries a short reference to it. No kernel paths. */
 #include <errno.h>
 #include <math.h>
 #include <nettle/sha2.h>
@@ -17,6 +19,8 @@
 #include "core/util.h"
 #include "report/export.h"
 #include "report/model.h"
+
+#define LOWER_DIGITS "abcdefghijklmnopqrstuvwxyz0123456789"
 
 static const char *str(const json_t *o, const char *key)
 {
@@ -116,10 +120,42 @@ static int id_check(const char *origin, const char *given, const char *option, c
 	return 0;
 }
 
+/* The schema's pattern for URLs (^https://), then no space, quote or control. */
+static int https_url_ok(const char *u)
+{
+	return !strncmp(u, "https://", 8) && u[8] &&
+	       strspn(u, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	                 "-._~:/?#[]@!$&'()*+,;=%") == strlen(u);
+}
+
+/* A branch name git accepts (git check-ref-format --branch), in printable ASCII, at most 255
+ * characters. */
+static int branch_ok(const char *b)
+{
+	const char *c;
+	size_t n = strlen(b), i, clen;
+
+	if (!n || n > 255 || b[0] == '-' || b[0] == '/' || b[n - 1] == '/' || b[n - 1] == '.' ||
+	    !strcmp(b, "@") || !strcmp(b, "HEAD") || strstr(b, "..") || strstr(b, "@{") ||
+	    strstr(b, "//") || strpbrk(b, " ~^:?*[\\"))
+		return 0;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)b[i] <= 0x20 || (unsigned char)b[i] >= 0x7f)
+			return 0;
+	/* each /-separated component: no leading dot, no .lock at its end */
+	for (c = b;; c += clen + 1) {
+		clen = strcspn(c, "/");
+		if (c[0] == '.' || (clen >= 5 && !strncmp(c + clen - 5, ".lock", 5)))
+			return 0;
+		if (!c[clen])
+			return 1;
+	}
+}
+
 int vms_kcidb_opts_check(const struct vms_report_opts *o, char *why, size_t len)
 {
 	const char *origin = o->origin ? o->origin : "vmsuite";
-	const char *u = o->output_url;
+	const char *u = o->output_url, *t = o->tree;
 	int ret;
 
 	if (!*origin || strspn(origin, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(origin)) {
@@ -130,11 +166,28 @@ int vms_kcidb_opts_check(const struct vms_report_opts *o, char *why, size_t len)
 		return ret;
 	if (o->build_id && (ret = id_check(origin, o->build_id, "build-id", why, len)))
 		return ret;
-	/* the schema's own pattern for URLs (^https://), then no space, quote or control */
-	if (u && (strncmp(u, "https://", 8) || !u[8] ||
-	          strspn(u, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-	                    "-._~:/?#[]@!$&'()*+,;=%") != strlen(u))) {
+	if (u && !https_url_ok(u)) {
 		snprintf(why, len, "--output-url: an https:// URL, without spaces or quotes");
+		return -EINVAL;
+	}
+	if (o->git_url && !https_url_ok(o->git_url)) {
+		snprintf(why, len,
+		         "--git-url: the repository's https:// URL, without spaces or quotes");
+		return -EINVAL;
+	}
+	/* the names trees go by (mainline, net-next, stable-rc) */
+	if (t &&
+	    (!*t || strlen(t) > 255 || !strchr(LOWER_DIGITS "ABCDEFGHIJKLMNOPQRSTUVWXYZ", t[0]) ||
+	     strspn(t, LOWER_DIGITS "ABCDEFGHIJKLMNOPQRSTUVWXYZ._+-") != strlen(t))) {
+		snprintf(why, len,
+		         "--tree: a tree's name (mainline, net-next): letters, digits and . _ + "
+		         "- only, at most 255");
+		return -EINVAL;
+	}
+	if (o->branch && !branch_ok(o->branch)) {
+		snprintf(why, len,
+		         "--branch: a git branch name (as git check-ref-format --branch takes "
+		         "it), at most 255 printable ASCII characters");
 		return -EINVAL;
 	}
 	return 0;
@@ -241,6 +294,20 @@ static json_t *environment(const struct vms_report_model *m)
 	return env;
 }
 
+/* What each test carries of full (environment()): its comment, the hostname, and where the
+ * rest is. The same object for every test (json_incref). */
+static json_t *test_env(const json_t *full)
+{
+	const json_t *misc = json_object_get(full, "misc");
+	json_t *env = json_object(), *ref = json_object();
+
+	json_object_set(env, "comment", json_object_get(full, "comment"));
+	set_str(ref, "hostname", str(misc, "hostname"));
+	json_object_set_new(ref, "details", json_string("builds[build_id].misc.environment"));
+	json_object_set_new(env, "misc", ref);
+	return env;
+}
+
 static json_t *samples_of(const json_t *metric)
 {
 	const json_t *v;
@@ -311,7 +378,7 @@ static json_t *base_test(const struct vms_report_model *m, const json_t *ids, si
 	json_object_set(t, "build_id", json_object_get(ids, "build"));
 	json_object_set_new(t, "path", json_sprintf("vmsuite.%s.%s", name, leaf));
 	set_times(m, i, anchor, mono0, t);
-	json_object_set_new(t, "environment", json_deep_copy(env));
+	json_object_set_new(t, "environment", json_incref((json_t *)env));
 	if (o && o->output_url)
 		json_object_set_new(t, "output_files",
 		                    json_pack("[{s:s, s:s}]", "name",
@@ -429,6 +496,11 @@ int vms_report_render_kcidb(const struct vms_report_model *m, FILE *out)
 	    json_pack("{s:O, s:s}", "id", json_object_get(ids, "checkout"), "origin", origin);
 	if (o && o->git_commit)
 		json_object_set_new(checkout, "git_commit_hash", json_string(o->git_commit));
+	if (o) {
+		set_str(checkout, "git_repository_url", o->git_url);
+		set_str(checkout, "git_repository_branch", o->branch);
+		set_str(checkout, "tree_name", o->tree);
+	}
 	comment = vms_xasprintf("Linux %s %s, tested by vmsuite as '%s'", release ? release : "?",
 	                        kversion ? kversion : "", m->label ? m->label : "");
 	json_object_set_new(checkout, "comment", json_string(comment));
@@ -452,9 +524,12 @@ int vms_report_render_kcidb(const struct vms_report_model *m, FILE *out)
 	set_str(misc, "kernel_version", kversion);
 	set_str(misc, "kernel_cmdline", fp(m, "kernel_cmdline"));
 	set_str(misc, "architecture", arch);
+	/* the environment all tests ran in, once; each test names it (test_env) */
+	env = environment(m);
+	json_object_set_new(misc, "environment", env);
 	json_object_set_new(build, "misc", misc);
 
-	env = environment(m);
+	env = test_env(env);
 	for (i = 0; i < m->n_workloads; i++)
 		workload_tests(m, ids, i, cmp, other, anchor, mono0, env, tests);
 	json_decref(env);

@@ -74,6 +74,9 @@ struct vms_report_opts {
 	const char *checkout_id; /* KCIDB ids: "ORIGIN:LOCAL" as given, or a local id */
 	const char *build_id;
 	const char *git_commit;  /* 40 lowercase hex digits */
+	const char *git_url;     /* the kernel's git repository, https:// */
+	const char *tree;        /* the tree's name (mainline, net-next) */
+	const char *branch;      /* the git branch */
 	const char *output_url;  /* where the result file is published */
 	const char *result_name; /* the result file's name for output_files */
 	const json_t *verdict; /* a "vmsuite.compare/1" document that replaces the file's verdict */
@@ -208,7 +211,8 @@ int vms_report_render_lava(const struct vms_report_model *m, FILE *out);
 int vms_report_render_kcidb(const struct vms_report_model *m, FILE *out);
 /* Whether o's KCIDB fields can go into a document: the origin ^[a-z0-9_]+$, the ids the
  * document will carry (ORIGIN:LOCAL) at most 255 printable ASCII characters with such an
- * origin, the output URL https://. 0, or -EINVAL with a one-line reason in why. */
+ * origin, the output and git URLs https://, a tree name of [A-Za-z0-9._+-], a branch name git
+ * accepts. 0, or -EINVAL with a one-line reason in why. */
 int vms_kcidb_opts_check(const struct vms_report_opts *o, char *why, size_t len);
 
 #endif

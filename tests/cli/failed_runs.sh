@@ -1,8 +1,9 @@
 # A run killed by a signal or failing is a recorded FAILED run; the suite goes on and exits 1.
 . "$(dirname "$0")/lib.sh"
 
-# run 1 of mmap001 is killed with SIGKILL from outside; run 2 completes
-"$VMSUITE" run -w mmap001:bytes=1G -n 2 -o k.json >out 2>err &
+# run 1 of mmap001 is killed with SIGKILL from outside; run 2 completes (--warmup 0: the first
+# child is run 1, not a warm-up run)
+"$VMSUITE" run -w mmap001:bytes=1G -n 2 --warmup 0 -o k.json >out 2>err &
 suite=$!
 child=""
 for _ in $(seq 1 200); do
@@ -29,7 +30,7 @@ expect_in "$(cat err)" "run 1/2 failed: killed by signal 9" "warning names the s
 
 # a workload that fails by itself (mmap001 cannot size its file beyond RLIMIT_FSIZE; SIGXFSZ
 # ignored so write() returns EFBIG) is recorded with its reason, and the next workload runs
-(trap '' XFSZ; ulimit -f 2048; "$VMSUITE" run -w mmap001:bytes=64M -w mtest01:bytes=8M -n 1 -o f.json >out 2>err)
+(trap '' XFSZ; ulimit -f 2048; "$VMSUITE" run -w mmap001:bytes=64M -w mtest01:bytes=8M -n 1 --warmup 0 -o f.json >out 2>err)
 code=$?
 [ "$code" -eq 1 ] && ok || fail "fsize failure: exit $code; $(cat err)"
 expect_in "$(json_get f.json 'd["workloads"][0]["runs"][0]["reason"]')" "File too large" "reason"

@@ -12,8 +12,9 @@ if "$VMSUITE" run --machine hron2001 --swap-file no -w mtest01:bytes=1M -n 1 -q 
   skip_rest "no memory cgroup here: $(cat probe.err)"
 fi
 
-# no swap anywhere in either machine: --swap-limit 0 (v1: memsw = memory), no swap file
-noswap=(--machine hron2001 --swap-limit 0 --swap-file no --workdir "$VMS_TEST_TMP" -q)
+# no swap anywhere in either machine: --swap-limit 0 (v1: memsw = memory), no swap file; no
+# warm-up run, so that the first child is the measured run
+noswap=(--machine hron2001 --swap-limit 0 --swap-file no --workdir "$VMS_TEST_TMP" -q --warmup 0)
 "$VMSUITE" run "${noswap[@]}" --mem-limit 64M -w memload:bytes=8M:seconds=30 -n 1 -o a.json \
   >a.out 2>a.err &
 a=$!

@@ -1,10 +1,10 @@
 # The audio probe's options are one table and one parser shared by `vmsuite probe` and `vmsuite
 # run --with-audio`. Every spelling, accepted or refused, is checked in process against that
 # parser by tests/probe/test-probe-opts.c (probe_opts_test); here the real commands: both route
-# a refusal of each kind to the same message, one accepted spelling reaches the probe in each
-# (a real run), run refuses the options without --with-audio. Also: every option a command's
-# help shows is one its parser knows (and, for run and probe, one the man page lists), and the
-# help fits 100 columns.
+# a refusal of each kind to the same message, two accepted spellings reach the probe in each
+# (a real run; one is --period alone, with the buffer it derives), run refuses the options
+# without --with-audio. Also: every option a command's help shows is one its parser knows (and,
+# for run and probe, one the man page lists), and the help fits 100 columns.
 . "$(dirname "$0")/lib.sh"
 
 run_audio() { # run_audio ARGS...: a tiny suite with the probe on the virtual device
@@ -58,6 +58,8 @@ accepted() {
 }
 # one real run per command: the preset, an override with a unit, the = spelling
 accepted 12.5 100 --latency=2001 --period 0.0125s --buffer 100ms
+# --period alone: the buffer follows with the default preset's two periods per buffer
+accepted 25 50 --period 25ms
 
 # the probe options without --with-audio are a mistake in run
 expect_exit 129 "run --period without --with-audio" -- "$VMSUITE" run -o r.json --period 25

@@ -7,7 +7,8 @@
 # steps without them print the <LAVA_SIGNAL_TESTCASE ...> lines. A small plan on the host
 # machine with the audio probe on the virtual clock device (`AUDIO: true`), vmsuite from the
 # build tree (`SKIP_INSTALL: true`), a label with a ', EXTRA_ARGS with a quoted value holding
-# a space, and a baseline for the -verdict cases.
+# a space, a baseline for the -verdict cases, and the KCIDB params (then one that vmsuite
+# refuses: a failed vmsuite-kcidb case, the other cases kept).
 . "$VMS_SOURCE_DIR/tests/cli/lib.sh"
 . "$VMS_SOURCE_DIR/tests/lava/schema.sh"
 def=$VMS_SOURCE_DIR/lava/vmsuite.yaml
@@ -35,7 +36,8 @@ if os.path.isdir(dt):
     for dev in m["devices"]:
         assert os.path.exists(os.path.join(dt, dev + ".jinja2")), "no LAVA device type " + dev
 p = d["params"]
-for k in ("WORKLOADS", "RUNS", "AUDIO", "MP3", "MACHINE", "LABEL", "BASELINE", "SKIP_INSTALL"):
+for k in ("WORKLOADS", "RUNS", "AUDIO", "MP3", "MACHINE", "LABEL", "BASELINE", "SKIP_INSTALL",
+          "KCIDB_ORIGIN", "KCIDB_GIT_COMMIT", "KCIDB_GIT_URL", "KCIDB_TREE", "KCIDB_BRANCH"):
     assert k in p, "no param " + k
 assert all(isinstance(v, str) for v in p.values()), "params are strings"
 assert isinstance(d["run"]["steps"], list) and d["run"]["steps"], "no run steps"
@@ -91,7 +93,10 @@ mkdir -p "work dir"
 # a job writes a ' as '\'' (LAVA pastes the value between single quotes)
 params=(SKIP_INSTALL=true "VMSUITE=$VMSUITE" WORKLOADS="mtest01:bytes=16M" RUNS=2 MACHINE=host
   AUDIO=true "EXTRA_ARGS=--baseline 1 --device virtual --no-drop-caches --workdir \"$VMS_TEST_TMP/work dir\""
-  "LABEL=it'\\''s lava" "BASELINE=$VMS_TEST_TMP/base.json" "ARTIFACTS=$VMS_TEST_TMP/art")
+  "LABEL=it'\\''s lava" "BASELINE=$VMS_TEST_TMP/base.json" "ARTIFACTS=$VMS_TEST_TMP/art"
+  KCIDB_ORIGIN=my_lab KCIDB_GIT_COMMIT=0123456789abcdef0123456789abcdef01234567
+  KCIDB_GIT_URL=https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git
+  KCIDB_TREE=mainline KCIDB_BRANCH=master)
 lava_script "${params[@]}" >job.sh
 expect_in "$(cat job.sh)" "AUDIO='True'" "a YAML true written as LAVA writes it"
 
@@ -143,6 +148,11 @@ case "$verdict_re" in
 *verdict* | *skip*) if [ -s art/compare.json ]; then ok; else fail "artefact compare.json not kept"; fi ;;
 esac
 expect_in "$(cat job.out)" "Averages for 2 mtest01 runs" "the text report in the log"
+# the KCIDB params reach the checkout
+got=$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["checkouts"][0]
+print(c["origin"], c["git_commit_hash"], c["git_repository_url"], c["tree_name"], c["git_repository_branch"])' art/kcidb.json)
+expect_eq_def() { if [ "$1" = "$2" ]; then ok; else fail "$3: got '$1', want '$2'"; fi; }
+expect_eq_def "$got" "my_lab 0123456789abcdef0123456789abcdef01234567 https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git mainline master" "KCIDB params in kcidb.json"
 label=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["label"])' art/result.json)
 if [ "$label" = "it's lava" ]; then ok; else fail "LABEL with a ' not passed: '$label'"; fi
 if grep -qF "\"workdir\": \"$VMS_TEST_TMP/work dir\"" art/result.json; then ok; else
@@ -164,6 +174,23 @@ if printf '%s\n' "$sig" | grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=vmsuite-
 expect_in "$sig" "<LAVA_SIGNAL_TESTSET START mtest01>" "set signal"
 if printf '%s\n' "$sig" | grep -Eq '^<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=mtest01-elapsed-s RESULT=(pass|fail) MEASUREMENT=[0-9.]+ UNITS=s>$'; then ok; else fail "no elapsed signal: $sig"; fi
 expect_in "$(grep -c '^<LAVA_SIGNAL_TESTCASE ' plain.out)" "$(wc -l <repo/lava/output/result.txt)" "one signal per line"
+
+# --- a KCIDB param vmsuite refuses: no kcidb.json, a failed vmsuite-kcidb case, the rest stands ----
+# (a vmsuite whose `run` writes the result above, to spare another real run)
+# shellcheck disable=SC2016 # $1, $2 and $@ are the stand-in's own
+printf '#!/bin/sh\nif [ "$1" = run ]; then while [ "$1" != -o ]; do shift; done; cp "%s" "$2"; exit 0; fi\nexec "%s" "$@"\n' \
+  "$VMS_TEST_TMP/art/result.json" "$VMSUITE" >bin/vmsuite-copy
+chmod +x bin/vmsuite-copy
+rm -f recorded
+lava_script SKIP_INSTALL=true "VMSUITE=$VMS_TEST_TMP/bin/vmsuite-copy" MACHINE=host \
+  KCIDB_GIT_URL=http://git.kernel.org/linux.git KCIDB_BRANCH=master >job-kcidb.sh
+(cd repo && PATH="$VMS_TEST_TMP/bin:$PATH" dash "$VMS_TEST_TMP/job-kcidb.sh") >kcidb.out 2>&1
+rc=$?
+if [ "$rc" -eq 0 ]; then ok; else fail "the steps with a bad KCIDB param exited with $rc: $(tail -5 kcidb.out)"; fi
+expect_in "$(cat recorded 2>/dev/null)" "lava-test-case vmsuite-kcidb --result fail --measurement 129 --units exit-status" "bad KCIDB param reported"
+expect_in "$(cat recorded 2>/dev/null)" "lava-test-case mtest01-runs --result pass" "bad KCIDB param: the other cases stand"
+expect_in "$(cat kcidb.out)" "--git-url: the repository's https:// URL" "bad KCIDB param: vmsuite's message in the log"
+if [ ! -e repo/lava/output/kcidb.json ]; then ok; else fail "bad KCIDB param: kcidb.json written"; fi
 
 # --- no vmsuite: the run case fails, the job goes on ------------------------------------------------
 # (SKIP_INSTALL: true as LAVA writes it, True: nothing is installed or built)

@@ -54,14 +54,19 @@ for f in plain sound; do
   expect_eq "$(kq $f.kcidb.json "abs(t('vmsuite.mtest01.elapsed_s')['number']['value'] - sum(t('vmsuite.mtest01.elapsed_s')['misc']['samples'])/2) < 1e-9")" True "$f mean"
   expect_eq "$(kq $f.kcidb.json "t('vmsuite.mtest01.elapsed_s')['misc']['n']")" 2 "$f n"
   expect_eq "$(kq $f.kcidb.json "t('vmsuite.mtest01.elapsed_s')['number']['unit']")" s "$f unit"
-  expect_eq "$(kq $f.kcidb.json "t('vmsuite.mtest01.elapsed_s')['environment']['misc']['machine']['profile']")" host "$f profile"
+  # the environment once, in the build's misc; each test a short reference to it
+  expect_eq "$(kq $f.kcidb.json "d['builds'][0]['misc']['environment']['misc']['machine']['profile']")" host "$f profile"
+  expect_eq "$(kq $f.kcidb.json "t('vmsuite.mtest01.elapsed_s')['environment']['misc']['details']")" "builds[build_id].misc.environment" "$f environment reference"
+  expect_eq "$(kq $f.kcidb.json "[x['environment']['comment'] for x in d['tests']]==[d['builds'][0]['misc']['environment']['comment']]*len(d['tests'])")" True "$f environment comment per test"
+  expect_eq "$(kq $f.kcidb.json "[x['path'] for x in d['tests'] if 'machine' in x['environment']['misc'] or len(json.dumps(x['environment'])) > 300]")" "[]" "$f no test repeats the environment"
+  expect_eq "$(kq $f.kcidb.json "json.dumps(d).count('\"machine\": {')")" 1 "$f the machine written once"
   expect_eq "$(kq $f.kcidb.json "d['tests'][0]['id'].startswith('vmsuite:') and d['builds'][0]['id']==d['tests'][0]['build_id'] and d['checkouts'][0]['id']==d['builds'][0]['checkout_id']")" True "$f ids link"
   expect_eq "$(kq $f.kcidb.json "'null' not in json.dumps(d)")" True "$f has no null"
   expect_eq "$(kq $f.kcidb.json "d['builds'][0]['misc']['kernel_release']==__import__('os').uname().release")" True "$f kernel release"
 done
 if grep -Eq '^mtest01-underruns pass [0-9.]+ count$' sound.txt; then ok; else fail "no underruns case"; fi
 if grep -Eq '^mtest01-sound-rating pass [0-9.]+ score$' sound.txt; then ok; else fail "no sound rating case"; fi
-expect_eq "$(kq sound.kcidb.json "t('vmsuite.mtest01.sound_rating')['environment']['misc']['sound_device']")" virtual "sound device"
+expect_eq "$(kq sound.kcidb.json "d['builds'][0]['misc']['environment']['misc']['sound_device']")" virtual "sound device"
 # every cause of the catalogue, no other key (the list comes from the catalogue's own table)
 causes=$("$METRIC_TABLE" causes | sed -n 's/^| `\([a-z_]*\)` .*/\1/p' | sort | tr '\n' ' ')
 expect_in "$causes" "runqueue" "catalogue cause list"
@@ -181,6 +186,65 @@ expect_exit 0 "kcidb of variants" -- "$V" report variants.json --format kcidb -o
 expect_eq "$(kq var.kcidb.json "t('vmsuite.mtest01__page-cluster_3d3.elapsed_s')['misc']['variant']")" "page-cluster=3" "kcidb variant path"
 expect_eq "$(kq var.kcidb.json "len(set(x['id'] for x in d['tests']))==len(d['tests'])")" True "unique test ids"
 
+# --- the checkout as other CI systems name it: repository, tree, branch ----------------------------
+url=https://git.kernel.org/pub/scm/linux/kernel/git/torvalds/linux.git
+expect_exit 0 "kcidb with --git-url, --tree and --branch" -- "$V" report sound.json --format kcidb \
+  --git-url "$url" --tree mainline --branch master \
+  --git-commit 0123456789abcdef0123456789abcdef01234567 -o tree.kcidb.json
+expect_eq "$(kq tree.kcidb.json "[d['checkouts'][0].get(k) for k in ('git_repository_url','tree_name','git_repository_branch')]")" "['$url', 'mainline', 'master']" "checkout names the tree"
+# only the checkout changes: the tests and the build are those of the same file without them
+expect_eq "$(kq tree.kcidb.json "d['tests']==json.load(open('sound.kcidb.json'))['tests'] and d['builds']==json.load(open('sound.kcidb.json'))['builds']")" True "tree options touch the checkout only"
+expect_exit 0 "a stable tree's branch" -- "$V" report plain.json --format kcidb --tree stable-rc \
+  --branch linux-6.1.y --git-url https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux-stable-rc.git -o stable.kcidb.json
+expect_exit 0 "a branch with a slash" -- "$V" report plain.json --format kcidb \
+  --branch for-next/core -o slash.kcidb.json
+expect_eq "$(kq slash.kcidb.json "d['checkouts'][0]['git_repository_branch'], 'tree_name' in d['checkouts'][0]")" "('for-next/core', False)" "branch alone"
+# refused, each as --OPT=VALUE: a usage error naming the option, nothing written
+while IFS='|' read -r opt val <&3; do
+  expect_exit 129 "kcidb $opt=$val" -- "$V" report plain.json --format kcidb "$opt=$val" -o refused.json
+  expect_in "$err" "$opt: " "kcidb $opt=$val: message"
+  [ ! -e refused.json ] && ok || fail "kcidb $opt=$val: wrote its output"
+  rm -f refused.json
+done 3<<'EOF'
+--git-url|http://git.kernel.org/linux.git
+--git-url|https://
+--git-url|git@github.com:torvalds/linux.git
+--git-url|https://exa"mple.org/x
+--git-url|https://example.org/a b
+--tree|
+--tree|net next
+--tree|-
+--tree|.hidden
+--tree|mainline/x
+--branch|
+--branch|a..b
+--branch|feature.lock
+--branch|feature/.x
+--branch|/master
+--branch|master/
+--branch|for//next
+--branch|@
+--branch|a@{1}
+--branch|x~1
+--branch|x^2
+--branch|a:b
+--branch|a*
+--branch|a?
+--branch|a[1]
+--branch|-rf
+--branch|a\b
+--branch|x.
+--branch|a b
+--branch|HEAD
+--branch|é
+EOF
+expect_exit 129 "kcidb branch with DEL" -- "$V" report plain.json --format kcidb --branch "a"$'\x7f' -o refused.json
+expect_in "$err" "--branch: a git branch name" "branch with DEL message"
+expect_exit 129 "kcidb long branch" -- "$V" report plain.json --format kcidb --branch "$(printf 'b%.0s' $(seq 256))" -o refused.json
+expect_in "$err" "--branch: a git branch name" "long branch message"
+expect_exit 129 "tree with text" -- "$V" report plain.json --tree mainline
+expect_in "$err" "--tree goes with --format kcidb" "tree with text message"
+
 # --- bad options: usage errors, nothing written ------------------------------------------------
 expect_exit 129 "origin with text" -- "$V" report plain.json --origin lab
 expect_in "$err" "--origin goes with --format kcidb" "origin message"
@@ -217,7 +281,8 @@ expect_eq "$(kq ids255.json "len(d['checkouts'][0]['id']), len(d['builds'][0]['i
 kcidb_schema
 [ -n "$KCIDB_SCHEMA" ] || skip_rest "no KCIDB schema (../shared/kcidb/kcidb-v5.3.schema.json or VMS_KCIDB_SCHEMA): documents not validated"
 validate plain.kcidb.json sound.kcidb.json golden-result.kcidb.json golden-result-sound.kcidb.json \
-  v.kcidb.json g.kcidb.json var.kcidb.json ids.json ids255.json
+  v.kcidb.json g.kcidb.json var.kcidb.json ids.json ids255.json tree.kcidb.json stable.kcidb.json \
+  slash.kcidb.json
 # the validator can fail: a null and a bad path are caught
 python3 -c "
 import json

@@ -51,10 +51,8 @@ static const struct refused {
     {{"--buffer", "1"}, BUFFER_RANGE ", not '1'"},
     {{"--buffer", "10001"}, BUFFER_RANGE ", not '10001'"},
     {{"--buffer", "11s"}, BUFFER_RANGE ", not '11s'"},
-    /* a buffer under two periods, also when only one of the two is given */
-    {{"--period", "80"},
-     TWO_PERIODS "--period 80 ms needs --buffer 160 ms or more (the desktop preset's buffer is "
-                 "42.67 ms)"},
+    /* a buffer under two periods: --buffer alone keeps the preset's period, --period with
+     * a preset named keeps its buffer */
     {{"--buffer", "40"},
      TWO_PERIODS "--buffer 40 ms allows --period 20 ms at most, not 21.33 ms (the desktop "
                  "preset's period)"},
@@ -64,6 +62,15 @@ static const struct refused {
     {{"--latency", "pro", "--period", "10"},
      TWO_PERIODS "--period 10 ms needs --buffer 20 ms or more (the pro preset's buffer is "
                  "10.67 ms)"},
+    {{"--latency", "desktop", "--period", "25ms"},
+     TWO_PERIODS "--period 25 ms needs --buffer 50 ms or more (the desktop preset's buffer is "
+                 "42.67 ms)"},
+    {{"--period", "25", "--latency", "desktop"},
+     TWO_PERIODS "--period 25 ms needs --buffer 50 ms or more (the desktop preset's buffer is "
+                 "42.67 ms)"},
+    {{"--latency", "2001", "--period", "60"},
+     TWO_PERIODS "--period 60 ms needs --buffer 120 ms or more (the 2001 preset's buffer is "
+                 "100 ms)"},
     {{"--period", "80", "--buffer", "100"},
      TWO_PERIODS "--buffer 100 ms allows --period 50 ms at most, not 80 ms"},
     {{"--period", "0.051s", "--buffer", "100ms"},
@@ -104,6 +111,13 @@ static const struct accepted {
     {{"--latency", "2001", "--period", "12.5"}, 12.5, 100},
     {{"--period", "1", "--buffer", "2"}, 1, 2},
     {{"--latency", "pro", "--buffer", "100"}, 5.33333, 100},
+    /* --period alone keeps the default (desktop) preset's two periods per buffer */
+    {{"--period", "25ms"}, 25, 50},
+    {{"--period", "80"}, 80, 160},
+    {{"--period=0.005s"}, 5, 10},
+    {{"--period", "1"}, 1, 2},
+    {{"--period", "1000"}, 1000, 2000},
+    {{"--period", "25", "--device", "virtual", "--rt"}, 25, 50},
     {{"--device", "virtual", "--rt", "--mlock", "--cpu", "0"}, 21.3333, 42.6667},
 };
 
