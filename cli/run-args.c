@@ -148,7 +148,8 @@ static const struct vms_cli_option run_options[] = {
      RUN_WARMUP, 0},
     {"sysctl", 0, VMS_CLI_REQUIRED, "NAME=V1[,V2...]",
      "run under these values of a kernel knob (repeatable): vm.NAME,\n"
-     "kernel.sched_*, kernel.task_delayacct, transparent_hugepage.*;\n"
+     "kernel.sched_*, kernel.task_delayacct, transparent_hugepage.*,\n"
+     "lru_gen.* (MGLRU: enabled=n,y) and zswap.* (enabled=0,1);\n"
      "each combination of values is a variant, the variants' runs\n"
      "interleaved; every knob is restored afterwards (docs/knobs.md)",
      RUN_SYSCTL, 0},
@@ -277,6 +278,7 @@ const struct vms_cli_usage vms_run_usage = {
         "  vmsuite run --swap-kind zram -w mtest01 -n 2      # swap to a zram device\n"
         "  vmsuite run -w mtest01:bytes=256M -n 5 --sysctl vm.page-cluster=0,3\n"
         "                                                    # two variants, interleaved\n"
+        "  vmsuite run -w memload -n 3 --sysctl zswap.enabled=0,1  # zswap off and on\n"
         "  vmsuite run -w mtest01:bytes=256M -n auto -o good.json  # until precise, <= 20 min\n"
         "  vmsuite run -w mtest01:bytes=256M -n auto --against good.json --budget 30m\n"
         "                                                    # until good or bad, <= 30 min\n"

@@ -62,6 +62,12 @@ const struct vms_metric_def vms_metric_defs[] = {
      "thrashing load (memload)"},
     {"pswpout", "pages", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "swap out", 0,
      "`/proc/vmstat pswpout` delta over the run"},
+    {"zswpin", "pages", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "zswap in", 0,
+     "`/proc/vmstat zswpin` delta over the run: pages faulted back from zswap's compressed "
+     "pool (not in `pswpin`); 0 without zswap"},
+    {"zswpout", "pages", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "zswap out", 0,
+     "`/proc/vmstat zswpout` delta over the run: pages swapped out into zswap's compressed "
+     "pool instead of the swap device (not in `pswpout`); 0 without zswap"},
     {"pgscan", "pages", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "scanned", 0,
      "sum of `pgscan_{kswapd,direct,khugepaged,proactive}` deltas; the `_anon`/`_file` splits "
      "are not added twice"},

@@ -49,9 +49,10 @@ uint64_t vms_vmstat_get(const struct vms_vmstat *s, const char *name)
 
 static int wanted(const char *name)
 {
-	static const char *const exact[] = {"pgfault",  "pgmajfault",  "pswpin",        "pswpout",
-	                                    "pgpgin",   "pgpgout",     "compact_stall", "oom_kill",
-	                                    "nr_dirty", "nr_writeback"};
+	static const char *const exact[] = {"pgfault",  "pgmajfault",   "pswpin",        "pswpout",
+	                                    "pgpgin",   "pgpgout",      "compact_stall", "oom_kill",
+	                                    "nr_dirty", "nr_writeback", "zswpin",        "zswpout",
+	                                    "zswpwb"};
 	static const char *const prefix[] = {"pgscan_", "pgsteal_", "allocstall_",
 	                                     "workingset_refault_", "thp_fault_"};
 	size_t i;

@@ -26,9 +26,9 @@ int vms_vmstat_read(struct vms_vmstat *s, const char *path);
 /* The value of a counter, or 0 when the kernel does not have it. */
 uint64_t vms_vmstat_get(const struct vms_vmstat *s, const char *name);
 /* The counters a run records as "vmstat_delta" (docs/result-format.md): pgfault, pgmajfault,
- * pswpin/out, pgpgin/out, pgscan_*, pgsteal_*, allocstall_*, workingset_refault_*,
- * compact_stall, oom_kill and thp_fault_*, as after - before. Counters absent in `after` are
- * left out. Returns a new object. */
+ * pswpin/out, zswpin/out, zswpwb, pgpgin/out, pgscan_*, pgsteal_*, allocstall_*,
+ * workingset_refault_*, compact_stall, oom_kill and thp_fault_*, as after - before. Counters absent
+ * in `after` are left out. Returns a new object. */
 json_t *vms_vmstat_delta_json(const struct vms_vmstat *before, const struct vms_vmstat *after);
 
 enum vms_psi_resource { VMS_PSI_MEMORY, VMS_PSI_IO, VMS_PSI_CPU, VMS_PSI_NR };

@@ -1,6 +1,7 @@
-/* Kernel knobs: the allow-list of names, reads, journalled writes with read-back, restores.
- * Kernel paths: /proc/sys/vm, /proc/sys/kernel/sched_*, /proc/sys/kernel/task_delayacct,
- * /sys/kernel/mm/transparent_hugepage/ (read(2), write(2)). */
+/* Kernel knobs: the allow-list of names, their values' spellings, reads, journalled writes with
+ * read-back, restores. Kernel paths: /proc/sys/vm, /proc/sys/kernel/sched_*,
+ * /proc/sys/kernel/task_delayacct, /sys/kernel/mm/transparent_hugepage/,
+ * /sys/kernel/mm/lru_gen/, /sys/module/zswap/parameters/ (read(2), write(2)). */
 #include "core/sysctl.h"
 
 #include <ctype.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "core/escape.h"
@@ -19,10 +21,33 @@
 #define PROC_SYS       "/proc/sys/"
 #define THP_DIR        "/sys/kernel/mm/transparent_hugepage/"
 #define THP_NAME       "transparent_hugepage"
+#define LRU_GEN_DIR    "/sys/kernel/mm/lru_gen/"
+#define ZSWAP_DIR      "/sys/module/zswap/parameters/"
 #define MAX_COMPONENTS 3
 #define ALLOWED                                                                                    \
 	"vm.*, kernel.sched_*, kernel.task_delayacct, transparent_hugepage.*, "                    \
-	"transparent_hugepage.khugepaged.*"
+	"transparent_hugepage.khugepaged.*, lru_gen.*, zswap.*"
+
+/* How the kernel reads a value and prints it back, for knobs that do not print what they are
+ * given: module bool parameters (kstrtobool(), printed Y or N), unsigned ones and
+ * lru_gen/min_ttl_ms (kstrtouint() base 0, printed in decimal), lru_gen/enabled (y, n or a
+ * mask, printed as "0x%04x"; mm/vmscan.c enabled_show/enabled_store). */
+enum spelling { SPELL_PLAIN, SPELL_BOOL, SPELL_UINT, SPELL_LRU_CAPS };
+
+static const struct {
+	const char *name;
+	enum spelling how;
+} spellings[] = {
+    {"lru_gen.enabled", SPELL_LRU_CAPS},
+    {"lru_gen.min_ttl_ms", SPELL_UINT},
+    {"zswap.enabled", SPELL_BOOL},
+    {"zswap.shrinker_enabled", SPELL_BOOL},
+    {"zswap.same_filled_pages_enabled", SPELL_BOOL},
+    {"zswap.non_same_filled_pages_enabled", SPELL_BOOL},
+    {"zswap.exclusive_loads", SPELL_BOOL},
+    {"zswap.max_pool_percent", SPELL_UINT},
+    {"zswap.accept_threshold_percent", SPELL_UINT},
+};
 
 /* Knobs the kernel links: a write to one zeroes the other (mm/util.c, overcommit_*_handler;
  * mm/page-writeback.c, dirty_*_handler), and the *_bytes ones refuse 0. */
@@ -118,6 +143,10 @@ static int name_to_path(const char *name, char *path, size_t len, char *err, siz
 	else if (n == 3 && IS(0, THP_NAME) && (IS(1, "khugepaged") || HAS_PREFIX(1, "hugepages-")))
 		w = snprintf(path, len, "%s" THP_DIR "%.*s/%.*s", root, (int)clen[1], comp[1],
 		             (int)clen[2], comp[2]);
+	else if (n == 2 && IS(0, "lru_gen"))
+		w = snprintf(path, len, "%s" LRU_GEN_DIR "%.*s", root, (int)clen[1], comp[1]);
+	else if (n == 2 && IS(0, "zswap"))
+		w = snprintf(path, len, "%s" ZSWAP_DIR "%.*s", root, (int)clen[1], comp[1]);
 	else {
 		snprintf(err, errlen, "'%s' is not a knob vmsuite changes (allowed: " ALLOWED ")",
 		         name);
@@ -135,6 +164,7 @@ static int name_to_path(const char *name, char *path, size_t len, char *err, siz
 int vms_sysctl_resolve(const char *name, char *path, size_t len, char *err, size_t errlen)
 {
 	struct stat st;
+	struct utsname u;
 	int ret = name_to_path(name, path, len, err, errlen);
 
 	if (ret)
@@ -142,8 +172,11 @@ int vms_sysctl_resolve(const char *name, char *path, size_t len, char *err, size
 	if (lstat(path, &st)) {
 		ret = -errno;
 		if (ret == -ENOENT)
-			snprintf(err, errlen, "this kernel has no knob '%s' ('%s' does not exist)",
-			         name, path);
+			snprintf(err, errlen, "kernel %s has no knob '%s' ('%s' does not exist%s)",
+			         uname(&u) ? "?" : u.release, name, path,
+			         !strncmp(name, "lru_gen.", 8) ? ": it needs CONFIG_LRU_GEN"
+			         : !strncmp(name, "zswap.", 6) ? ": it needs CONFIG_ZSWAP"
+			                                       : "");
 		else
 			snprintf(err, errlen, "cannot use the knob '%s' ('%s'): %s", name, path,
 			         strerror(-ret));
@@ -172,6 +205,10 @@ static int path_to_name(const char *path, char *name, size_t len)
 		n = snprintf(name, len, "%s", rest + strlen(PROC_SYS));
 	else if (!strncmp(rest, THP_DIR, strlen(THP_DIR)))
 		n = snprintf(name, len, THP_NAME "/%s", rest + strlen(THP_DIR));
+	else if (!strncmp(rest, LRU_GEN_DIR, strlen(LRU_GEN_DIR)))
+		n = snprintf(name, len, "lru_gen/%s", rest + strlen(LRU_GEN_DIR));
+	else if (!strncmp(rest, ZSWAP_DIR, strlen(ZSWAP_DIR)))
+		n = snprintf(name, len, "zswap/%s", rest + strlen(ZSWAP_DIR));
 	else
 		return -EINVAL;
 	if (n < 0 || (size_t)n >= len)
@@ -238,6 +275,96 @@ int vms_sysctl_normalize(const char *value, char *out, size_t len)
 	return 0;
 }
 
+static enum spelling spelling_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < VMS_ARRAY_SIZE(spellings); i++)
+		if (!strcmp(name, spellings[i].name))
+			return spellings[i].how;
+	return SPELL_PLAIN;
+}
+
+/* s as kstrtouint(s, 0, ...) reads it: an optional '+', then decimal, 0x hex or 0 octal, and
+ * nothing after. 1 with *v set, or 0 when the kernel would refuse it. */
+static int kernel_uint(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (*s == '+')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return 0;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	return !errno && !*end && *v <= UINT_MAX;
+}
+
+/* s as kstrtobool() reads it: 1 or 0, or -1 when the kernel would refuse it. */
+static int kernel_bool(const char *s)
+{
+	switch (s[0]) {
+	case 'y':
+	case 'Y':
+	case 't':
+	case 'T':
+	case '1': return 1;
+	case 'n':
+	case 'N':
+	case 'f':
+	case 'F':
+	case '0': return 0;
+	case 'o':
+	case 'O':
+		if (s[1] == 'n' || s[1] == 'N')
+			return 1;
+		if (s[1] == 'f' || s[1] == 'F')
+			return 0;
+		break;
+	default: break;
+	}
+	return -1;
+}
+
+int vms_sysctl_canonical(const char *name, const char *value, char *out, size_t len)
+{
+	unsigned long long v;
+	int ret = vms_sysctl_normalize(value, out, len), b, n = 0;
+
+	if (ret || !out[0])
+		return ret;
+	switch (spelling_of(name)) {
+	case SPELL_BOOL:
+		if ((b = kernel_bool(out)) >= 0)
+			n = snprintf(out, len, "%s", b ? "Y" : "N");
+		break;
+	case SPELL_UINT:
+		if (kernel_uint(out, &v))
+			n = snprintf(out, len, "%llu", v);
+		break;
+	case SPELL_LRU_CAPS:
+		/* y: every component this hardware has, so its read-back is not known here */
+		if (tolower((unsigned char)out[0]) == 'y')
+			n = snprintf(out, len, "y");
+		else if (tolower((unsigned char)out[0]) == 'n')
+			n = snprintf(out, len, "0x0000");
+		else if (kernel_uint(out, &v))
+			n = snprintf(out, len, "0x%04llx", v);
+		break;
+	default: break;
+	}
+	return n < 0 || (size_t)n >= len ? -E2BIG : 0;
+}
+
+int vms_sysctl_matches(const char *name, const char *value, const char *back)
+{
+	unsigned long long v;
+
+	if (spelling_of(name) == SPELL_LRU_CAPS && !strcmp(value, "y"))
+		return kernel_uint(back, &v) && (v & 1);
+	return !strcmp(back, value);
+}
+
 int vms_sysctl_read(const char *path, char *value, size_t len)
 {
 	char buf[4096];
@@ -258,7 +385,7 @@ int vms_sysctl_check(const char *name, const char *value, char *err, size_t errl
 
 	if ((ret = vms_sysctl_resolve(name, path, sizeof(path), err, errlen)))
 		return ret;
-	if (vms_sysctl_normalize(value, norm, sizeof(norm)) || !norm[0]) {
+	if (vms_sysctl_canonical(name, value, norm, sizeof(norm)) || !norm[0]) {
 		snprintf(err, errlen, "%s needs a value (at most %d characters), not '%s'", name,
 		         VMS_SYSCTL_VALUE_MAX - 1, value);
 		return -EINVAL;
@@ -302,7 +429,7 @@ static int write_checked(const char *name, const char *path, const char *value, 
 		         strerror(-ret));
 		return ret;
 	}
-	if (strcmp(back, value)) {
+	if (!vms_sysctl_matches(name, value, back)) {
 		snprintf(err, errlen, "the kernel stored '%s' for %s, not '%s'", back, name, value);
 		return -EINVAL;
 	}
@@ -365,7 +492,7 @@ int vms_sysctl_set(struct vms_hoststate *hs, const char *name, const char *value
 	memset(e, 0, sizeof(*e));
 	if ((ret = vms_sysctl_check(name, value, err, errlen)))
 		return ret;
-	vms_sysctl_normalize(value, norm, sizeof(norm));
+	vms_sysctl_canonical(name, value, norm, sizeof(norm));
 	e->kind = VMS_HOST_SYSCTL;
 	if ((ret = vms_sysctl_resolve(name, e->path, sizeof(e->path), err, errlen)))
 		return ret;
@@ -410,7 +537,7 @@ int vms_sysctl_change(const struct vms_host_entry *e, const char *name, const ch
 {
 	char norm[VMS_SYSCTL_VALUE_MAX];
 
-	if (vms_sysctl_normalize(value, norm, sizeof(norm)) || !norm[0]) {
+	if (vms_sysctl_canonical(name, value, norm, sizeof(norm)) || !norm[0]) {
 		snprintf(err, errlen, "%s needs a value (at most %d characters), not '%s'", name,
 		         VMS_SYSCTL_VALUE_MAX - 1, value);
 		return -EINVAL;

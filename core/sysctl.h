@@ -1,8 +1,9 @@
 /* Kernel knobs vmsuite may change for a run (`vmsuite run --sysctl`): strict names, read, a
  * journalled write with read-back, and the restore. Every change goes through the host-state
  * journal (core/hoststate.h, kind VMS_HOST_SYSCTL) before it is made, so that a run killed
- * with SIGKILL is repaired by `vmsuite cleanup` or the next run. Kernel paths: /proc/sys/ and
- * /sys/kernel/mm/transparent_hugepage/ (read(2)/write(2)). docs/knobs.md describes the names.
+ * with SIGKILL is repaired by `vmsuite cleanup` or the next run. Kernel paths: /proc/sys/,
+ * /sys/kernel/mm/transparent_hugepage/, /sys/kernel/mm/lru_gen/ and
+ * /sys/module/zswap/parameters/ (read(2)/write(2)). docs/knobs.md describes the names.
  *
  * Changing a knob changes the whole host: callers hold the host lock (vms_hoststate_lock())
  * while a knob is changed, restore in the reverse order of their changes, and never journal
@@ -16,6 +17,8 @@
  *   transparent_hugepage.NAME              -> /sys/kernel/mm/transparent_hugepage/NAME
  *   transparent_hugepage.khugepaged.NAME   -> .../transparent_hugepage/khugepaged/NAME
  *   transparent_hugepage.hugepages-SIZE.NAME -> .../transparent_hugepage/hugepages-SIZE/NAME
+ *   lru_gen.NAME                           -> /sys/kernel/mm/lru_gen/NAME
+ *   zswap.NAME                             -> /sys/module/zswap/parameters/NAME
  * A component holds only [A-Za-z0-9_+-] (no '/', no '..', none empty); the file must exist and
  * be a regular file (not a symlink). */
 #ifndef VMS_SYSCTL_H
@@ -50,6 +53,22 @@ int vms_sysctl_read(const char *path, char *value, size_t len);
 
 /* Normalises a value as vms_sysctl_read() does, into out (len bytes). 0 or -E2BIG. */
 int vms_sysctl_normalize(const char *value, char *out, size_t len);
+
+/* A value given for the knob name, normalised (vms_sysctl_normalize()) and spelt as the kernel
+ * prints it back, into out (len bytes): for the zswap booleans (zswap.enabled,
+ * zswap.shrinker_enabled, ...) Y or N from any spelling kstrtobool() takes (y, 1, on, ...);
+ * for the zswap percentages and lru_gen.min_ttl_ms the decimal of a number kstrtouint() takes
+ * ("0x14" -> "20"); for lru_gen.enabled n (any word starting with n or N) -> "0x0000", a
+ * number -> "0x%04x" ("7" -> "0x0007"), y (any word starting with y or Y) -> "y": every
+ * component the hardware has, so its read-back is known only after the write (see
+ * vms_sysctl_matches()). Other knobs and values the kernel would refuse: only normalised.
+ * 0 or -E2BIG. */
+int vms_sysctl_canonical(const char *name, const char *value, char *out, size_t len);
+
+/* 1 when back, a knob's read-back (normalised), is what writing value (canonical, see
+ * vms_sysctl_canonical()) to the knob name stores: the same string, or for lru_gen.enabled
+ * "y" any mask with the main switch (0x0001) on. */
+int vms_sysctl_matches(const char *name, const char *value, const char *back);
 
 /* The knob the kernel links to name, or NULL: writing one of vm.overcommit_kbytes/_ratio,
  * vm.dirty_bytes/_ratio or vm.dirty_background_bytes/_ratio zeroes the other, and the

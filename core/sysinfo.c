@@ -22,6 +22,8 @@
 
 #define THP_DIR       "/sys/kernel/mm/transparent_hugepage"
 #define VM_SYSCTL_DIR "/proc/sys/vm"
+#define LRU_GEN_DIR   "/sys/kernel/mm/lru_gen"
+#define ZSWAP_DIR     "/sys/module/zswap/parameters"
 
 /* <root><path>, with root NULL or "/" meaning the real tree. Caller frees. */
 static char *at(const char *root, const char *path)
@@ -153,11 +155,12 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every readable regular file of /proc/sys/vm, name -> trimmed content, sorted by name.
- * stat_refresh is skipped: reading it makes every CPU fold its vmstat counters. */
-static json_t *vm_sysctls(const char *root)
+/* Every readable regular file of the directory dir, name -> trimmed content, sorted by name;
+ * NULL when dir cannot be opened. stat_refresh is skipped: reading /proc/sys/vm/stat_refresh
+ * makes every CPU fold its vmstat counters. */
+static json_t *dir_files(const char *root, const char *dir)
 {
-	char *dirpath = at(root, VM_SYSCTL_DIR);
+	char *dirpath = at(root, dir);
 	DIR *d = opendir(dirpath);
 	struct dirent *de;
 	char **names = NULL;
@@ -317,13 +320,12 @@ static json_t *psi_available(const char *root)
 }
 
 const char *const vms_sysinfo_keys[] = {
-    "kernel_release",  "kernel_version",   "kernel_cmdline",  "hostname",
-    "architecture",    "vm_sysctl",        "thp_enabled",     "thp_defrag",
-    "swap_devices",    "swap_total_bytes", "mem_total_bytes", "page_size",
-    "cpu_model",       "cpu_count",        "cpu_governor",    "workdir_fs",
-    "psi_available",   "cgroup",           "alsa_cards",      "page_reporting",
-    "virtio_balloon",  "damon_threads",    "cpufreq",         "noise_sources",
-    "vmsuite_version", "compiler",         "build_type",      NULL,
+    "kernel_release", "kernel_version",   "kernel_cmdline",  "hostname",      "architecture",
+    "vm_sysctl",      "thp_enabled",      "thp_defrag",      "lru_gen",       "zswap",
+    "swap_devices",   "swap_total_bytes", "mem_total_bytes", "page_size",     "cpu_model",
+    "cpu_count",      "cpu_governor",     "workdir_fs",      "psi_available", "cgroup",
+    "alsa_cards",     "page_reporting",   "virtio_balloon",  "damon_threads", "cpufreq",
+    "noise_sources",  "vmsuite_version",  "compiler",        "build_type",    NULL,
 };
 
 json_t *vms_sysinfo_collect_at(const char *root, const char *workdir)
@@ -342,9 +344,11 @@ json_t *vms_sysinfo_collect_at(const char *root, const char *workdir)
 	    "/proc/cmdline");
 	put(info, "hostname", have_uname ? json_string(u.nodename) : NULL, "uname(2) nodename");
 	put(info, "architecture", have_uname ? json_string(u.machine) : NULL, "uname(2) machine");
-	put(info, "vm_sysctl", vm_sysctls(root), VM_SYSCTL_DIR);
+	put(info, "vm_sysctl", dir_files(root, VM_SYSCTL_DIR), VM_SYSCTL_DIR);
 	put(info, "thp_enabled", thp_selection(root, THP_DIR "/enabled"), THP_DIR "/enabled");
 	put(info, "thp_defrag", thp_selection(root, THP_DIR "/defrag"), THP_DIR "/defrag");
+	put(info, "lru_gen", dir_files(root, LRU_GEN_DIR), LRU_GEN_DIR);
+	put(info, "zswap", dir_files(root, ZSWAP_DIR), ZSWAP_DIR);
 
 	p = at(root, "/proc/swaps");
 	{

@@ -316,6 +316,14 @@ static const char *mean_str(char *buf, size_t len, const struct vms_report_workl
 	return vms_report_fmt(buf, len, get(w, name), d ? d->precision : 0, 1, NULL);
 }
 
+/* 1 when the runs put pages into zswap (a kernel without zswap records 0). */
+static int zswapped(const struct vms_report_workload *w)
+{
+	const struct vms_summary *in = get(w, "zswpin"), *out = get(w, "zswpout");
+
+	return (in && in->n && in->max > 0) || (out && out->n && out->max > 0);
+}
+
 const char *vms_report_side_cell(const struct vms_report_workload *w, size_t row, char *buf,
                                  size_t len)
 {
@@ -444,6 +452,13 @@ void vms_report_workload_lines(const struct vms_report_workload *w, emit_fn *emi
 	         mean_str(c, sizeof(c), w, "pswpin"), mean_str(d, sizeof(d), w, "pswpout"),
 	         mean_str(e, sizeof(e), w, "allocstall"),
 	         mean_str(f, sizeof(f), w, "workingset_refault"));
+	if (zswapped(w)) {
+		/* zswap in front of the swap device: its traffic is not in pswpin/pswpout */
+		size_t l = strlen(line);
+
+		snprintf(line + l, sizeof(line) - l, "; zswap in/out %s / %s pages",
+		         mean_str(a, sizeof(a), w, "zswpin"), mean_str(b, sizeof(b), w, "zswpout"));
+	}
 	emit(ctx, VMS_LINE_RECLAIM, line);
 	if (w->has_pressure) {
 		snprintf(line, sizeof(line),

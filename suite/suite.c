@@ -553,7 +553,8 @@ static int knobs_trial(struct vms_suite *s)
 				    s->cfg.knobs[k], val);
 				return VMS_EXIT_FATAL;
 			}
-			if (ret == -EINVAL || ret == -ERANGE) {
+			/* refused: -ENOENT is zswap's answer to a compressor it does not have */
+			if (ret == -EINVAL || ret == -ERANGE || ret == -ENOENT) {
 				vms_note("nothing ran; every knob is as it was");
 				return VMS_EXIT_USAGE;
 			}

@@ -52,7 +52,7 @@ static int axis_parse(struct axis *ax, const char *arg, int check, char *err, si
 		save = strchr(tok, ',');
 		if (save)
 			*save++ = '\0';
-		if (vms_sysctl_normalize(tok, norm, sizeof(norm)) || !norm[0]) {
+		if (vms_sysctl_canonical(ax->name, tok, norm, sizeof(norm)) || !norm[0]) {
 			snprintf(err, errlen,
 			         "--sysctl %s: empty or too long a value in '%s' (values are "
 			         "separated by ',', at most %d characters)",

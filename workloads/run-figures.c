@@ -80,6 +80,10 @@ void vms_run_put_metrics(json_t *metrics, size_t run, const struct rusage *ru, d
 	vms_metric_record(metrics, "oublock", run, (double)ru->ru_oublock);
 	vms_metric_record(metrics, "pswpin", run, D("pswpin"));
 	vms_metric_record(metrics, "pswpout", run, D("pswpout"));
+	/* what zswap took in front of the swap device (no pswpout for those pages); 0 without
+	 * zswap, which then stores nothing */
+	vms_metric_record(metrics, "zswpin", run, D("zswpin"));
+	vms_metric_record(metrics, "zswpout", run, D("zswpout"));
 	vms_metric_record(metrics, "pgscan", run, S("pgscan_", 1));
 	vms_metric_record(metrics, "pgsteal", run, S("pgsteal_", 1));
 	vms_metric_record(metrics, "allocstall", run, S("allocstall_", 0));

@@ -27,9 +27,9 @@ static char *write_tmp(const char *content)
 static void test_vmstat_delta(void **state)
 {
 	char *a = write_tmp("nr_free_pages 100\npgfault 10\npgmajfault 1\npgscan_kswapd 5\n"
-	                    "pswpout 0\nnr_dirty 3\nunrelated 7\n");
+	                    "pswpout 0\nnr_dirty 3\nunrelated 7\nzswpout 2\n");
 	char *b = write_tmp("nr_free_pages 50\npgfault 110\npgmajfault 4\npgscan_kswapd 25\n"
-	                    "pswpout 8\nnr_dirty 9\nunrelated 70\noom_kill 1\n");
+	                    "pswpout 8\nnr_dirty 9\nunrelated 70\noom_kill 1\nzswpout 12\n");
 	struct vms_vmstat *sa = malloc(sizeof(*sa)), *sb = malloc(sizeof(*sb));
 	json_t *d;
 
@@ -44,6 +44,7 @@ static void test_vmstat_delta(void **state)
 	assert_int_equal(json_integer_value(json_object_get(d, "pgscan_kswapd")), 20);
 	assert_int_equal(json_integer_value(json_object_get(d, "pswpout")), 8);
 	assert_int_equal(json_integer_value(json_object_get(d, "oom_kill")), 1);
+	assert_int_equal(json_integer_value(json_object_get(d, "zswpout")), 10);
 	assert_null(json_object_get(d, "unrelated"));
 	assert_null(json_object_get(d, "nr_dirty")); /* a gauge, not a counter */
 	json_decref(d);

@@ -1,6 +1,7 @@
 /* Unit tests of core/sysctl.c: the allow-list of knob names (path tricks refused), the value
- * normalisation (THP choice files, white space), journalled set and restore and the repair of a
- * dead run's knob in a fake /proc/sys tree (vms_sysctl_set_root()); and, as root on the real
+ * normalisation (THP choice files, white space), the kernel's spellings of the lru_gen and
+ * zswap values, journalled set and restore and the repair of a dead run's knob in a fake
+ * /proc/sys and /sys tree (vms_sysctl_set_root()); and, as root on the real
  * host (its own ctest entry test_sysctl_host, RESOURCE_LOCK vmsuite_host), a value the kernel
  * refuses leaving vm.page-cluster as it was and a real set + restore round trip. */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,6 +78,11 @@ static int setup(void **st)
 	put("/sys/kernel/mm/transparent_hugepage/khugepaged/defrag", "1\n");
 	put("/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled",
 	    "always inherit madvise [never]\n");
+	put("/sys/kernel/mm/lru_gen/enabled", "0x0007\n");
+	put("/sys/kernel/mm/lru_gen/min_ttl_ms", "0\n");
+	put("/sys/module/zswap/parameters/enabled", "N\n");
+	put("/sys/module/zswap/parameters/compressor", "lzo\n");
+	put("/sys/module/zswap/parameters/max_pool_percent", "20\n");
 	return 0;
 }
 
@@ -138,6 +145,24 @@ static void test_names(void **st)
 	refused("vm.page-cluster.x", -EINVAL, "not a knob vmsuite changes");
 	refused("transparent_hugepage.other.defrag", -EINVAL, "not a knob vmsuite changes");
 	refused("vm.nonexistent", -ENOENT, "no knob 'vm.nonexistent'");
+	resolves("lru_gen.enabled", "/sys/kernel/mm/lru_gen/enabled");
+	resolves("lru_gen.min_ttl_ms", "/sys/kernel/mm/lru_gen/min_ttl_ms");
+	resolves("zswap.enabled", "/sys/module/zswap/parameters/enabled");
+	resolves("zswap.compressor", "/sys/module/zswap/parameters/compressor");
+	refused("lru_gen.a.b", -EINVAL, "not a knob vmsuite changes");
+	refused("zswap.x.enabled", -EINVAL, "not a knob vmsuite changes");
+	refused("zram.enabled", -EINVAL, "not a knob vmsuite changes");
+	/* a knob the kernel lacks: named with the kernel and what builds it */
+	{
+		struct utsname u;
+		char want[512];
+
+		assert_int_equal(uname(&u), 0);
+		snprintf(want, sizeof(want), "kernel %s has no knob 'zswap.shrinker_enabled'",
+		         u.release);
+		refused("zswap.shrinker_enabled", -ENOENT, want);
+		refused("zswap.shrinker_enabled", -ENOENT, "it needs CONFIG_ZSWAP");
+	}
 
 	/* a symlink planted where a knob should be is not a knob */
 	snprintf(path, sizeof(path), "%s/proc/sys/vm/swappiness", fake);
@@ -164,6 +189,16 @@ static void test_path_allowed(void **st)
 	assert_false(vms_sysctl_path_allowed(path));
 	snprintf(path, sizeof(path), "%s/proc/sys/vm/page-cluster", fake);
 	assert_true(vms_sysctl_path_allowed(path));
+	snprintf(path, sizeof(path), "%s/sys/module/zswap/parameters/enabled", fake);
+	assert_true(vms_sysctl_path_allowed(path));
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/lru_gen/enabled", fake);
+	assert_true(vms_sysctl_path_allowed(path));
+	snprintf(path, sizeof(path), "%s/sys/module/zswap/parameters/../../zram/x", fake);
+	assert_false(vms_sysctl_path_allowed(path));
+	snprintf(path, sizeof(path), "%s/sys/module/zram/parameters/num_devices", fake);
+	assert_false(vms_sysctl_path_allowed(path));
+	snprintf(path, sizeof(path), "%s/sys/kernel/mm/lru_gen/a/b", fake);
+	assert_false(vms_sysctl_path_allowed(path));
 	/* outside the root given for the tests */
 	assert_false(vms_sysctl_path_allowed("/proc/sys/vm/page-cluster"));
 }
@@ -184,6 +219,61 @@ static void test_normalize(void **st)
 	snprintf(path, sizeof(path), "%s/proc/sys/vm/lowmem_reserve_ratio", fake);
 	assert_int_equal(vms_sysctl_read(path, out, sizeof(out)), 0);
 	assert_string_equal(out, "256 256 32 0");
+}
+
+static void spelt(const char *name, const char *given, const char *want)
+{
+	char out[64];
+
+	assert_int_equal(vms_sysctl_canonical(name, given, out, sizeof(out)), 0);
+	if (strcmp(out, want))
+		fail_msg("%s=%s: '%s', want '%s'", name, given, out, want);
+}
+
+/* Values given as the kernel takes them, spelt as it prints them back. */
+static void test_canonical(void **st)
+{
+	char out[8];
+
+	(void)st;
+	spelt("zswap.enabled", "1", "Y");
+	spelt("zswap.enabled", " y\n", "Y");
+	spelt("zswap.enabled", "on", "Y");
+	spelt("zswap.enabled", "Y", "Y");
+	spelt("zswap.enabled", "0", "N");
+	spelt("zswap.enabled", "n", "N");
+	spelt("zswap.enabled", "off", "N");
+	spelt("zswap.shrinker_enabled", "true", "Y");
+	spelt("zswap.enabled", "maybe", "maybe"); /* the kernel refuses it: its error */
+	spelt("zswap.max_pool_percent", "0x14", "20");
+	spelt("zswap.max_pool_percent", "+20", "20");
+	spelt("zswap.max_pool_percent", "020", "16"); /* base 0: octal, as the kernel reads it */
+	spelt("zswap.max_pool_percent", "-1", "-1");
+	spelt("zswap.max_pool_percent", "4294967296", "4294967296");
+	spelt("zswap.max_pool_percent", "0x", "0x");
+	spelt("zswap.compressor", " lz4 ", "lz4");
+	spelt("lru_gen.min_ttl_ms", "0x3e8", "1000");
+	spelt("lru_gen.enabled", "y", "y");
+	spelt("lru_gen.enabled", "Y", "y");
+	spelt("lru_gen.enabled", "n", "0x0000");
+	spelt("lru_gen.enabled", "N", "0x0000");
+	spelt("lru_gen.enabled", "0", "0x0000");
+	spelt("lru_gen.enabled", "7", "0x0007");
+	spelt("lru_gen.enabled", "0x5", "0x0005");
+	spelt("lru_gen.enabled", "0x0007", "0x0007");
+	spelt("lru_gen.enabled", "x", "x");
+	spelt("vm.page-cluster", "0x3", "0x3"); /* /proc/sys: as given */
+	spelt("transparent_hugepage.enabled", "never", "never");
+	assert_int_equal(vms_sysctl_canonical("lru_gen.enabled", "7", out, 4), -E2BIG);
+
+	/* lru_gen.enabled y: whatever mask the hardware allows, with the main switch on */
+	assert_true(vms_sysctl_matches("lru_gen.enabled", "y", "0x0007"));
+	assert_true(vms_sysctl_matches("lru_gen.enabled", "y", "0x0001"));
+	assert_false(vms_sysctl_matches("lru_gen.enabled", "y", "0x0000"));
+	assert_false(vms_sysctl_matches("lru_gen.enabled", "y", "0x0006"));
+	assert_true(vms_sysctl_matches("lru_gen.enabled", "0x0005", "0x0005"));
+	assert_false(vms_sysctl_matches("lru_gen.enabled", "0x0007", "0x0005"));
+	assert_false(vms_sysctl_matches("vm.page-cluster", "y", "0x0001"));
 }
 
 static size_t journal_size(struct vms_hoststate *hs)
@@ -226,6 +316,23 @@ static void test_set_restore(void **st)
 	assert_int_equal(vms_sysctl_restore(&hs, &e), 0);
 	assert_string_equal(get("/sys/kernel/mm/transparent_hugepage/enabled"), "madvise");
 
+	/* a zswap boolean given as 1: Y written and read back, N its original */
+	assert_int_equal(vms_sysctl_set(&hs, "zswap.enabled", "1", &e, err, sizeof(err)), 0);
+	assert_string_equal(get("/sys/module/zswap/parameters/enabled"), "Y");
+	assert_string_equal(e.original, "N");
+	assert_int_equal(vms_sysctl_change(&e, "zswap.enabled", "off", err, sizeof(err)), 0);
+	assert_string_equal(get("/sys/module/zswap/parameters/enabled"), "N");
+	assert_int_equal(vms_sysctl_change(&e, "zswap.enabled", "on", err, sizeof(err)), 0);
+	assert_int_equal(vms_sysctl_restore(&hs, &e), 0);
+	assert_string_equal(get("/sys/module/zswap/parameters/enabled"), "N");
+	/* lru_gen.enabled: the mask the kernel prints is what is written */
+	assert_int_equal(vms_sysctl_set(&hs, "lru_gen.enabled", "n", &e, err, sizeof(err)), 0);
+	assert_string_equal(get("/sys/kernel/mm/lru_gen/enabled"), "0x0000");
+	assert_string_equal(e.original, "0x0007");
+	assert_int_equal(vms_sysctl_restore(&hs, &e), 0);
+	assert_string_equal(get("/sys/kernel/mm/lru_gen/enabled"), "0x0007");
+	assert_int_equal(journal_size(&hs), 0);
+
 	/* refused before anything is written or journalled */
 	assert_int_equal(vms_sysctl_set(&hs, "../../etc/passwd", "1", &e, err, sizeof(err)),
 	                 -EINVAL);
@@ -265,6 +372,15 @@ static void test_repair_dead(void **st)
 	}
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
 	assert_string_equal(get("/proc/sys/vm/page-cluster"), "1");
+	pid = fork();
+	if (pid == 0) {
+		struct vms_hoststate hs;
+
+		vms_hoststate_init(&hs, state);
+		_exit(vms_sysctl_set(&hs, "zswap.enabled", "Y", &e, err, sizeof(err)) ? 1 : 0);
+	}
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	assert_string_equal(get("/sys/module/zswap/parameters/enabled"), "Y");
 
 	/* a record naming a file outside the allow-list is refused, the file untouched */
 	assert_int_equal(vms_hoststate_init(&dead, state), 0);
@@ -274,8 +390,9 @@ static void test_repair_dead(void **st)
 	snprintf(forged.original, sizeof(forged.original), "evil");
 	assert_int_equal(vms_hoststate_record(&dead, &forged), 0);
 
-	assert_int_equal(vms_hoststate_repair(&mine, NULL, NULL), 1);
+	assert_int_equal(vms_hoststate_repair(&mine, NULL, NULL), 2);
 	assert_string_equal(get("/proc/sys/vm/page-cluster"), "3");
+	assert_string_equal(get("/sys/module/zswap/parameters/enabled"), "N");
 	assert_string_equal(get("/proc/sys/kernel/hostname"), "box\n");
 	assert_int_equal(vms_hoststate_list(&mine, &es, &n), 0);
 	assert_int_equal(n, 1); /* the refused one is kept */
@@ -397,6 +514,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test_setup_teardown(test_names, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_path_allowed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_normalize, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_canonical, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_set_restore, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_repair_dead, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_linked, setup, teardown),

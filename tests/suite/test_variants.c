@@ -43,6 +43,9 @@ static int setup(void **state)
 	put("/proc/sys/vm/swappiness", "60\n");
 	put("/sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
 	put("/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/enabled", "[inherit] never\n");
+	put("/sys/kernel/mm/lru_gen/enabled", "0x0007\n");
+	put("/sys/module/zswap/parameters/enabled", "N\n");
+	put("/sys/module/zswap/parameters/max_pool_percent", "20\n");
 	vms_sysctl_set_root(tmp);
 	return 0;
 }
@@ -139,6 +142,28 @@ static void test_label_collision(void **state)
 	vms_variants_release(&vs);
 }
 
+/* The sysfs knobs' values in labels and settings as the kernel prints them, whatever the
+ * spelling given. */
+static void test_kernel_spelling(void **state)
+{
+	const char *args[] = {"zswap.enabled=0,on", "lru_gen.enabled=n,7,y",
+	                      "zswap.max_pool_percent=0x14"};
+	struct vms_variants vs;
+	char err[256] = "";
+
+	(void)state;
+	if (vms_variants_build(&vs, args, 3, NULL, 1, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(vs.n, 6);
+	/* both end in "enabled": full names */
+	assert_string_equal(vs.v[0].label, "zswap.enabled=N lru_gen.enabled=0x0000");
+	assert_string_equal(vs.v[1].label, "zswap.enabled=N lru_gen.enabled=0x0007");
+	assert_string_equal(vs.v[5].label, "zswap.enabled=Y lru_gen.enabled=y");
+	assert_string_equal(setting(&vs, 5, "zswap.enabled"), "Y");
+	assert_string_equal(setting(&vs, 0, "zswap.max_pool_percent"), "20");
+	vms_variants_release(&vs);
+}
+
 static void refused(const char *arg, const char *thp, int code, const char *why)
 {
 	const char *args[] = {arg};
@@ -169,6 +194,10 @@ static void test_errors(void **state)
 	refused("vm.page-cluster=1,,2", NULL, -EINVAL, "empty");
 	refused("vm.page-cluster=1, 1", NULL, -EINVAL, "given twice");
 	refused(NULL, "on", -EINVAL, "--thp takes");
+	/* two spellings of one value are that value twice */
+	refused("zswap.enabled=1,Y", NULL, -EINVAL, "the value 'Y' is given twice");
+	refused("lru_gen.enabled=0,N", NULL, -EINVAL, "the value '0x0000' is given twice");
+	refused("lru_gen.min_ttl_ms=1000", NULL, -ENOENT, "needs CONFIG_LRU_GEN");
 	assert_int_equal(vms_variants_build(&vs, two, 2, NULL, 1, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "given twice"));
 	assert_int_equal(vms_variants_build(&vs, big, 2, NULL, 1, err, sizeof(err)), -EINVAL);
@@ -182,6 +211,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_default, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cross_product, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_label_collision, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kernel_spelling, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 	};
 

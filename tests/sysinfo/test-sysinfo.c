@@ -268,6 +268,10 @@ static void build_fake_tree(const char *root)
 	put_file(root, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
 	put_file(root, "sys/kernel/mm/transparent_hugepage/defrag",
 	         "always defer defer+madvise madvise [never]\n");
+	put_file(root, "sys/kernel/mm/lru_gen/enabled", "0x0007\n");
+	put_file(root, "sys/kernel/mm/lru_gen/min_ttl_ms", "0\n");
+	put_file(root, "sys/module/zswap/parameters/enabled", "N\n");
+	put_file(root, "sys/module/zswap/parameters/compressor", "lzo\n");
 	put_file(root, "proc/swaps",
 	         "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n"
 	         "/dev/zram0                              partition\t4194300\t\t0\t\t100\n");
@@ -321,6 +325,14 @@ static void test_collect_fake_tree(void **state)
 	assert_string_equal(json_string_value(value_of(info, "thp_defrag")), "never");
 	assert_string_equal(source_of(info, "thp_defrag"),
 	                    "/sys/kernel/mm/transparent_hugepage/defrag");
+	v = value_of(info, "lru_gen");
+	assert_string_equal(json_string_value(json_object_get(v, "enabled")), "0x0007");
+	assert_string_equal(json_string_value(json_object_get(v, "min_ttl_ms")), "0");
+	assert_string_equal(source_of(info, "lru_gen"), "/sys/kernel/mm/lru_gen");
+	v = value_of(info, "zswap");
+	assert_string_equal(json_string_value(json_object_get(v, "enabled")), "N");
+	assert_string_equal(json_string_value(json_object_get(v, "compressor")), "lzo");
+	assert_int_equal(json_object_size(v), 2);
 
 	v = value_of(info, "swap_devices");
 	assert_int_equal(json_array_size(v), 1);
@@ -484,6 +496,8 @@ static void test_collect_empty_tree(void **state)
 	assert_true(json_is_null(value_of(info, "kernel_cmdline")));
 	assert_true(json_is_null(value_of(info, "vm_sysctl")));
 	assert_true(json_is_null(value_of(info, "thp_enabled")));
+	assert_true(json_is_null(value_of(info, "lru_gen"))); /* a kernel without MGLRU */
+	assert_true(json_is_null(value_of(info, "zswap")));
 	assert_true(json_is_null(value_of(info, "swap_devices")));
 	assert_true(json_is_null(value_of(info, "mem_total_bytes")));
 	assert_true(json_is_null(value_of(info, "cpu_model")));
