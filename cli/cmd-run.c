@@ -42,6 +42,7 @@ struct run_args {
 	int probe_opts; /* a probe option was given */
 	double baseline_s;
 	double disturbed_above; /* --disturbed-above: other_cpu_pct that marks a run disturbed */
+	long warmup;            /* --warmup: unrecorded-in-statistics runs before each workload */
 	const char *sysctls[VMS_VARIANT_KNOBS_MAX]; /* --sysctl NAME=V1[,V2...] as given */
 	size_t n_sysctls;
 	const char *thp;         /* --thp off|kernel|off,kernel; NULL = the default */
@@ -68,6 +69,7 @@ enum run_key {
 	RUN_WITH_AUDIO,
 	RUN_BASELINE,
 	RUN_DISTURBED_ABOVE,
+	RUN_WARMUP,
 	RUN_PROBE, /* the probe's own options, parsed by audio-probe */
 	RUN_QUIET,
 	RUN_SYSCTL,
@@ -147,6 +149,11 @@ static const struct vms_cli_option run_options[] = {
      "mark a run disturbed when other processes used more than PCT % of\n"
      "the emulated machine's CPUs during it (default 5)",
      RUN_DISTURBED_ABOVE, 0},
+    {"warmup", 0, VMS_CLI_REQUIRED, "N",
+     "N warm-up runs before each workload's first measured run (default\n"
+     "1; 0 = none): recorded in the result, never counted in its figures\n"
+     "(a first run is often slower: memory the VM handed back to its host)",
+     RUN_WARMUP, 0},
     {"sysctl", 0, VMS_CLI_REQUIRED, "NAME=V1[,V2...]",
      "run under these values of a kernel knob (repeatable): vm.NAME,\n"
      "kernel.sched_*, kernel.task_delayacct, transparent_hugepage.*;\n"
@@ -415,6 +422,13 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 			    "--disturbed-above needs a percentage above 0 and at most 100, not "
 			    "'%s'",
 			    val);
+			return -EINVAL;
+		}
+		return 0;
+	case RUN_WARMUP:
+		if (vms_parse_long(val, 0, 10, &a->warmup)) {
+			snprintf(err, errlen,
+			         "--warmup needs a whole number from 0 to 10, not '%s'", val);
 			return -EINVAL;
 		}
 		return 0;
@@ -713,7 +727,7 @@ static char *default_output(const char *label)
 int cmd_run(int argc, char **argv)
 {
 	const struct vms_command *self = vms_command_find("run");
-	struct run_args a = {.drop_caches = 1, .baseline_s = 10};
+	struct run_args a = {.drop_caches = 1, .baseline_s = 10, .warmup = 1};
 	struct vms_suite_config sc = {0};
 	struct vms_suite suite;
 	struct vms_machine machine;
@@ -834,6 +848,7 @@ int cmd_run(int argc, char **argv)
 	sc.probe_cpu_list = a.probe.cpu_list;
 	sc.baseline_s = a.baseline_s;
 	sc.disturbed_above = a.disturbed_above;
+	sc.warmup = a.warmup;
 	sc.variants = variants.v;
 	sc.n_variants = variants.n;
 	sc.knobs = variants.knobs;

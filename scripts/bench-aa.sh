@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The false-alarm rate of a verdict: K A/A pairs (the same kernel and build, two suites one
-# after the other, `-w mtest01:bytes=128M -w mmap001:bytes=256M -n 5` on the 2001 machine
-# profile), each judged three ways: `vmsuite compare A B` (exit 1 = a false regression),
+# after the other, by default `-w mtest01:bytes=384M -w mmap001:bytes=512M -n 5` on the 2001
+# machine profile: sizes whose runs vary by <= 10 % on a quiet VM), each judged three ways: `vmsuite compare A B` (exit 1 = a false regression),
 # `vmsuite run ... --against A` for B (exit 1 = a false "bad" in a bisect), and, for pairs taken
 # two by two, `compare A1 A2 -- B1 B2` (suites per side: the drift between suites counts).
 # Prints each rate with its 95 % Wilson interval; the target is <= 5 % of the pairs exiting 1.
@@ -9,7 +9,8 @@
 # and the end. Needs root for the hron2001 cgroup (else pass --machine host in MACHINE).
 # Usage: scripts/bench-aa.sh [--try] K [BUILD_DIR]
 #   K >= 20 (--try allows fewer, to see that the script works; its rates mean nothing)
-#   env: MACHINE (default hron2001), RUNS (-n of every suite, default 5; "auto" for adaptive
+#   env: WORKLOADS (default "mtest01:bytes=384M mmap001:bytes=512M"), MACHINE (default
+#        hron2001), RUNS (-n of every suite, default 5; "auto" for adaptive
 #        runs, with BUDGET for --budget), KEEP=1 keeps the result files (printed directory)
 # Besides the exit codes it prints the verdict mix of `compare A B` (no change / no regression
 # shown / cannot tell / not comparable / regression).
@@ -32,9 +33,12 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/vmsuite-bench-aa.XXXXXX")
 if [ "${KEEP:-0}" = 1 ]; then echo "bench-aa: results kept in $work"; else trap 'rm -rf "$work"' EXIT; fi
 trap 'exit 130' INT TERM HUP
 runs=${RUNS:-5}
-spec=(-w mtest01:bytes=128M -w mmap001:bytes=256M -n "$runs" --machine "$machine" --quiet --workdir "$work")
+read -ra workloads <<<"${WORKLOADS:-mtest01:bytes=384M mmap001:bytes=512M}"
+spec=()
+for wl in "${workloads[@]}"; do spec+=(-w "$wl"); done
+spec+=(-n "$runs" --machine "$machine" --quiet --workdir "$work")
 if [ -n "${BUDGET:-}" ]; then spec+=(--budget "$BUDGET"); fi
-echo "bench-aa: $k A/A pairs, ${spec[*]:0:8}; start load: $(uptime | sed 's/.*load average: //')"
+echo "bench-aa: $k A/A pairs, ${spec[*]}; start load: $(uptime | sed 's/.*load average: //')"
 cmp_rc=() ; ag_rc=() ; outcome=()
 for i in $(seq 1 "$k"); do
   "$vms" run "${spec[@]}" --label aa -o "$work/a$i.json" 2>"$work/a$i.err" ||

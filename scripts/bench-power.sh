@@ -5,8 +5,12 @@
 # cpu.cfs_quota_us, v2 cpu.max), judged by `vmsuite run ... --against A` (exit 1 = called bad)
 # and by `vmsuite compare A B` (exit 1 = called a regression). The emulated machine pins the
 # suite to one CPU, so the cap takes s of that CPU; a workload that does not keep its CPU busy
-# (mmap001 waits for writeback, mtest01 at 256M uses ~93 % of it) slows down by less than s, so
-# the slowdown actually achieved (mean elapsed of B / A) is printed beside each rate.
+# (mmap001 waits for writeback, mtest01 at 256M uses ~93 % of it) slows down by less than s.
+# So by default the cap is calibrated on each pair's suite A: a workload that used the CPU a
+# fraction u of its elapsed time gets the quota u / (1 + s) of one CPU, which makes B take
+# (1 + s) times A's elapsed time when the CPU is what it waits for (CALIBRATE=0: the plain
+# (1 - s) cap). The slowdown actually achieved (mean elapsed of B / A) is printed beside each
+# rate either way.
 # Prints each detection rate with its 95 % Wilson interval, the mix of exit codes and the time
 # spent. Needs root (the cgroup, the emulated machine). Run it on a quiet machine.
 # Usage: scripts/bench-power.sh [--try] K [BUILD_DIR]
@@ -14,6 +18,7 @@
 #   env: WORKLOADS (default "mtest01:bytes=256M mmap001:bytes=256M"), SLOWDOWNS (percent,
 #        default "5 10 25"), RUNS (-n of each suite, default 5; "auto" for adaptive runs where
 #        this vmsuite has them, with BUDGET for --budget), MACHINE (default hron2001),
+#        CALIBRATE (1, the default: caps from suite A's CPU use; 0: caps of (1 - s)),
 #        KEEP=1 keeps the result files
 # Its files (results, the workloads' files) go to a new directory under TMPDIR (default /tmp,
 # which must be a disk filesystem for mmap001); it and the cgroup are removed on every exit.
@@ -98,6 +103,23 @@ for wl in "${workloads[@]}"; do
       rm -f "$a" "$b"
       "$vms" run "${spec[@]}" -o "$a" 2>"$work/a.err" ||
         { echo "bench-power: suite A failed: $(tail -1 "$work/a.err")" >&2; exit 1; }
+      if [ "${CALIBRATE:-1}" = 1 ]; then
+        # u = CPU time / elapsed of A's runs; the quota u / (1 + s) of one CPU
+        quota=$(python3 - "$a" "$s" "$period" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cpu = el = 0.0
+for w in d["workloads"]:
+    m = w["metrics"]
+    for u, s_, e in zip(m["user_s"]["samples"], m["sys_s"]["samples"], m["elapsed_s"]["samples"]):
+        if None not in (u, s_, e):
+            cpu += u + s_
+            el += e
+u = min(1.0, cpu / el) if el > 0 else 1.0
+print(max(1000, int(int(sys.argv[3]) * u / (1 + int(sys.argv[2]) / 100))))
+PY
+)
+      fi
       ag=0
       capped "$quota" "$vms" run "${spec[@]}" -o "$b" --against "$a" 2>"$work/b.err" || ag=$?
       [ -s "$b" ] || { echo "bench-power: suite B failed: $(tail -1 "$work/b.err")" >&2; exit 1; }
@@ -113,7 +135,7 @@ print(f"{100 * (mean_elapsed(sys.argv[2]) / mean_elapsed(sys.argv[1]) - 1):.1f}"
 PY
 )
       printf '%s\t%s\t%s\t%s\t%s\n' "$wl" "$s" "$ag" "$cmp" "$got" >>"$summary"
-      echo "$wl -$s %: pair $i: --against exit $ag, compare exit $cmp, achieved slowdown +$got %"
+      echo "$wl -$s %: pair $i: cap $((quota / 1000)) % of a CPU, --against exit $ag, compare exit $cmp, achieved slowdown +$got %"
     done
     echo "$wl -$s %: $(( $(date +%s) - cell_start )) s for $k pairs"
   done

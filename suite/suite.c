@@ -599,6 +599,7 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	rc.drop_caches = s->cfg.drop_caches;
 	rc.sample_hz = s->cfg.sample_hz;
 	rc.disturbed_above = s->cfg.disturbed_above;
+	rc.warmup = s->cfg.warmup;
 	rc.machine = s->machine_json;
 	rc.cpu_list = m->cpu_list[0] ? m->cpu_list : NULL;
 	rc.cgroup = m->use_cgroup ? &s->cg : NULL;

@@ -33,6 +33,7 @@ struct vms_suite_config {
 	struct vms_probe_opts probe; /* join_procs and cpu_list are set by the suite */
 	double baseline_s;           /* idle audio baseline */
 	double disturbed_above;      /* other_cpu_pct that marks a run disturbed; 0 = 5 */
+	long warmup;                 /* warm-up runs before each workload's first measured one */
 	const char *state_dir;       /* NULL = vms_hoststate_default_dir() */
 	const char *probe_cpu_list; /* the probe's own --cpu (within the machine's CPUs), or NULL */
 	/* The variants (`--sysctl`, `--thp`; see workloads/runner.h), first = baseline; none =

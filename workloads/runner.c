@@ -382,9 +382,11 @@ static void private_dir_remove(const struct vms_run_config *cfg, struct vms_host
 
 /* Runs one workload run; fills `run` (a new JSON object) and the workload's metrics. Returns
  * 0 ok, 1 failed, 2 interrupted, 3 stopped before the child was started (run holds nothing
- * worth keeping), 4 failed because the work filesystem filled up. */
+ * worth keeping), 4 failed because the work filesystem filled up. warm: 0 for a measured run,
+ * k for warm-up run k (index then counts the warm-up runs, nruns is cfg->warmup). */
 static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *ctx, json_t *metrics,
-                    json_t *run, size_t index, long nruns, const struct vms_run_variant *var)
+                    json_t *run, size_t index, long nruns, const struct vms_run_variant *var,
+                    long warm)
 {
 	struct vms_vmstat *vb = vms_xmalloc(sizeof(*vb)), *va = vms_xmalloc(sizeof(*va));
 	struct vms_psi pb, pa;
@@ -427,7 +429,10 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 		}
 		wd_made = 1;
 	}
-	if (cfg->n_variants > 1)
+	if (warm)
+		snprintf(what, sizeof(what), "%s warm-up run %ld/%ld (not counted)", ctx->w->name,
+		         warm, nruns);
+	else if (cfg->n_variants > 1)
 		snprintf(what, sizeof(what), "%s [%s] run %zu/%s%ld%s%s", ctx->w->name, var->label,
 		         index + 1, cfg->look ? "<=" : "", nruns, cfg->progress_note ? "  " : "",
 		         cfg->progress_note ? cfg->progress_note : "");
@@ -591,6 +596,7 @@ static json_t *protocol_json(const struct vms_run_config *cfg)
 		              vms_workload_opts_json(cfg->items[i].spec.w, cfg->items[i].spec.opts),
 		              "runs", (int)cfg->items[i].runs));
 	json_object_set_new(p, "plan", plan);
+	json_object_set_new(p, "warmup_runs", json_integer(cfg->warmup > 0 ? cfg->warmup : 0));
 	json_object_set_new(
 	    p, "disturbed_above_pct",
 	    json_real(cfg->disturbed_above > 0 ? cfg->disturbed_above : VMS_BUSY_DISTURBED_ABOVE));
@@ -753,7 +759,7 @@ static int run_round(const struct vms_run_config *cfg, const json_t *doc,
 		*current = v;
 		run = json_object();
 		json_array_append_new(es[v].runs, run);
-		st = run_once(cfg, ctx, es[v].metrics, run, (size_t)r, nruns, var);
+		st = run_once(cfg, ctx, es[v].metrics, run, (size_t)r, nruns, var, 0);
 		if (st == 3) {
 			json_array_remove(es[v].runs, json_array_size(es[v].runs) - 1);
 			return 2;
@@ -777,6 +783,53 @@ static int run_round(const struct vms_run_config *cfg, const json_t *doc,
 		}
 		if (stop_signal(cfg))
 			return 2;
+		if (checkpoint(cfg, doc))
+			return 3;
+	}
+	return 0;
+}
+
+/* The warm-up runs of ctx's workload before its first measured run, under the variant the
+ * host is in (the first one when none is yet): each recorded in that variant's entry as
+ * "warmup_runs", its figures thrown away. A failed warm-up run is reported and recorded; the
+ * measured runs that follow say whether the workload itself fails. Returns 0 to go on,
+ * 2 interrupted, 3 a fatal error (reported). */
+static int warm_up(const struct vms_run_config *cfg, const json_t *doc,
+                   struct vms_workload_ctx *ctx, struct entry *es, size_t *current)
+{
+	size_t v = *current < cfg->n_variants ? *current : 0;
+	json_t *list;
+	long k;
+
+	if (cfg->warmup <= 0)
+		return 0;
+	if (*current != v && cfg->apply_variant && cfg->apply_variant(cfg->variant_ctx, v))
+		return 3;
+	*current = v;
+	list = json_array();
+	json_object_set_new(es[v].wl, "warmup_runs", list);
+	for (k = 1; k <= cfg->warmup; k++) {
+		json_t *scratch = json_object(), *run = json_object();
+		int st;
+
+		if (stop_signal(cfg)) {
+			json_decref(scratch);
+			json_decref(run);
+			return 2;
+		}
+		st = run_once(cfg, ctx, scratch, run, (size_t)k - 1, cfg->warmup, &cfg->variants[v],
+		              k);
+		json_decref(scratch);
+		if (st == 3) {
+			json_decref(run);
+			return 2;
+		}
+		json_array_append_new(list, run);
+		if (st == 2)
+			return 2;
+		if (st == 1 || st == 4)
+			vms_warn("%s warm-up run %ld/%ld failed: %s", ctx->w->name, k, cfg->warmup,
+			         json_string_value(json_object_get(run, "reason")));
 		if (checkpoint(cfg, doc))
 			return 3;
 	}
@@ -808,7 +861,7 @@ int vms_runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 struct rounds {
 	struct entry *es; /* n_items x n_variants */
 	long *done, *want, *most;
-	int *started, *skip;
+	int *started, *skip, *warm;
 };
 
 static void rounds_free(struct rounds *rd)
@@ -819,6 +872,7 @@ static void rounds_free(struct rounds *rd)
 	free(rd->most);
 	free(rd->started);
 	free(rd->skip);
+	free(rd->warm);
 }
 
 /* Adds item i's entries (one per variant) to the document at its first turn, and marks it
@@ -871,6 +925,7 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 	rd.most = vms_xcalloc(cfg->n_items + 1, sizeof(long));
 	rd.started = vms_xcalloc(cfg->n_items + 1, sizeof(int));
 	rd.skip = vms_xcalloc(cfg->n_items + 1, sizeof(int));
+	rd.warm = vms_xcalloc(cfg->n_items + 1, sizeof(int));
 	for (i = 0; i < cfg->n_items; i++)
 		rd.want[i] = rd.most[i] = cfg->items[i].runs;
 	if (checkpoint(cfg, doc)) {
@@ -911,6 +966,20 @@ static int runner_run(const struct vms_run_config *cfg, json_t **doc_out)
 				skipped = 1;
 				failed |= 1;
 				continue;
+			}
+			if (rd.done[i] == 0 && rd.want[i] > 0 && !rd.warm[i]) {
+				int st =
+				    warm_up(cfg, doc, &ctx, &rd.es[i * cfg->n_variants], &current);
+
+				rd.warm[i] = 1;
+				if (st == 3) {
+					rounds_free(&rd);
+					return VMS_EXIT_FATAL;
+				}
+				if (st == 2) {
+					interrupted = 1;
+					break;
+				}
 			}
 			for (r = rd.done[i]; r < rd.want[i] && !interrupted; r++) {
 				int st =

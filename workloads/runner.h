@@ -73,6 +73,10 @@ struct vms_run_config {
 	/* a run whose other_cpu_pct exceeds this is marked disturbed (`--disturbed-above`);
 	 * 0 = VMS_BUSY_DISTURBED_ABOVE */
 	double disturbed_above;
+	/* Runs of each workload before its first measured one, under the first variant: kept in
+	 * its entry's "warmup_runs", never in "runs" or the metrics (a first run pays for memory
+	 * and caches the runs after it find ready). */
+	long warmup;
 	json_t *machine;           /* protocol.machine (owned by the caller), or NULL for "host" */
 	const char *cpu_list;      /* pin children to these CPUs ("0-1"), or NULL */
 	struct vms_cgroup *cgroup; /* the emulated machine's memory cgroup, or NULL */
