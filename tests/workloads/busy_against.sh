@@ -100,9 +100,13 @@ expect_exit 125 "compare --bisect beside the burner" -- "$VMSUITE" compare --bis
 got=0
 "$VMSUITE" compare --format json base.json cand.json >out 2>err || got=$?
 [ "$got" != 0 ] && ok || fail "compare with the default metrics: exit 0 beside the burner"
-verdicts=$(python3 -c 'import json, sys
+verdicts=$(python3 - out <<'PY'
+import json, sys
 d = json.load(open(sys.argv[1]))
-print(" ".join(f"{m[\"name\"]}={m[\"others\"][0][\"verdict\"]}" for m in d["workloads"][0]["metrics"] if m.get("primary")))' out)
+print(" ".join(m["name"] + "=" + m["others"][0]["verdict"]
+               for m in d["workloads"][0]["metrics"] if m.get("primary")))
+PY
+)
 echo "compare with the default metrics: exit $got, $verdicts"
 expect_in " $verdicts " " elapsed_s=confounded " "compare with the default metrics"
 finish
