@@ -222,6 +222,25 @@ enum vms_cmp_outcome {
 };
 enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k);
 
+/* The verdicts of the deciding metrics of side k + 1 (primary, on both sides' workloads, not
+ * left out by design), counted once: vms_compare_outcome() decides on them and the VERDICT
+ * line of every format says them. */
+struct vms_cmp_tally {
+	size_t primary;     /* deciding metrics */
+	size_t regressions; /* regression */
+	size_t improved;    /* improvement */
+	size_t no_change;   /* no change (shown) */
+	size_t undecided;   /* inconclusive, probably regression, probably improvement */
+	size_t unmeasured;  /* missing on a side, or no successful run there (cannot tell) */
+	size_t failed;      /* failed_runs cannot tell: runs failed on the side, none on BASE */
+	size_t unstable;    /* unstable */
+	size_t confounded;  /* confounded by other processes on the CPUs */
+	size_t blocked;     /* not comparable (hard environment differences) */
+	size_t common;      /* workloads on both sides */
+};
+/* Fills *t for side k + 1. Never fails. */
+void vms_compare_tally(const struct vms_compare *c, size_t k, struct vms_cmp_tally *t);
+
 /* Exit status the model calls for: 1 if a deciding metric regressed in some file, else 2 if a
  * file is not comparable or cannot tell, else 0 (docs/compare.md). */
 int vms_compare_status(const struct vms_compare *c);

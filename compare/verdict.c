@@ -4,39 +4,60 @@
  * runs an inconclusive deciding metric asks for. Reads the
  * model only; no kernel paths. */
 #include <stddef.h>
+#include <string.h>
 
 #include "compare/compare.h"
 #include "core/util.h"
 
-enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
+void vms_compare_tally(const struct vms_compare *c, size_t k, struct vms_cmp_tally *t)
 {
-	size_t i, j, primary = 0, blocked = 0, untold = 0, common = 0, shown = 0;
+	size_t i, j;
 
+	memset(t, 0, sizeof(*t));
 	for (i = 0; i < c->n_workloads; i++) {
-		common += c->workloads[i].present[k];
+		t->common += c->workloads[i].present[k];
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
 			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
 			const struct vms_cmp_cell *cell = &m->cells[k];
 
 			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
 				continue;
-			if (cell->verdict == VMS_VERDICT_REGRESSION)
-				return VMS_OUTCOME_REGRESSION;
-			primary++;
-			blocked += cell->verdict == VMS_VERDICT_NOT_COMPARABLE;
-			untold += cell->verdict == VMS_VERDICT_CANNOT_TELL ||
-			          cell->verdict == VMS_VERDICT_MISSING ||
-			          cell->verdict == VMS_VERDICT_UNSTABLE ||
-			          cell->verdict == VMS_VERDICT_CONFOUNDED;
-			shown += cell->verdict == VMS_VERDICT_NO_CHANGE ||
-			         cell->verdict == VMS_VERDICT_IMPROVEMENT;
+			t->primary++;
+			switch (cell->verdict) {
+			case VMS_VERDICT_REGRESSION: t->regressions++; break;
+			case VMS_VERDICT_IMPROVEMENT: t->improved++; break;
+			case VMS_VERDICT_NO_CHANGE: t->no_change++; break;
+			case VMS_VERDICT_INCONCLUSIVE:
+			case VMS_VERDICT_PROB_REGRESSION:
+			case VMS_VERDICT_PROB_IMPROVEMENT: t->undecided++; break;
+			case VMS_VERDICT_CANNOT_TELL:
+				if (m->derived)
+					t->failed++;
+				else
+					t->unmeasured++;
+				break;
+			case VMS_VERDICT_MISSING: t->unmeasured++; break;
+			case VMS_VERDICT_UNSTABLE: t->unstable++; break;
+			case VMS_VERDICT_CONFOUNDED: t->confounded++; break;
+			case VMS_VERDICT_NOT_COMPARABLE: t->blocked++; break;
+			case VMS_VERDICT_INFO: break;
+			}
 		}
 	}
-	if (!common || blocked || c->unmatched[k])
+}
+
+enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
+{
+	struct vms_cmp_tally t;
+
+	vms_compare_tally(c, k, &t);
+	if (t.regressions)
+		return VMS_OUTCOME_REGRESSION;
+	if (!t.common || t.blocked || c->unmatched[k])
 		return VMS_OUTCOME_NOT_COMPARABLE;
-	if (untold || (c->decisive && !primary))
+	if (t.unmeasured + t.failed + t.unstable + t.confounded || (c->decisive && !t.primary))
 		return VMS_OUTCOME_CANNOT_TELL;
-	if (primary && shown + blocked == primary)
+	if (t.primary && t.no_change + t.improved == t.primary)
 		return VMS_OUTCOME_NO_CHANGE;
 	return VMS_OUTCOME_NO_REGRESSION;
 }
@@ -137,16 +158,10 @@ unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k)
 
 size_t vms_compare_confounded(const struct vms_compare *c, size_t k)
 {
-	size_t i, j, n = 0;
+	struct vms_cmp_tally t;
 
-	for (i = 0; i < c->n_workloads; i++)
-		for (j = 0; j < c->workloads[i].n_metrics; j++) {
-			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
-
-			n += m->primary && c->workloads[i].present[k] &&
-			     m->cells[k].verdict == VMS_VERDICT_CONFOUNDED;
-		}
-	return n;
+	vms_compare_tally(c, k, &t);
+	return t.confounded;
 }
 
 void vms_compare_note_suites(const struct vms_compare *c, int bisect)

@@ -213,31 +213,13 @@ static void text_series_workload(const struct vms_compare *c, const struct vms_c
 
 void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 {
-	size_t i, j, regressions = 0, untold = 0, unstable = 0, failed = 0, improved = 0,
-	             undecided = 0, blocked = 0, busy = 0;
+	size_t i, j;
 	unsigned more = vms_compare_runs_to_decide(c, k);
+	struct vms_cmp_tally t;
 	char ch[64], p[16], v[64];
 	const char *sep = "";
 
-	for (i = 0; i < c->n_workloads; i++)
-		for (j = 0; j < c->workloads[i].n_metrics; j++) {
-			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
-			const struct vms_cmp_cell *cell = &m->cells[k];
-
-			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
-				continue;
-			regressions += cell->verdict == VMS_VERDICT_REGRESSION;
-			failed += cell->verdict == VMS_VERDICT_CANNOT_TELL && m->derived;
-			untold += (cell->verdict == VMS_VERDICT_CANNOT_TELL && !m->derived) ||
-			          cell->verdict == VMS_VERDICT_MISSING;
-			unstable += cell->verdict == VMS_VERDICT_UNSTABLE;
-			improved += cell->verdict == VMS_VERDICT_IMPROVEMENT;
-			undecided += cell->verdict == VMS_VERDICT_INCONCLUSIVE ||
-			             cell->verdict == VMS_VERDICT_PROB_REGRESSION ||
-			             cell->verdict == VMS_VERDICT_PROB_IMPROVEMENT;
-			busy += cell->verdict == VMS_VERDICT_CONFOUNDED;
-			blocked += cell->verdict == VMS_VERDICT_NOT_COMPARABLE;
-		}
+	vms_compare_tally(c, k, &t);
 	fprintf(f, "VERDICT %c (", vms_cmp_file_letter(k + 1));
 	vms_cmp_put_str(f, c->files[k + 1].label, 0);
 	fputs(") vs A (", f);
@@ -245,47 +227,48 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 	fputs("): ", f);
 	switch (vms_compare_outcome(c, k)) {
 	case VMS_OUTCOME_REGRESSION:
-		fprintf(f, "REGRESSION in %zu primary metric%s\n", regressions,
-		        regressions > 1 ? "s" : "");
+		fprintf(f, "REGRESSION in %zu primary metric%s\n", t.regressions,
+		        t.regressions > 1 ? "s" : "");
 		break;
 	case VMS_OUTCOME_NOT_COMPARABLE:
 		fprintf(f, "NOT COMPARABLE (%s)\n",
 		        !c->n_workloads ? "no common workload"
-		        : blocked       ? "hard environment differences"
+		        : t.blocked     ? "hard environment differences"
 		                        : "a workload on one side only");
 		break;
 	case VMS_OUTCOME_CANNOT_TELL:
 		fputs("CANNOT TELL (", f);
-		if (untold) {
-			fprintf(f, "%zu primary metric%s not measured on a side", untold,
-			        untold > 1 ? "s" : "");
+		if (t.unmeasured) {
+			fprintf(f, "%zu primary metric%s not measured on a side", t.unmeasured,
+			        t.unmeasured > 1 ? "s" : "");
 			sep = "; ";
 		}
-		if (unstable) {
-			fprintf(f, "%s%zu unstable", sep, unstable);
+		if (t.unstable) {
+			fprintf(f, "%s%zu unstable", sep, t.unstable);
 			sep = "; ";
 		}
-		if (busy) {
-			fprintf(f, "%s%zu confounded by other processes on the CPUs", sep, busy);
+		if (t.confounded) {
+			fprintf(f, "%s%zu confounded by other processes on the CPUs", sep,
+			        t.confounded);
 			sep = "; ";
 		}
-		if (failed)
+		if (t.failed)
 			fprintf(f, "%sruns failed on %c, none on A", sep,
 			        vms_cmp_file_letter(k + 1));
-		if (!untold && !unstable && !failed && !busy)
+		if (!t.unmeasured && !t.unstable && !t.failed && !t.confounded)
 			fputs("no deciding metric measured", f);
 		fputs(")\n", f);
 		break;
 	case VMS_OUTCOME_NO_CHANGE:
 		fprintf(f, "NO CHANGE (every primary metric within \u00b1%g%%",
 		        100 * c->opts.threshold);
-		if (improved)
-			fprintf(f, " or better: %zu improved", improved);
+		if (t.improved)
+			fprintf(f, " or better: %zu improved", t.improved);
 		fputs(")\n", f);
 		break;
 	default:
-		fprintf(f, "no regression shown (%zu primary metric%s undecided)\n", undecided,
-		        undecided == 1 ? "" : "s");
+		fprintf(f, "no regression shown (%zu primary metric%s undecided)\n", t.undecided,
+		        t.undecided == 1 ? "" : "s");
 		break;
 	}
 	for (i = 0; i < c->n_workloads; i++)

@@ -12,11 +12,21 @@ pair. Per cell (cv, runs per side):
   power  at the runs-needed the null pair's VERDICT printed (n≈N, the largest): new A and B
          with N runs each, B's elapsed_s × (1 + detect): the rate of exit 1
 
+With --suites J (2 or more) each side is J suites of n runs, `compare A1..AJ -- B1..BJ`, and
+a cell may name the drift between suites, cv:n:drift: every suite's metrics are scaled by a
+log-normal factor of that sd (one per suite and metric: separate boots move a suite as a
+whole). Per cell:
+
+  null   the rate of exit 1, the --bisect readings and the outcome mix, as above
+  change with --change PCT: new sides of the same shape, B's elapsed_s × (1 + PCT/100): the
+         rate of exit 1 (the runs-needed power is not measured: it counts runs, not suites)
+
 Each rate is printed with its 95 % Wilson interval. --check compares the rates with generous
 bounds (for the fixed-seed ctest): exit 1 means a bound was crossed.
 
-usage: sim-verdicts.py --vmsuite BIN --gen GEN-RESULT [--seeds N] [--cells cv:n,...]
-                       [--detect PCT] [--max-runs N] [--jobs N] [--check] [--tmp DIR]
+usage: sim-verdicts.py --vmsuite BIN --gen GEN-RESULT [--seeds N] [--cells cv:n[:drift],...]
+                       [--suites J [--change PCT]] [--detect PCT] [--max-runs N] [--jobs N]
+                       [--check] [--tmp DIR]
 """
 import argparse
 import json
@@ -60,8 +70,9 @@ class Sim:
         self.run0 = wl["runs"][0]
         self.calls = 0
 
-    def doc(self, rng, n, cv, shift, label):
-        """A result document: one workload, elapsed_s (× 1 + shift) and sys_s, n runs."""
+    def doc(self, rng, n, cv, shift, label, drift=0.0):
+        """A result document: one workload, elapsed_s (× 1 + shift) and sys_s, n runs; drift:
+        the sd of a log-normal factor on each metric's runs (the suite's own level)."""
         d = json.loads(json.dumps(self.template))
         d["label"] = label
         wl = d["workloads"][0]
@@ -76,6 +87,8 @@ class Sim:
         ms = {}
         for name, mean, s in (("elapsed_s", 250.0, shift), ("sys_s", 15.0, 0.0)):
             mu = math.log(mean * (1 + s)) - sd * sd / 2
+            if drift:
+                mu += rng.gauss(0, drift)
             ms[name] = {
                 "unit": "s",
                 "better": "lower",
@@ -89,14 +102,18 @@ class Sim:
     def compare(self, a, b, n):
         """One `vmsuite compare --format json`: its exit status, the --bisect reading (None
         when the JSON lacks it: an older vmsuite), the outcome, and the runs needed (the
-        largest n≈N of an inconclusive primary metric above n)."""
-        pa = os.path.join(self.tmp, "a.json")
-        pb = os.path.join(self.tmp, "b.json")
-        with open(pa, "w") as f:
-            json.dump(a, f)
-        with open(pb, "w") as f:
-            json.dump(b, f)
-        p = subprocess.run([self.args.vmsuite, "compare", "--format", "json", pa, pb],
+        largest n≈N of an inconclusive primary metric above n). a and b are documents, or
+        lists of documents (the suites of a side: compare A1 A2 -- B1 B2)."""
+        paths = []
+        for side, docs in (("a", a), ("b", b)):
+            docs = docs if isinstance(docs, list) else [docs]
+            for j, d in enumerate(docs):
+                paths.append(os.path.join(self.tmp, f"{side}{j + 1}.json"))
+                with open(paths[-1], "w") as f:
+                    json.dump(d, f)
+            if side == "a" and isinstance(a, list):
+                paths.append("--")
+        p = subprocess.run([self.args.vmsuite, "compare", "--format", "json"] + paths,
                            capture_output=True, text=True)
         self.calls += 1
         doc = json.loads(p.stdout)
@@ -111,9 +128,42 @@ class Sim:
         return p.returncode, side.get("bisect_exit"), side.get("outcome", "?"), need
 
 
+def run_suites_cell(args, cv, n, drift):
+    """The null (and --change) figures of one cell of J suites a side."""
+    J = args.suites
+    sim = Sim(args, f"{cv}-{n}-{drift}")
+    rng = random.Random(f"{cv}:{n}:{drift}:{J}")
+    exit1 = bad1 = good = hits = 0
+    mix, bad = {}, []
+
+    def side(label, shift):
+        return [sim.doc(rng, n, cv, shift, label, drift) for _ in range(J)]
+
+    for _ in range(args.seeds):
+        rc, brc, k, _ = sim.compare(side("a", 0), side("b", 0), n)
+        exit1 += rc == 1
+        bad1 += brc == 1
+        good += brc == 0
+        mix[k] = mix.get(k, 0) + 1
+        if args.change is not None:
+            rc, _, _, _ = sim.compare(side("a", 0), side("b", args.change / 100), n)
+            hits += rc == 1
+    mixs = ", ".join(f"{k} {v}" for k, v in sorted(mix.items()))
+    line = (f"{100 * cv:3g}% {n:3d} {100 * drift:5g}%  {rate(exit1, args.seeds):<28} "
+            f"{rate(bad1, args.seeds):<26} {rate(good, args.seeds):<26} {mixs}")
+    if args.change is not None:
+        line += f"  |  {rate(hits, args.seeds)}"
+    if 100 * exit1 / args.seeds > args.null_max:
+        bad.append(f"cv {cv} n {n} drift {drift}: null exit 1 in "
+                   f"{100 * exit1 / args.seeds:.1f}%")
+    return line, bad, sim.calls
+
+
 def run_cell(job):
     """The null and power figures of one cell: (its table line, failed bounds, calls)."""
-    args, cv, n = job
+    args, cv, n, drift = job
+    if args.suites > 1:
+        return run_suites_cell(args, cv, n, drift)
     sim = Sim(args, f"{cv}-{n}")
     rng = random.Random(f"{cv}:{n}")
     exit1 = bad1 = good = hits = tries = capped = 0
@@ -159,6 +209,10 @@ def main():
     ap.add_argument("--seeds", type=int, default=2000)
     ap.add_argument("--cells", default="0.02:3,0.02:5,0.02:10,0.05:3,0.05:5,0.05:10,"
                     "0.10:3,0.10:5,0.10:10,0.25:3,0.25:5,0.25:10")
+    ap.add_argument("--suites", type=int, default=1,
+                    help="suites a side (2 or more: compare A1..AJ -- B1..BJ)")
+    ap.add_argument("--change", type=float,
+                    help="--suites: also the exit-1 rate for a true change of PCT %%")
     ap.add_argument("--detect", type=float, default=5.0)
     ap.add_argument("--max-runs", type=int, default=5000)
     ap.add_argument("--check", action="store_true")
@@ -183,14 +237,28 @@ def main():
 
 
 def simulate(args):
-    cells = [(float(c.split(":")[0]), int(c.split(":")[1])) for c in args.cells.split(",")]
-    print(f"# {args.seeds} seeds a cell; 2 primary metrics (elapsed_s, sys_s), log-normal; "
-          f"power: elapsed_s x {1 + args.detect / 100:g} at the printed runs-needed")
-    print(f"{'cv':>4} {'n':>3}  {'null exit 1':<28} {'bisect bad':<26} {'bisect good':<26} "
-          f"outcomes (null)  |  {'power at printed n':<28} median n", flush=True)
+    cells = []
+    for c in args.cells.split(","):
+        f = c.split(":")
+        cells.append((float(f[0]), int(f[1]), float(f[2]) if len(f) > 2 else 0.0))
+    if args.suites > 1:
+        print(f"# {args.seeds} seeds a cell; {args.suites} suites a side of n runs, drift "
+              f"between suites log-normal (per suite and metric); 2 primary metrics "
+              f"(elapsed_s, sys_s), log-normal"
+              + (f"; change: elapsed_s x {1 + args.change / 100:g}"
+                 if args.change is not None else ""))
+        print(f"{'cv':>4} {'n':>3} {'drift':>6}  {'null exit 1':<28} {'bisect bad':<26} "
+              f"{'bisect good':<26} outcomes (null)"
+              + ("  |  exit 1 with the change" if args.change is not None else ""),
+              flush=True)
+    else:
+        print(f"# {args.seeds} seeds a cell; 2 primary metrics (elapsed_s, sys_s), log-normal; "
+              f"power: elapsed_s x {1 + args.detect / 100:g} at the printed runs-needed")
+        print(f"{'cv':>4} {'n':>3}  {'null exit 1':<28} {'bisect bad':<26} {'bisect good':<26} "
+              f"outcomes (null)  |  {'power at printed n':<28} median n", flush=True)
     bad, calls = [], 0
     with multiprocessing.Pool(args.jobs) as pool:
-        for line, b, c in pool.imap(run_cell, [(args, cv, n) for cv, n in cells]):
+        for line, b, c in pool.imap(run_cell, [(args, cv, n, d) for cv, n, d in cells]):
             print(line, flush=True)
             bad += b
             calls += c

@@ -147,8 +147,11 @@ static int where_of(const struct vms_busy *b, pid_t tid, enum busy_where *w)
 	return 0;
 }
 
-/* The suite's threads: each with its own affinity (the probe's watcher runs elsewhere). */
-static void scan_suite_threads(struct vms_busy *b, struct busy_scan *s, pid_t pid)
+/* Calls fn(b, pid, tid, arg) for each thread tid of process pid (its /proc/PID/task); none
+ * when pid is gone. The per-run scan and the wait sampler share it. */
+static void for_each_task(struct vms_busy *b, pid_t pid,
+                          void (*fn)(struct vms_busy *b, pid_t pid, pid_t tid, void *arg),
+                          void *arg)
 {
 	char path[64];
 	struct dirent *de;
@@ -158,28 +161,33 @@ static void scan_suite_threads(struct vms_busy *b, struct busy_scan *s, pid_t pi
 	d = opendir(path);
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
-		struct vms_pid_stat st;
-		struct busy_proc *p;
-		enum busy_where w;
-		char sp[96];
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(sp, sizeof(sp), "/proc/%ld/task/%ld/stat", (long)pid, atol(de->d_name));
-		if (read_stat(sp, &st) || where_of(b, st.pid, &w))
-			continue;
-		p = scan_add(s);
-		p->pid = st.pid;
-		p->ppid = pid;
-		p->start = st.starttime;
-		p->user = st.utime;
-		p->sys = st.stime;
-		p->cls = CLS_SUITE;
-		p->where = w;
-		snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
-	}
+	while ((de = readdir(d)))
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
+			fn(b, pid, (pid_t)atol(de->d_name), arg);
 	closedir(d);
+}
+
+/* One of the suite's threads, with its own affinity (the probe's watcher runs elsewhere). */
+static void suite_thread(struct vms_busy *b, pid_t pid, pid_t tid, void *arg)
+{
+	struct busy_scan *s = arg;
+	struct vms_pid_stat st;
+	struct busy_proc *p;
+	enum busy_where w;
+	char sp[96];
+
+	snprintf(sp, sizeof(sp), "/proc/%ld/task/%ld/stat", (long)pid, (long)tid);
+	if (read_stat(sp, &st) || where_of(b, st.pid, &w))
+		return;
+	p = scan_add(s);
+	p->pid = st.pid;
+	p->ppid = pid;
+	p->start = st.starttime;
+	p->user = st.utime;
+	p->sys = st.stime;
+	p->cls = CLS_SUITE;
+	p->where = w;
+	snprintf(p->comm, sizeof(p->comm), "%s", st.comm);
 }
 
 /* 1 when pid is vmsuite or one of its descendants, by the parents in all[0..n). */
@@ -234,7 +242,7 @@ static void scan(struct vms_busy *b, struct busy_scan *s)
 		enum busy_where w;
 
 		if (in_suite(all, n, i, self)) {
-			scan_suite_threads(b, s, st->pid);
+			for_each_task(b, st->pid, suite_thread, s);
 			continue;
 		}
 		if (where_of(b, st->pid, &w))
@@ -311,26 +319,18 @@ static void read_wait(struct vms_busy *b, const char *path, pid_t tid)
 		wait_put(b, tid, wait);
 }
 
+static void thread_wait(struct vms_busy *b, pid_t pid, pid_t tid, void *arg)
+{
+	char sp[96];
+
+	(void)arg;
+	snprintf(sp, sizeof(sp), "/proc/%ld/task/%ld/schedstat", (long)pid, (long)tid);
+	read_wait(b, sp, tid);
+}
+
 void vms_busy_sample_wait(struct vms_busy *b, pid_t pid)
 {
-	char path[64];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
-	d = opendir(path);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char sp[96];
-
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		snprintf(sp, sizeof(sp), "/proc/%ld/task/%ld/schedstat", (long)pid,
-		         atol(de->d_name));
-		read_wait(b, sp, (pid_t)atol(de->d_name));
-	}
-	closedir(d);
+	for_each_task(b, pid, thread_wait, NULL);
 }
 
 void vms_busy_child_exited(struct vms_busy *b, pid_t pid)

@@ -137,7 +137,7 @@ struct writer {
 	int fd;
 	uint64_t size, fsync_every;
 	volatile int stop;
-	int err; /* errno of the first failure */
+	volatile int err; /* errno of the first failure; the writer stops there */
 };
 
 /* Rewrites the file from the start whenever it reaches size, fsync'ing every fsync_every. */
@@ -222,7 +222,8 @@ static int run(struct vms_workload_ctx *ctx)
 	                         (unsigned)ctx->opts[OPT_HOT_SHARE].u,
 	                         0x9e3779b97f4a7c15ull ^ (uint64_t)getpid());
 	t0 = now_s();
-	while (t < seconds) {
+	/* a failed writer ends the run: a full work filesystem is not worth thrashing on */
+	while (t < seconds && !w.err) {
 		int i;
 
 		for (i = 0; i < 1024; i++) {
@@ -247,7 +248,8 @@ static int run(struct vms_workload_ctx *ctx)
 		pthread_join(th, NULL);
 		close(w.fd);
 		if (w.err)
-			return vms_workload_fail(ctx, "the writer failed: %s", strerror(w.err));
+			return vms_workload_fail_file(ctx, w.err, "the writer failed in '%s'",
+			                              ctx->workdir);
 	}
 	ctx->shared->own_value = t > 0 ? (double)touched / t : 0;
 	ctx->shared->own_set = 1;

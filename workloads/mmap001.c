@@ -90,10 +90,8 @@ static int run(struct vms_workload_ctx *ctx)
 		return 1;
 	/* a sparse file of size + 1 bytes, as the 2001 code made it */
 	if (lseek(fd, (off_t)size, SEEK_SET) < 0 || write(fd, "", 1) != 1) {
-		if (errno == ENOSPC) /* filled since the checks: not the kernel's doing */
-			ctx->shared->disk_full = 1;
-		vms_workload_fail(ctx, "cannot size the work file in '%s': %s", ctx->workdir,
-		                  strerror(errno));
+		vms_workload_fail_file(ctx, errno, "cannot size the work file in '%s'",
+		                       ctx->workdir);
 		goto fail_close;
 	}
 	array = mmap(NULL, size, PROT_WRITE, MAP_SHARED, fd, 0);
@@ -106,7 +104,7 @@ static int run(struct vms_workload_ctx *ctx)
 	for (i = 0; i < size; i++)
 		array[i] = (char)i;
 	if (msync(array, size, MS_SYNC) < 0) {
-		vms_workload_fail(ctx, "msync failed: %s", strerror(errno));
+		vms_workload_fail_file(ctx, errno, "msync failed");
 		munmap(array, size);
 		goto fail_close;
 	}

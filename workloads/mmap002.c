@@ -54,10 +54,8 @@ static int run(struct vms_workload_ctx *ctx)
 	if (fd < 0)
 		return 1;
 	if (ftruncate(fd, (off_t)(2 * r)) < 0) {
-		if (errno == ENOSPC) /* filled since the checks: not the kernel's doing */
-			ctx->shared->disk_full = 1;
-		vms_workload_fail(ctx, "cannot size the work file in '%s': %s", ctx->workdir,
-		                  strerror(errno));
+		vms_workload_fail_file(ctx, errno, "cannot size the work file in '%s'",
+		                       ctx->workdir);
 		goto out_close;
 	}
 	file = mmap(NULL, 2 * r, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -76,7 +74,7 @@ static int run(struct vms_workload_ctx *ctx)
 	for (i = 0; i < r; i++)
 		file[i] = (char)i;
 	if (msync(file, r, MS_SYNC) < 0) {
-		vms_workload_fail(ctx, "msync failed: %s", strerror(errno));
+		vms_workload_fail_file(ctx, errno, "msync failed");
 		goto out_unmap_anon;
 	}
 	for (i = 0; i < r; i++)
@@ -84,7 +82,7 @@ static int run(struct vms_workload_ctx *ctx)
 	for (i = 0; i < r; i++)
 		file[r + i] = anon[i];
 	if (msync(file + r, r, MS_SYNC) < 0) {
-		vms_workload_fail(ctx, "msync failed: %s", strerror(errno));
+		vms_workload_fail_file(ctx, errno, "msync failed");
 		goto out_unmap_anon;
 	}
 	ret = 0;

@@ -242,6 +242,23 @@ int vms_workload_fail(struct vms_workload_ctx *ctx, const char *fmt, ...)
 	return 1;
 }
 
+int vms_workload_fail_file(struct vms_workload_ctx *ctx, int err, const char *fmt, ...)
+{
+	char *r = ctx->shared->reason;
+	size_t len = sizeof(ctx->shared->reason), used;
+	va_list ap;
+
+	/* filled since the checks (blocks, inodes or the quota): not the kernel's doing */
+	if (err == ENOSPC || err == EDQUOT)
+		ctx->shared->disk_full = 1;
+	va_start(ap, fmt);
+	vsnprintf(r, len, fmt, ap);
+	va_end(ap);
+	used = strlen(r);
+	snprintf(r + used, len - used, ": %s", strerror(err));
+	return 1;
+}
+
 int vms_workload_check_dir(const char *dir, uint64_t need, char *why, size_t len)
 {
 	struct vms_fs_info fi;
@@ -276,14 +293,14 @@ int vms_workload_open_file(struct vms_workload_ctx *ctx)
 	if (ctx->tmpfile) {
 		fd = open(ctx->workdir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
 		if (fd < 0)
-			vms_workload_fail(ctx, "cannot create a work file in '%s': %s",
-			                  ctx->workdir, strerror(errno));
+			vms_workload_fail_file(ctx, errno, "cannot create a work file in '%s'",
+			                       ctx->workdir);
 		return fd;
 	}
 	/* a fresh name in the run's private directory: whatever is there was not made by us */
 	fd = open(ctx->file, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		vms_workload_fail(ctx, "cannot create '%s': %s", ctx->file, strerror(errno));
+		vms_workload_fail_file(ctx, errno, "cannot create '%s'", ctx->file);
 	return fd;
 }
 

@@ -56,7 +56,8 @@ struct vms_workload_shared {
 	volatile double own_value; /* the workload's own figure (vms_workload.own_metric) */
 	volatile int own_set;      /* own_value was set */
 	char reason[512];          /* why the child failed, set before a non-zero exit */
-	volatile int disk_full;    /* the work filesystem was full: a SIGBUS (runner), ENOSPC */
+	volatile int disk_full;    /* the work filesystem was full: a SIGBUS (runner), ENOSPC
+	                            * or EDQUOT (vms_workload_fail_file) */
 };
 
 /* The largest size any size option takes (1 EiB): no machine has more, and every size
@@ -171,6 +172,12 @@ int vms_workload_available(const struct vms_workload *w, const struct vms_machin
 /* Reports a failure reason from the child (printf-style) into ctx->shared->reason. Returns 1. */
 int vms_workload_fail(struct vms_workload_ctx *ctx, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Reports a failure on the work file from the child, as vms_workload_fail() followed by ": "
+ * and strerror(err). ENOSPC and EDQUOT (no block, inode or quota left) also set
+ * ctx->shared->disk_full: the work filesystem filled up after the start-up checks, which the
+ * runner reports as such, not as the kernel's doing. Returns 1. */
+int vms_workload_fail_file(struct vms_workload_ctx *ctx, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Checks that dir is on a disk filesystem (not tmpfs/ramfs) with at least `need` bytes free.
  * 0, or -errno with a reason in why. */
 int vms_workload_check_dir(const char *dir, uint64_t need, char *why, size_t len);

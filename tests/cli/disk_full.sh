@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A work filesystem that another process fills during a run (after the start-up checks): the
-# mmap001 run that then dies of SIGBUS is reported as "the work filesystem filled up", exit 128
-# (a tool/environment error, 125 under --against), not as a workload killed by signal 7 (exit
-# 1, which a bisect would mark bad). The filesystem is a small ext4 image on a loop mount,
+# mmap001 run that then dies of SIGBUS, and the memload run whose writer then gets ENOSPC, are
+# reported as "the work filesystem filled up", exit 128 (a tool/environment error, 125 under
+# --against), not as a workload killed by signal 7 or a failed run (exit 1, which a bisect
+# would mark bad). The filesystem is a small ext4 image on a loop mount,
 # unmounted by the trap whatever happens (as root; skips otherwise).
 . "$(dirname "$0")/lib.sh"
 
@@ -90,6 +91,23 @@ if printf '%s' "$err" | grep -q "signal 7\|Bus error"; then fail "reported as a 
 
 run_filled 125 "--against with the work filesystem filled up" run "${plan[@]}" -o against.json --overwrite --against base.json
 expect_in "$err" "the work filesystem filled up: exit 125 (skip)" "the --against note"
+
+# memload's streaming writer: its write() gets ENOSPC (no signal), the same outcome. The writer
+# file (200M) is far larger than what it writes before the filler stops the child, so a late
+# fill still leaves it writing new blocks into a full filesystem.
+mplan=(--machine host --swap-file no --no-drop-caches -q --workdir "$mnt"
+  -w memload:bytes=16M:seconds=3:write=200M -n 1)
+rm -f "$mnt/fill"
+expect_exit 0 "a clean memload run on the image" -- "$VMSUITE" run "${mplan[@]}" -o mbase.json
+run_filled 128 "a memload run whose writer found the work filesystem full" run "${mplan[@]}" -o mfull.json --force
+echo "$err"
+expect_in "$err" "memload run 1/1 failed: the work filesystem filled up: '$mnt' had no space left" "memload: the run's warning"
+expect_in "$err" "vmsuite: the work filesystem filled up during the run" "memload: the final error"
+[ "$(json_get mfull.json "d['exit_status']")" = 128 ] && ok || fail "memload: exit_status in the result"
+[ "$(json_get mfull.json "d['workloads'][0]['runs'][0]['reason'].startswith('the work filesystem filled up')")" = True ] &&
+  ok || fail "memload: the run's reason"
+run_filled 125 "memload --against with the work filesystem filled up" run "${mplan[@]}" -o magainst.json --force --against mbase.json
+expect_in "$err" "the work filesystem filled up: exit 125 (skip)" "memload: the --against note"
 
 # with the filler's file gone, the same run passes again
 rm -f "$mnt/fill"

@@ -2,6 +2,7 @@
  * fake /proc and /sys tree, the text listing, and the fingerprint of the real machine. */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,20 +58,35 @@ static void put_file(const char *root, const char *rel, const char *content)
 	free(p);
 }
 
-static char *make_root(void)
+/* A fresh fake root per test, in *state (cmocka setup); the teardown removes it, and cmocka
+ * runs the teardown after a failed assertion too, so no /tmp/vms-sysinfo-test-* is left. */
+static int root_setup(void **state)
 {
 	char *tmpl = vms_xstrdup("/tmp/vms-sysinfo-test-XXXXXX");
 
-	assert_non_null(mkdtemp(tmpl));
-	return tmpl;
+	if (!mkdtemp(tmpl)) {
+		free(tmpl);
+		return -1;
+	}
+	*state = tmpl;
+	return 0;
 }
 
-static void remove_tree(const char *root)
+static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
 {
-	char *cmd = vms_xasprintf("rm -rf '%s'", root);
+	(void)sb;
+	(void)ftw;
+	return type == FTW_DP || type == FTW_DNR ? rmdir(path) : unlink(path);
+}
 
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+static int root_teardown(void **state)
+{
+	char *root = *state;
+	int ret = nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+
+	free(root);
+	*state = NULL;
+	return ret ? -1 : 0;
 }
 
 static const json_t *value_of(const json_t *info, const char *key)
@@ -191,10 +207,10 @@ static const char fake_mountinfo[] =
 
 static void test_mountinfo_find(void **state)
 {
-	char *root = make_root(), *path;
+	const char *root = *state;
+	char *path;
 	struct vms_mount m;
 
-	(void)state;
 	put_file(root, "proc/self/mountinfo", fake_mountinfo);
 	path = vms_xasprintf("%s/proc/self/mountinfo", root);
 
@@ -245,8 +261,6 @@ static void test_mountinfo_find(void **state)
 	path = vms_xasprintf("%s/proc/self/mountinfo", root);
 	assert_int_equal(vms_mountinfo_find(path, "/home", &m), -ENOENT);
 	free(path);
-	remove_tree(root);
-	free(root);
 }
 
 /* ---- the whole fingerprint against a fake tree ---- */
@@ -295,11 +309,10 @@ static void build_fake_tree(const char *root)
 
 static void test_collect_fake_tree(void **state)
 {
-	char *root = make_root();
+	const char *root = *state;
 	json_t *info;
 	const json_t *v, *d;
 
-	(void)state;
 	build_fake_tree(root);
 	info = vms_sysinfo_collect_at(root, "/");
 
@@ -398,23 +411,19 @@ static void test_collect_fake_tree(void **state)
 	assert_true(json_is_null(json_object_get(v, "path_controller")));
 	assert_false(json_is_true(json_object_get(v, "hybrid")));
 	json_decref(info);
-
-	remove_tree(root);
-	free(root);
 }
 
 /* The noise sources: free page reporting, a virtio balloon, DAMON threads, cpufreq policies,
  * each found in a fake tree and listed with what to do. */
 static void test_noise_sources(void **state)
 {
-	char *root = make_root();
+	const char *root = *state;
 	const json_t *v, *n;
 	json_t *info;
 	char *text = NULL;
 	size_t len = 0, i;
 	FILE *f;
 
-	(void)state;
 	build_fake_tree(root);
 	put_file(root, "proc/cmdline",
 	         "console=ttyS0 page_reporting.page_reporting_order=11 quiet -- "
@@ -477,18 +486,15 @@ static void test_noise_sources(void **state)
 	assert_null(strstr(text, "noise_sources["));
 	free(text);
 	json_decref(info);
-	remove_tree(root);
-	free(root);
 }
 
 /* An empty tree: every key is still there with a source; what cannot be read is null. */
 static void test_collect_empty_tree(void **state)
 {
-	char *root = make_root();
+	const char *root = *state;
 	json_t *info = vms_sysinfo_collect_at(root, NULL);
 	size_t i;
 
-	(void)state;
 	for (i = 0; vms_sysinfo_keys[i]; i++) {
 		value_of(info, vms_sysinfo_keys[i]);
 		source_of(info, vms_sysinfo_keys[i]);
@@ -517,8 +523,6 @@ static void test_collect_empty_tree(void **state)
 	/* statfs still works; no mountinfo means no mount fields */
 	assert_true(json_is_null(json_object_get(value_of(info, "workdir_fs"), "mount_point")));
 	json_decref(info);
-	remove_tree(root);
-	free(root);
 }
 
 /* ---- text listing ---- */
@@ -651,11 +655,16 @@ static void test_fs_info(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_unescape_octal),     cmocka_unit_test(test_sysfs_selection),
-	    cmocka_unit_test(test_swaps_parse),        cmocka_unit_test(test_mountinfo_find),
-	    cmocka_unit_test(test_collect_fake_tree),  cmocka_unit_test(test_noise_sources),
-	    cmocka_unit_test(test_collect_empty_tree), cmocka_unit_test(test_write_text),
-	    cmocka_unit_test(test_collect_real),       cmocka_unit_test(test_fs_info),
+	    cmocka_unit_test(test_unescape_octal),
+	    cmocka_unit_test(test_sysfs_selection),
+	    cmocka_unit_test(test_swaps_parse),
+	    cmocka_unit_test_setup_teardown(test_mountinfo_find, root_setup, root_teardown),
+	    cmocka_unit_test_setup_teardown(test_collect_fake_tree, root_setup, root_teardown),
+	    cmocka_unit_test_setup_teardown(test_noise_sources, root_setup, root_teardown),
+	    cmocka_unit_test_setup_teardown(test_collect_empty_tree, root_setup, root_teardown),
+	    cmocka_unit_test(test_write_text),
+	    cmocka_unit_test(test_collect_real),
+	    cmocka_unit_test(test_fs_info),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

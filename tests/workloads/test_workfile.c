@@ -1,6 +1,7 @@
 /* Unit tests of how work files are made (workloads/registry.c: vms_workload_probe_dir,
- * vms_workload_open_file) and of the journal's undo of a private work directory
- * (core/hoststate.c, kind "workdir"): no name can be planted, only vmsuite's own files go. */
+ * vms_workload_open_file), of a failure on a full work filesystem (vms_workload_fail_file) and
+ * of the journal's undo of a private work directory (core/hoststate.c, kind "workdir"): no
+ * name can be planted, only vmsuite's own files go. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -150,6 +151,46 @@ static void test_open_file(void **state)
 	munmap(sh, sizeof(*sh));
 }
 
+/* A failure on the work file: ENOSPC and EDQUOT mean the work filesystem filled up (the
+ * runner's "filled up" reason, exit 128), any other errno is an ordinary failure. */
+static void test_fail_file(void **state)
+{
+	struct vms_workload_shared *sh =
+	    mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct vms_workload_ctx ctx = {.w = &vms_workload_memload, .workdir = dir, .shared = sh};
+	static const int full[] = {ENOSPC, EDQUOT}, other[] = {EIO, ENOMEM, EROFS};
+	char want[sizeof(dir) + 512];
+	size_t i;
+
+	(void)state;
+	assert_true(sh != MAP_FAILED);
+	for (i = 0; i < VMS_ARRAY_SIZE(full); i++) {
+		memset(sh, 0, sizeof(*sh));
+		assert_int_equal(
+		    vms_workload_fail_file(&ctx, full[i], "the writer failed in '%s'", ctx.workdir),
+		    1);
+		assert_int_equal(sh->disk_full, 1);
+		snprintf(want, sizeof(want), "the writer failed in '%s': %s", dir,
+		         strerror(full[i]));
+		assert_string_equal(sh->reason, want);
+	}
+	for (i = 0; i < VMS_ARRAY_SIZE(other); i++) {
+		memset(sh, 0, sizeof(*sh));
+		assert_int_equal(vms_workload_fail_file(&ctx, other[i], "msync failed"), 1);
+		assert_int_equal(sh->disk_full, 0);
+		snprintf(want, sizeof(want), "msync failed: %s", strerror(other[i]));
+		assert_string_equal(sh->reason, want);
+	}
+	/* a reason as long as the buffer is cut, never overrun */
+	memset(sh, 0, sizeof(*sh));
+	memset(want, 'x', sizeof(sh->reason));
+	want[sizeof(sh->reason)] = '\0';
+	vms_workload_fail_file(&ctx, ENOSPC, "%s", want);
+	assert_int_equal(strlen(sh->reason), sizeof(sh->reason) - 1);
+	assert_int_equal(sh->disk_full, 1);
+	munmap(sh, sizeof(*sh));
+}
+
 /* The journal's undo of a private work directory removes vmsuite's files and the directory,
  * and nothing else: a foreign file, a symlink in place of the directory, another name. */
 static void test_undo_workdir(void **state)
@@ -206,6 +247,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_probe_dir),
 	    cmocka_unit_test(test_open_file),
+	    cmocka_unit_test(test_fail_file),
 	    cmocka_unit_test(test_undo_workdir),
 	};
 
