@@ -512,7 +512,7 @@ static void file_baseline(struct vms_compare_file *f, const struct vms_rdoc *d)
 	const struct vms_rdoc_metric *u = vms_rdoc_baseline_metric(d, "underruns");
 
 	f->baseline_skipped = u && u->n_values && u->values[0] > 0;
-	vms_report_sound_of_baseline(d, &f->baseline);
+	vms_compare_sound_of_baseline(d, &f->baseline);
 	f->has_baseline = f->baseline.present;
 }
 

@@ -159,7 +159,7 @@ struct vms_compare_file {
 	/* the idle audio baseline, one window per file (no statistics): its figures when
 	 * has_baseline; skipped = it had underruns with no workload running */
 	int has_baseline, baseline_skipped;
-	struct vms_report_sound baseline;
+	struct vms_compare_sound baseline;
 };
 
 struct vms_compare {

@@ -60,9 +60,10 @@ static json_t *baseline_json(const struct vms_compare_file *file)
 {
 	char line[512], causes[512];
 
-	if (!file->has_baseline || vms_report_sound_line(line, sizeof(line), NULL, &file->baseline))
+	if (!file->has_baseline ||
+	    vms_compare_sound_line(line, sizeof(line), NULL, &file->baseline))
 		return json_null();
-	if (vms_report_sound_causes_line(causes, sizeof(causes), &file->baseline))
+	if (vms_compare_sound_causes_line(causes, sizeof(causes), &file->baseline))
 		return json_string(line);
 	return json_sprintf("%s\n%s", line, causes);
 }

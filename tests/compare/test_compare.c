@@ -1145,7 +1145,7 @@ static void catalogue_and_file(void **state)
 static void baseline_figures(void **state)
 {
 	json_t *a = gen_doc("k", 1), *b = gen_doc("k", 1);
-	const struct vms_report_sound *f;
+	const struct vms_compare_sound *f;
 	char *line = NULL, *report = NULL, *want;
 	size_t len = 0, rlen = 0;
 	struct vms_compare c;
