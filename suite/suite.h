@@ -73,6 +73,10 @@ struct vms_suite {
 	struct vms_host_entry zram_entry; /* its record once added */
 	int zram_recorded;
 	uint64_t zram_written, zram_read; /* its counters before the current run */
+	/* --swap-kind zswap: zswap.max_pool_percent [0] and zswap.enabled [1], journalled knobs */
+	struct vms_host_entry zswap_e[2];
+	int zswap_set[2];
+	char zswap_compressor[64]; /* the compressor zswap used (the kernel's own) */
 	struct vms_probe *probe;
 	struct vms_audio_source audio; /* the probe as the runner sees it */
 	json_t *machine_json;
