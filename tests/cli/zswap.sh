@@ -125,6 +125,14 @@ code=$?
 [ "$(cat "$zs/enabled")" = Y ] && our_swap_on && ok ||
   fail "SIGKILL: zswap and the swap file were not left behind to clean up"
 expect_exit 0 "cleanup after SIGKILL" -- "$VMSUITE" cleanup
+echo "$out"
+expect_in "$out" "restored the kernel knob '$zs/enabled' to '${zbefore[enabled]}'" \
+  "cleanup names zswap.enabled"
+# zswap off before its swap file goes: the journal undoes newest first
+zline=$(grep -n "$zs/enabled" <<<"$out" | head -1 | cut -d: -f1)
+sline=$(grep -n "\.vmsuite-swap-" <<<"$out" | head -1 | cut -d: -f1)
+[ -n "$zline" ] && [ -n "$sline" ] && [ "$zline" -lt "$sline" ] && ok ||
+  fail "cleanup: zswap not put back before the swap file went (lines ${zline:-none}, ${sline:-none})"
 state_as_before "SIGKILL + cleanup"
 
 finish
