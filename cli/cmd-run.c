@@ -496,7 +496,8 @@ int cmd_run(int argc, char **argv)
 	}
 	/* once, at the end: a reader of the pipe gets one whole document */
 	if (to_stdout && doc && (e = vms_json_write_stream(doc, stdout))) {
-		vms_error("cannot write the result to standard output: %s", strerror(-e));
+		if (!vms_stdout_flush()) /* a write error is said there, once */
+			vms_error("cannot write the result to standard output: %s", strerror(-e));
 		ret = VMS_EXIT_FATAL;
 	}
 out:

@@ -367,16 +367,78 @@ static void top_put(struct vms_busy *b, const struct busy_proc *p, double cpu_s)
 	snprintf(b->top[i].comm, sizeof(b->top[i].comm), "%s", p->comm);
 }
 
+/* What a process gone since the first scan had used by then, and the process alive at the
+ * second that reaped it: its parent, or the nearest ancestor through gone ones (a reaped
+ * child's whole life lands in its parent's cutime/cstime, and so up to the living reaper). */
+struct busy_reaped {
+	pid_t reaper;
+	uint64_t reaper_start;
+	uint64_t user, sys;
+};
+
+static struct busy_reaped *reaped_list(const struct vms_busy *b, size_t *n)
+{
+	struct busy_reaped *r = NULL;
+	size_t i, j, hops;
+
+	*n = 0;
+	for (i = 0; i < b->s0.n; i++) {
+		const struct busy_proc *c = &b->s0.v[i], *cur = c, *par;
+
+		if (c->cls != CLS_OTHER || scan_find(&b->s1, c))
+			continue;
+		for (hops = 0; hops < 64; hops++, cur = par) {
+			for (j = 0, par = NULL; j < b->s0.n && !par; j++)
+				if (b->s0.v[j].pid == cur->ppid && b->s0.v[j].cls == CLS_OTHER &&
+				    b->s0.v[j].start <= cur->start)
+					par = &b->s0.v[j];
+			if (!par)
+				break;
+			if (scan_find(&b->s1, par)) {
+				r = vms_xrealloc(r, (*n + 1) * sizeof(*r));
+				r[*n].reaper = par->pid;
+				r[*n].reaper_start = par->start;
+				r[*n].user = c->user;
+				r[*n].sys = c->sys;
+				(*n)++;
+				break;
+			}
+		}
+	}
+	return r;
+}
+
+/* p's CPU time in the window, clock ticks: its growth since the first scan (q; NULL: born
+ * since), less what the processes it reaped meanwhile had used before the window. What is
+ * left of theirs ran in the window, and is placed where p may run (where they ran is not
+ * known). */
+static void window_ticks(const struct busy_proc *p, const struct busy_proc *q,
+                         const struct busy_reaped *r, size_t n_reaped, uint64_t *user,
+                         uint64_t *sys)
+{
+	size_t i;
+
+	*user = p->user - (q && q->user <= p->user ? q->user : 0);
+	*sys = p->sys - (q && q->sys <= p->sys ? q->sys : 0);
+	for (i = 0; i < n_reaped && p->cls == CLS_OTHER; i++) {
+		if (r[i].reaper != p->pid || r[i].reaper_start != p->start)
+			continue;
+		*user -= r[i].user < *user ? r[i].user : *user;
+		*sys -= r[i].sys < *sys ? r[i].sys : *sys;
+	}
+}
+
 void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 {
 	double hz = (double)sysconf(_SC_CLK_TCK);
 	struct vms_busy_totals *t = &b->tot;
-
-	size_t i;
+	struct busy_reaped *reaped;
+	size_t i, n_reaped;
 
 	b->t1 = vms_now_mono();
 	b->have_cpustat &= !vms_cpustat_read(NULL, &b->cpus, &b->c1);
 	scan(b, &b->s1);
+	reaped = reaped_list(b, &n_reaped);
 	if (hz <= 0)
 		hz = 100;
 	b->hz = hz;
@@ -397,11 +459,14 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 	t->prior_share = b->ncpus_all && t->cpus ? (double)t->cpus / b->ncpus_all : 1;
 	for (i = 0; i < b->s1.n; i++) {
 		const struct busy_proc *p = &b->s1.v[i], *q = scan_find(&b->s0, p);
-		double u = (double)(p->user - (q && q->user <= p->user ? q->user : 0)) / hz;
-		double s = (double)(p->sys - (q && q->sys <= p->sys ? q->sys : 0)) / hz;
+		uint64_t ut, st;
+		double u, s;
 
 		if (p->where == WHERE_OUT)
 			continue;
+		window_ticks(p, q, reaped, n_reaped, &ut, &st);
+		u = (double)ut / hz;
+		s = (double)st / hz;
 		if (p->cls == CLS_KTHREAD) {
 			t->kthread_seen_s += u + s;
 			continue;
@@ -419,16 +484,21 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 	}
 	vms_busy_apportion(t, &b->fig);
 	for (i = 0; i < b->s1.n; i++) {
-		const struct busy_proc *p = &b->s1.v[i], *q = scan_find(&b->s0, p);
-		double cpu = (double)(p->user + p->sys - (q ? q->user + q->sys : 0)) / hz;
+		const struct busy_proc *p = &b->s1.v[i];
+		uint64_t ut, st;
+		double cpu;
 
-		if (p->cls != CLS_OTHER || p->where == WHERE_OUT ||
-		    (q && q->user + q->sys > p->user + p->sys))
+		if (p->cls != CLS_OTHER || p->where == WHERE_OUT)
 			continue;
-		top_put(b, p,
-		        (p->where == WHERE_IN ? cpu : cpu * b->fig.split_share) *
-		            b->fig.other_scale);
+		window_ticks(p, scan_find(&b->s0, p), reaped, n_reaped, &ut, &st);
+		cpu = (double)(ut + st) / hz;
+		/* one process's share of those CPUs is never more than all others' */
+		top_put(
+		    b, p,
+		    fmin(b->fig.other_s, (p->where == WHERE_IN ? cpu : cpu * b->fig.split_share) *
+		                             b->fig.other_scale));
 	}
+	free(reaped);
 }
 
 static double round3(double v)

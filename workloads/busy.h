@@ -26,7 +26,7 @@ struct vms_busy_totals {
 	                        * probe's and vmsuite's own threads that may run there */
 	double suite_sys_s;    /*   (the same, system time) */
 	double in_user_s;      /* other user-space processes allowed only on those CPUs */
-	double in_sys_s;       /*   (their system time, reaped children included) */
+	double in_sys_s;       /*   (their system time, reaped children's in the window included) */
 	double split_user_s;   /* other user-space processes allowed there and elsewhere */
 	double split_sys_s;    /*   (their system time) */
 	double kthread_seen_s; /* kernel threads allowed on those CPUs: all their time (at most what

@@ -1,6 +1,6 @@
 /* Unit tests of workloads/busy.c: how a run window's CPU time on the emulated machine's CPUs is
- * split into the suite's, other processes' and the kernel's (vms_busy_apportion), and a real
- * window measured around a pinned busy child. */
+ * split into the suite's, other processes' and the kernel's (vms_busy_apportion), and real
+ * windows: around a pinned busy child, and around a reaper outside the suite. */
 #include <math.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -9,9 +9,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -195,12 +197,128 @@ static void test_real_window(void **state)
 	vms_busy_free(b);
 }
 
+/* Spins in user mode until this process has used sec seconds of CPU. */
+static void spin_cpu(double sec)
+{
+	volatile unsigned long n = 0;
+	struct timespec t;
+
+	do { /* a clock read per 2^20 additions: nearly all of it user time */
+		while (++n & 0xfffff)
+			;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	} while ((double)t.tv_sec + (double)t.tv_nsec / 1e9 < sec);
+}
+
+/* Processes outside the suite, pinned to the emulated CPU: X reaps, inside the window, its
+ * child M, which reaped its child G there, which spun 0.5 s before the window; X's other child
+ * Y spins 0.3 s in it. G's whole life lands in M's and then X's cutime, but only what ran in
+ * the window may count: X ran nearly nothing there (seen before as "bash 588.5"), and no
+ * process takes more than all other processes took. */
+static void test_reaped_before_window(void **state)
+{
+	int ready[2], go[2], hold[2];
+	double window, other, pct;
+	cpu_set_t set, one;
+	struct rusage ru;
+	struct vms_busy *b;
+	char list[16], c, d;
+	json_t *o, *others, *e;
+	pid_t a, x = 0;
+	int st, cpu;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, &set); cpu--)
+		;
+	snprintf(list, sizeof(list), "%d", cpu);
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(hold), 0);
+	a = fork();
+	assert_true(a >= 0);
+	if (a == 0) { /* A: leaves X orphaned, so that X is not the suite (our descendant) */
+		pid_t g, y;
+
+		if (fork())
+			_exit(0);
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		close(ready[0]), close(go[1]), close(hold[1]);
+		x = getpid();
+		if (write(ready[1], &x, sizeof(x)) != sizeof(x))
+			_exit(1);
+		g = fork();
+		if (g == 0) { /* M, which G's time reaches X through */
+			pid_t gg = fork();
+
+			if (gg == 0) { /* G: spins before the window, exits in it */
+				spin_cpu(0.5);
+				_exit(write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) < 0);
+			}
+			_exit(gg < 0 || waitpid(gg, &st, 0) != gg);
+		}
+		y = fork();
+		if (y == 0) { /* Y: spins in the window, lives on */
+			if (read(go[0], &c, 1) < 0)
+				_exit(1);
+			spin_cpu(0.3);
+			if (write(ready[1], "y", 1) != 1)
+				_exit(1);
+			while (read(hold[0], &c, 1) > 0)
+				;
+			_exit(0);
+		}
+		if (g < 0 || y < 0 || waitpid(g, &st, 0) != g || write(ready[1], "d", 1) != 1)
+			_exit(1);
+		while (read(hold[0], &c, 1) > 0) /* until the test is done */
+			;
+		_exit(0);
+	}
+	close(ready[1]), close(go[0]), close(hold[0]);
+	assert_int_equal(waitpid(a, &st, 0), a);
+	assert_int_equal(read(ready[0], &x, sizeof(x)), sizeof(x));
+	assert_int_equal(read(ready[0], &c, 1), 1); /* G has spun */
+	assert_int_equal(c, 'r');
+	b = vms_busy_begin(list);
+	close(go[1]); /* G exits and X reaps it; Y spins */
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	assert_int_equal(read(ready[0], &d, 1), 1);
+	assert_true((c == 'd' && d == 'y') || (c == 'y' && d == 'd'));
+	memset(&ru, 0, sizeof(ru));
+	vms_busy_end(b, &ru);
+	close(hold[1]); /* X and Y exit */
+	close(ready[0]);
+	o = vms_busy_json(b, 5);
+	window = json_number_value(json_object_get(json_object_get(o, "cpu_s"), "window"));
+	other = json_number_value(json_object_get(o, "other_cpu_pct"));
+	others = json_object_get(o, "others");
+	print_message("window %.3f s, other_cpu_pct %.1f\n", window, other);
+	for (i = 0; i < json_array_size(others); i++) {
+		e = json_array_get(others, i);
+		pct = json_number_value(json_object_get(e, "cpu_pct"));
+		print_message("  %s (%ld%s): %.1f %%\n",
+		              json_string_value(json_object_get(e, "comm")),
+		              (long)json_integer_value(json_object_get(e, "pid")),
+		              json_integer_value(json_object_get(e, "pid")) == x ? ", X" : "", pct);
+		assert_true(pct <= 100);
+		assert_true(pct <= other + 1e-9);
+		/* X: its own time and G's since the first scan, nearly none: 3 ticks at most */
+		if (json_integer_value(json_object_get(e, "pid")) == x)
+			assert_true(pct / 100 * window <= 0.03);
+	}
+	json_decref(o);
+	vms_busy_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_quiet),       cmocka_unit_test(test_pinned),
 	    cmocka_unit_test(test_unseen_sys),  cmocka_unit_test(test_split),
-	    cmocka_unit_test(test_real_window),
+	    cmocka_unit_test(test_real_window), cmocka_unit_test(test_reaped_before_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
