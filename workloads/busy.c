@@ -1,7 +1,9 @@
 /* What else the machine did during one run (docs/result-format.md, "busy"): per-CPU time from
  * /proc/stat on the emulated machine's CPUs, split into the suite's, other user-space
  * processes' (from /proc/PID/stat and each one's CPU affinity) and the kernel's; the workload's
- * run-queue wait from /proc/PID/task/TID/schedstat. Two process scans per run, no sampling. */
+ * run-queue wait from /proc/PID/task/TID/schedstat; other processes' I/O on the work
+ * filesystem's block device from its /sys/dev/block/MAJ:MIN/stat less the workload's rusage.
+ * Two process scans per run, no sampling. */
 #include "workloads/busy.h"
 
 #include <dirent.h>
@@ -9,6 +11,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/machine.h"
@@ -65,6 +69,12 @@ struct vms_busy {
 		int pinned;
 	} top[BUSY_KEEP];
 	size_t n_top;
+	/* the work filesystem's block device: its stat counters at both ends of the window */
+	int have_io, swap_on_dev, have_swap;
+	dev_t io_dev;
+	char io_name[64];
+	uint64_t io0[3], io1[3]; /* sectors read, sectors written, ms busy */
+	struct vms_busy_io_totals io;
 };
 
 void vms_busy_apportion(const struct vms_busy_totals *t, struct vms_busy_figures *out)
@@ -108,6 +118,80 @@ void vms_busy_apportion(const struct vms_busy_totals *t, struct vms_busy_figures
 		out->kthread_cpu_pct = fmin(100, 100 * out->kthread_s / denom);
 		out->steal_pct = fmin(100, 100 * t->steal_s / denom);
 	}
+}
+
+double vms_busy_other_io_mb(const struct vms_busy_io_totals *t)
+{
+	double other = t->device_sectors - t->suite_sectors - t->swap_sectors;
+
+	return other > 0 ? other * 512 / (1024.0 * 1024.0) : 0;
+}
+
+/* ---- the work filesystem's block device ---------------------------------------------- */
+
+/* Reads the device's sectors read, written and ms busy; -1 when it cannot. */
+static int io_read(const struct vms_busy *b, uint64_t v[3])
+{
+	unsigned long long f[10];
+	char path[96], buf[512];
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", major(b->io_dev),
+	         minor(b->io_dev));
+	if (vms_read_small(path, buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2],
+	           &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9]) != 10)
+		return -1;
+	v[0] = f[2];
+	v[1] = f[6];
+	v[2] = f[9];
+	return 0;
+}
+
+/* 1 when an active swap area (/proc/swaps) is a file on the device or the device itself. */
+static int swap_on(dev_t dev)
+{
+	char buf[4096], *line, *save = NULL;
+	int first = 1;
+
+	if (vms_read_small("/proc/swaps", buf, sizeof(buf)) <= 0)
+		return 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strchr(line, ' ');
+		struct stat st;
+
+		if (first || !sp) { /* the header */
+			first = 0;
+			continue;
+		}
+		*sp = '\0';
+		if (stat(line, &st))
+			continue;
+		if (S_ISBLK(st.st_mode) ? st.st_rdev == dev : st.st_dev == dev)
+			return 1;
+	}
+	return 0;
+}
+
+static void io_begin(struct vms_busy *b, const char *dir)
+{
+	char path[96], link[256];
+	struct stat st;
+	ssize_t n;
+
+	if (!dir || stat(dir, &st) || !major(st.st_dev))
+		return; /* tmpfs, btrfs and overlayfs have no block device of their own */
+	b->io_dev = st.st_dev;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		const char *base;
+
+		link[n] = '\0';
+		base = strrchr(link, '/');
+		snprintf(b->io_name, sizeof(b->io_name), "%.63s", base ? base + 1 : link);
+	}
+	b->swap_on_dev = swap_on(st.st_dev);
+	b->have_io = !io_read(b, b->io0);
 }
 
 /* ---- process scans ------------------------------------------------------------------ */
@@ -272,7 +356,7 @@ static const struct busy_proc *scan_find(const struct busy_scan *s, const struct
 
 /* ---- the window --------------------------------------------------------------------- */
 
-struct vms_busy *vms_busy_begin(const char *cpu_list)
+struct vms_busy *vms_busy_begin(const char *cpu_list, const char *io_dir)
 {
 	struct vms_busy *b = vms_xcalloc(1, sizeof(*b));
 	struct vms_cpustat all;
@@ -289,6 +373,7 @@ struct vms_busy *vms_busy_begin(const char *cpu_list)
 	if (!vms_cpustat_read(NULL, NULL, &all))
 		b->ncpus_all = all.cpus;
 	scan(b, &b->s0);
+	io_begin(b, io_dir);
 	b->t0 = vms_now_mono();
 	b->have_cpustat = !vms_cpustat_read(NULL, &b->cpus, &b->c0);
 	return b;
@@ -376,6 +461,7 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 
 	b->t1 = vms_now_mono();
 	b->have_cpustat &= !vms_cpustat_read(NULL, &b->cpus, &b->c1);
+	b->have_io &= !io_read(b, b->io1);
 	scan(b, &b->s1);
 	if (hz <= 0)
 		hz = 100;
@@ -384,6 +470,10 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 	t->elapsed_s = b->t1 - b->t0;
 	b->child_user_s = tv_s(&child->ru_utime);
 	b->child_sys_s = tv_s(&child->ru_stime);
+	if (b->have_io) {
+		b->io.device_sectors = (double)(b->io1[0] - b->io0[0] + b->io1[1] - b->io0[1]);
+		b->io.suite_sectors = (double)child->ru_inblock + (double)child->ru_oublock;
+	}
 	if (b->have_cpustat) {
 		t->cpus = b->c1.cpus;
 		t->user_s = (double)(b->c1.user - b->c0.user) / hz;
@@ -443,6 +533,31 @@ int vms_busy_disturbed(const struct vms_busy *b, double disturbed_above)
 	       b->fig.other_s >= 2 / b->hz;
 }
 
+void vms_busy_swap(struct vms_busy *b, uint64_t pswpin, uint64_t pswpout)
+{
+	b->have_swap = 1;
+	b->io.swap_sectors = b->swap_on_dev ? (double)(pswpin + pswpout) * 8 : 0;
+}
+
+/* The "io" object: the device, its traffic in the window and what of it was the suite's. */
+static json_t *io_json(const struct vms_busy *b)
+{
+	const double mib = 512 / (1024.0 * 1024.0);
+	double ms = (b->t1 - b->t0) * 1000;
+	char dev[32];
+
+	if (!b->have_io)
+		return json_null();
+	snprintf(dev, sizeof(dev), "%u:%u", major(b->io_dev), minor(b->io_dev));
+	return json_pack("{s:s, s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "device", b->io_name, "dev",
+	                 dev, "device_mb", round3(b->io.device_sectors * mib),
+	                 "suite_mb", round3(b->io.suite_sectors * mib), "swap_mb",
+	                 round3(b->io.swap_sectors * mib), "swap_on_device", b->swap_on_dev,
+	                 "other_mb", round3(vms_busy_other_io_mb(&b->io)), "device_busy_pct",
+	                 round3(ms > 0 ? fmin(100, 100 * (double)(b->io1[2] - b->io0[2]) / ms)
+	                               : 0));
+}
+
 json_t *vms_busy_json(const struct vms_busy *b, double disturbed_above)
 {
 	const struct vms_busy_totals *t = &b->tot;
@@ -466,6 +581,10 @@ json_t *vms_busy_json(const struct vms_busy *b, double disturbed_above)
 	                    b->have_wait && t->elapsed_s > 0
 	                        ? json_real(round3(100 * vms_busy_wait_s(b) / t->elapsed_s))
 	                        : json_null());
+	json_object_set_new(o, "other_io_mb",
+	                    b->have_io ? json_real(round3(vms_busy_other_io_mb(&b->io)))
+	                               : json_null());
+	json_object_set_new(o, "io", io_json(b));
 	json_object_set_new(o, "disturbed", json_boolean(vms_busy_disturbed(b, disturbed_above)));
 	json_object_set_new(o, "cpu_s",
 	                    json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "window",
@@ -514,6 +633,8 @@ void vms_busy_record(const struct vms_busy *b, json_t *metrics, size_t run)
 	if (b->have_wait && b->tot.elapsed_s > 0)
 		vms_metric_record(metrics, "cpu_wait_pct", run,
 		                  100 * vms_busy_wait_s(b) / b->tot.elapsed_s);
+	if (b->have_io)
+		vms_metric_record(metrics, "other_io_mb", run, vms_busy_other_io_mb(&b->io));
 }
 
 void vms_busy_free(struct vms_busy *b)
