@@ -549,13 +549,13 @@ static json_t *io_json(const struct vms_busy *b)
 	if (!b->have_io)
 		return json_null();
 	snprintf(dev, sizeof(dev), "%u:%u", major(b->io_dev), minor(b->io_dev));
-	return json_pack("{s:s, s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "device", b->io_name, "dev",
-	                 dev, "device_mb", round3(b->io.device_sectors * mib),
-	                 "suite_mb", round3(b->io.suite_sectors * mib), "swap_mb",
-	                 round3(b->io.swap_sectors * mib), "swap_on_device", b->swap_on_dev,
-	                 "other_mb", round3(vms_busy_other_io_mb(&b->io)), "device_busy_pct",
-	                 round3(ms > 0 ? fmin(100, 100 * (double)(b->io1[2] - b->io0[2]) / ms)
-	                               : 0));
+	return json_pack(
+	    "{s:s, s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "device", b->io_name, "dev", dev,
+	    "device_mb", round3(b->io.device_sectors * mib), "suite_mb",
+	    round3(b->io.suite_sectors * mib), "swap_mb", round3(b->io.swap_sectors * mib),
+	    "swap_on_device", b->swap_on_dev, "other_mb", round3(vms_busy_other_io_mb(&b->io)),
+	    "device_busy_pct",
+	    round3(ms > 0 ? fmin(100, 100 * (double)(b->io1[2] - b->io0[2]) / ms) : 0));
 }
 
 json_t *vms_busy_json(const struct vms_busy *b, double disturbed_above)
