@@ -70,7 +70,8 @@ struct vms_busy {
 	} top[BUSY_KEEP];
 	size_t n_top;
 	/* the work filesystem's block device: its stat counters at both ends of the window */
-	int have_io, swap_on_dev, have_swap;
+	int have_io, swap_on_dev, have_swap, have_cancelled;
+	uint64_t cancelled; /* the exited child's cancelled_write_bytes (/proc/PID/io) */
 	dev_t io_dev;
 	char io_name[64];
 	uint64_t io0[3], io1[3]; /* sectors read, sectors written, ms busy */
@@ -122,9 +123,10 @@ void vms_busy_apportion(const struct vms_busy_totals *t, struct vms_busy_figures
 
 double vms_busy_other_io_mb(const struct vms_busy_io_totals *t)
 {
-	double other = t->device_sectors - t->suite_sectors - t->swap_sectors;
+	double rd = t->device_read - t->suite_read - t->swap_in;
+	double wr = t->device_written - t->suite_written - t->swap_out;
 
-	return other > 0 ? other * 512 / (1024.0 * 1024.0) : 0;
+	return (fmax(0, rd) + fmax(0, wr)) * 512 / (1024.0 * 1024.0);
 }
 
 /* ---- the work filesystem's block device ---------------------------------------------- */
@@ -422,8 +424,18 @@ void vms_busy_child_exited(struct vms_busy *b, pid_t pid)
 {
 	char path[64];
 
+	char buf[512], *p;
+
 	snprintf(path, sizeof(path), "/proc/%ld/schedstat", (long)pid);
 	read_wait(b, path, pid);
+	/* its file's dirty pages that went with it unwritten (an O_TMPFILE closed at exit): in
+	 * its oublock, never on the device */
+	snprintf(path, sizeof(path), "/proc/%ld/io", (long)pid);
+	if (b->have_io && vms_read_small(path, buf, sizeof(buf)) > 0 &&
+	    (p = strstr(buf, "cancelled_write_bytes:"))) {
+		b->cancelled = strtoull(p + strlen("cancelled_write_bytes:"), NULL, 10);
+		b->have_cancelled = 1;
+	}
 }
 
 static double tv_s(const struct timeval *t)
@@ -471,8 +483,11 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 	b->child_user_s = tv_s(&child->ru_utime);
 	b->child_sys_s = tv_s(&child->ru_stime);
 	if (b->have_io) {
-		b->io.device_sectors = (double)(b->io1[0] - b->io0[0] + b->io1[1] - b->io0[1]);
-		b->io.suite_sectors = (double)child->ru_inblock + (double)child->ru_oublock;
+		b->io.device_read = (double)(b->io1[0] - b->io0[0]);
+		b->io.device_written = (double)(b->io1[1] - b->io0[1]);
+		b->io.suite_read = (double)child->ru_inblock;
+		b->io.suite_written =
+		    fmax(0, (double)child->ru_oublock - (double)(b->cancelled / 512));
 	}
 	if (b->have_cpustat) {
 		t->cpus = b->c1.cpus;
@@ -536,7 +551,8 @@ int vms_busy_disturbed(const struct vms_busy *b, double disturbed_above)
 void vms_busy_swap(struct vms_busy *b, uint64_t pswpin, uint64_t pswpout)
 {
 	b->have_swap = 1;
-	b->io.swap_sectors = b->swap_on_dev ? (double)(pswpin + pswpout) * 8 : 0;
+	b->io.swap_in = b->swap_on_dev ? (double)pswpin * 8 : 0;
+	b->io.swap_out = b->swap_on_dev ? (double)pswpout * 8 : 0;
 }
 
 /* The "io" object: the device, its traffic in the window and what of it was the suite's. */
@@ -551,10 +567,10 @@ static json_t *io_json(const struct vms_busy *b)
 	snprintf(dev, sizeof(dev), "%u:%u", major(b->io_dev), minor(b->io_dev));
 	return json_pack(
 	    "{s:s, s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "device", b->io_name, "dev", dev,
-	    "device_mb", round3(b->io.device_sectors * mib), "suite_mb",
-	    round3(b->io.suite_sectors * mib), "swap_mb", round3(b->io.swap_sectors * mib),
-	    "swap_on_device", b->swap_on_dev, "other_mb", round3(vms_busy_other_io_mb(&b->io)),
-	    "device_busy_pct",
+	    "device_mb", round3((b->io.device_read + b->io.device_written) * mib), "suite_mb",
+	    round3((b->io.suite_read + b->io.suite_written) * mib), "swap_mb",
+	    round3((b->io.swap_in + b->io.swap_out) * mib), "swap_on_device", b->swap_on_dev,
+	    "other_mb", round3(vms_busy_other_io_mb(&b->io)), "device_busy_pct",
 	    round3(ms > 0 ? fmin(100, 100 * (double)(b->io1[2] - b->io0[2]) / ms) : 0));
 }
 

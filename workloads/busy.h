@@ -63,15 +63,18 @@ void vms_busy_apportion(const struct vms_busy_totals *t, struct vms_busy_figures
 /* The I/O of one run window on the work filesystem's block device, in 512-byte sectors (the
  * input of vms_busy_other_io_mb()). */
 struct vms_busy_io_totals {
-	double device_sectors; /* read + written on the device (/sys/dev/block/MAJ:MIN/stat) */
-	double suite_sectors;  /* the workload's wait4 rusage inblock + oublock */
-	double swap_sectors;   /* (pswpin + pswpout) x 8 when a swap area lies on the device */
+	double device_read, device_written; /* on the device (/sys/dev/block/MAJ:MIN/stat) */
+	double suite_read;                  /* the workload's wait4 rusage inblock */
+	double suite_written;               /* its oublock (pages it dirtied), less the pages it
+	                                     * dirtied and then truncated unwritten when known */
+	double swap_in, swap_out; /* pswpin, pswpout x 8 when a swap area lies on the device */
 };
 
-/* Other processes' I/O on the device in MiB: device - suite - swap, at least 0. Cannot tell
+/* Other processes' I/O on the device in MiB: reads and writes each less the suite's and the
+ * swap's, at least 0, summed (the workload's writes never hide another's reads). Cannot tell
  * apart writeback of other processes' dirty pages from before the window, the filesystem's
  * metadata and journal (the workload's included), and counts the workload's dirtied pages that
- * were never written (a deleted file) as its own: an underestimate then. Never fails. */
+ * were still dirty at the end as its own: an underestimate then. Never fails. */
 double vms_busy_other_io_mb(const struct vms_busy_io_totals *t);
 
 struct vms_busy;

@@ -199,19 +199,23 @@ static void test_real_window(void **state)
 	vms_busy_free(b);
 }
 
-/* Device - suite - swap, in MiB, never below 0. */
+/* Device - suite - swap, reads and writes apart, in MiB, never below 0. */
 static void test_io_arithmetic(void **state)
 {
-	struct vms_busy_io_totals t = {.device_sectors = 4096, .suite_sectors = 2048};
+	struct vms_busy_io_totals t = {
+	    .device_read = 3072, .device_written = 1024, .suite_read = 1024, .suite_written = 1024};
 
 	(void)state;
 	NEAR(vms_busy_other_io_mb(&t), 1); /* 2048 sectors of 512 bytes */
-	t.swap_sectors = 1024;
+	t.swap_in = 1024;
 	NEAR(vms_busy_other_io_mb(&t), 0.5);
-	/* the workload dirtied pages that were never written (its file deleted), or wrote them
-	 * back after the window: more of its own than the device saw, never negative */
-	t.suite_sectors = 8192;
-	NEAR(vms_busy_other_io_mb(&t), 0);
+	t.swap_out = 1024; /* more swap-out than the device wrote: 0, not -0.5 */
+	NEAR(vms_busy_other_io_mb(&t), 0.5);
+	/* the workload dirtied pages that were still dirty at the end: more of its own writes
+	 * than the device saw, never negative, and never hiding another's reads */
+	t = (struct vms_busy_io_totals){
+	    .device_read = 4096, .device_written = 2048, .suite_written = 1048576};
+	NEAR(vms_busy_other_io_mb(&t), 2);
 	t = (struct vms_busy_io_totals){0};
 	NEAR(vms_busy_other_io_mb(&t), 0);
 }
