@@ -561,17 +561,23 @@ static json_t *io_json(const struct vms_busy *b)
 	const double mib = 512 / (1024.0 * 1024.0);
 	double ms = (b->t1 - b->t0) * 1000;
 	char dev[32];
+	json_t *o;
 
 	if (!b->have_io)
 		return json_null();
 	snprintf(dev, sizeof(dev), "%u:%u", major(b->io_dev), minor(b->io_dev));
-	return json_pack(
-	    "{s:s, s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "device", b->io_name, "dev", dev,
-	    "device_mb", round3((b->io.device_read + b->io.device_written) * mib), "suite_mb",
-	    round3((b->io.suite_read + b->io.suite_written) * mib), "swap_mb",
-	    round3((b->io.swap_in + b->io.swap_out) * mib), "swap_on_device", b->swap_on_dev,
-	    "other_mb", round3(vms_busy_other_io_mb(&b->io)), "device_busy_pct",
-	    round3(ms > 0 ? fmin(100, 100 * (double)(b->io1[2] - b->io0[2]) / ms) : 0));
+	o = json_pack("{s:s, s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "device", b->io_name, "dev", dev,
+	              "device_mb", round3((b->io.device_read + b->io.device_written) * mib),
+	              "suite_mb", round3((b->io.suite_read + b->io.suite_written) * mib), "swap_mb",
+	              round3((b->io.swap_in + b->io.swap_out) * mib), "swap_on_device",
+	              b->swap_on_dev, "other_mb", round3(vms_busy_other_io_mb(&b->io)),
+	              "device_busy_pct",
+	              round3(ms > 0 ? fmin(100, 100 * (double)(b->io1[2] - b->io0[2]) / ms) : 0));
+	json_object_set_new(o, "suite_cancelled_mb",
+	                    b->have_cancelled
+	                        ? json_real(round3((double)b->cancelled / (1024.0 * 1024.0)))
+	                        : json_null());
+	return o;
 }
 
 json_t *vms_busy_json(const struct vms_busy *b, double disturbed_above)
