@@ -266,13 +266,10 @@ void vms_cmp_busy_note(const struct vms_compare *c, FILE *f, const char *prefix)
 		return;
 	fprintf(f,
 	        "%sOther processes on the CPUs (other_cpu_pct: mean, max; a run above %g%% is "
-	        "disturbed):\n",
-	        prefix, c->opts.disturbed_above);
-	if (io)
-		fprintf(f,
-		        "%s  and their I/O on the work device (other_io_mb: mean, max per run; "
-		        "evidence only):\n",
-		        prefix);
+	        "disturbed%s):\n",
+	        prefix, c->opts.disturbed_above,
+	        io ? "; I/O: their MiB per run on the work device, other_io_mb, evidence only"
+	           : "");
 	for (i = 0; i < c->n_workloads; i++)
 		for (k = 0; k < c->n_files; k++) {
 			const struct vms_cmp_busy *b = &c->workloads[i].busy[k];
