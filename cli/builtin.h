@@ -45,6 +45,12 @@ int vms_command_usage(const struct vms_command *c);
 /* Reports a usage error for command c ("vmsuite: <cmd>: <msg>") and a hint; returns 129. */
 int vms_usage_error(const struct vms_command *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Flushes stdout and checks it for a write error since the start. On an error reports it once
+ * ("cannot write to standard output: ..." with errno as the failed write left it, else EIO;
+ * callers that need the cause clear errno before writing) and returns -errno; later calls
+ * return the error without saying it again. A command that reported it this way keeps its
+ * own exit status; otherwise main exits 128 on it. 0 when all written. */
+int vms_stdout_flush(void);
 /* True when argv holds -h or --help before any "--"; commands call it first. */
 int vms_wants_help(int argc, char **argv);
 

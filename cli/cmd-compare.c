@@ -39,10 +39,13 @@ static int render(const struct vms_compare_renderer *r, const struct vms_compare
 	FILE *f;
 	int ret;
 
-	if (!out)
-		return r->render(c, stdout)
-		           ? vms_error("cannot write to standard output: %s", strerror(EIO))
-		           : 0;
+	if (!out) {
+		errno = 0;
+		ret = r->render(c, stdout);
+		if (vms_stdout_flush())
+			return -EIO; /* said */
+		return ret ? vms_error("cannot render the comparison: %s", strerror(EIO)) : 0;
+	}
 	f = open_memstream(&buf, &len);
 	if (!f)
 		return vms_error("cannot allocate the output: %s", strerror(errno));
@@ -100,7 +103,9 @@ static const struct vms_cli_option compare_options[] = {
      "compare despite hard environment differences", CMP_IGNORE_HARD, 0},
     {"exit-zero", 0, VMS_CLI_FLAG, NULL, "exit 0 even on a regression or a not-comparable result",
      CMP_EXIT_ZERO, 0},
-    {"output", 'o', VMS_CLI_REQUIRED, "FILE", "write there (atomically) instead of standard output",
+    {"output", 'o', VMS_CLI_REQUIRED, "FILE",
+     "write there (atomically) instead of standard output; - is\n"
+     "standard output, as without -o",
      CMP_OUTPUT, 0},
     {"overwrite", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", CMP_OVERWRITE, 0},
     {"metric", 'm', VMS_CLI_REQUIRED, "NAME",
@@ -313,7 +318,7 @@ static int compare_option(void *ctx, const struct vms_cli_option *opt, const cha
 		return 0;
 	case CMP_IGNORE_HARD: a->opts.force = 1; return 0;
 	case CMP_EXIT_ZERO: a->exit_zero = 1; return 0;
-	case CMP_OUTPUT: a->out = val; return 0;
+	case CMP_OUTPUT: a->out = strcmp(val, "-") ? val : NULL; return 0; /* -: stdout */
 	case CMP_OVERWRITE: a->overwrite = 1; return 0;
 	case CMP_METRIC:
 		if (a->n_metrics == VMS_ARRAY_SIZE(a->metrics)) {

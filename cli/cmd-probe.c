@@ -216,7 +216,9 @@ int cmd_probe(int argc, char **argv)
 
 		json_decref(doc);
 		if (to_stdout && err) {
-			vms_error("cannot write the result to standard output: %s", strerror(-err));
+			if (!vms_stdout_flush()) /* a write error is said there, once */
+				vms_error("cannot write the result to standard output: %s",
+				          strerror(-err));
 			ret = VMS_EXIT_FATAL;
 		} else if (err == -EEXIST) {
 			vms_error("'%s' exists: not overwritten (--overwrite replaces it)", output);

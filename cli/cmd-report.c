@@ -42,7 +42,9 @@ static const struct vms_cli_option *report_format_row(void)
 static const struct vms_cli_option report_options[] = {
     {"", 0, VMS_CLI_GROUP, NULL, NULL, REPORT_FORMAT, 0}, /* --format, from the renderer table */
     {"output", 'o', VMS_CLI_REQUIRED, "OUT",
-     "write there (a new file unless --overwrite) instead of standard output", REPORT_OUTPUT, 0},
+     "write there (a new file unless --overwrite) instead of standard\n"
+     "output; - is standard output, as without -o",
+     REPORT_OUTPUT, 0},
     {"overwrite", 0, VMS_CLI_FLAG, NULL, "let -o replace an existing file", REPORT_OVERWRITE, 0},
     {"force", 0, VMS_CLI_ALIAS, "overwrite", NULL, 0, 0},
     {"verdict", 0, VMS_CLI_REQUIRED, "FILE",
@@ -190,7 +192,7 @@ static int report_option(void *ctx, const struct vms_cli_option *opt, const char
 	} else if (opt->key == REPORT_OVERWRITE) {
 		a->overwrite = 1;
 	} else if (opt->key == REPORT_OUTPUT) {
-		a->outpath = val;
+		a->outpath = strcmp(val, "-") ? val : NULL; /* -: standard output */
 	} else if (opt->key == REPORT_VERDICT) {
 		a->verdict = val;
 		a->lab_opt = opt->key;
@@ -329,8 +331,11 @@ int cmd_report(int argc, char **argv)
 		return VMS_EXIT_FATAL;
 	}
 	/* every format through the renderer table */
+	errno = 0;
 	vms_report_render_opts(out, doc, format, &a.opts);
-	if (out != stdout && (ferror(out) | fclose(out))) {
+	if (out == stdout && vms_stdout_flush()) {
+		ret = VMS_EXIT_FATAL;
+	} else if (out != stdout && (ferror(out) | fclose(out))) {
 		vms_error("cannot write '%s': %s", outpath, strerror(errno));
 		ret = VMS_EXIT_FATAL;
 	}

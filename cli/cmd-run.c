@@ -335,7 +335,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	a.machine.workdir = workdir;
-	if (a.machine.swap_kind != VMS_SWAP_KIND_FILE && (a.swap_file_given || a.swap_dir)) {
+	/* zswap stands in front of the swap file: --swap-file and --swap-dir choose that file */
+	if (a.machine.swap_kind == VMS_SWAP_KIND_ZRAM && (a.swap_file_given || a.swap_dir)) {
 		ret = vms_usage_error(self,
 		                      "--swap-file and --swap-dir choose the swap file of "
 		                      "--swap-kind file, not of --swap-kind %s",
@@ -394,6 +395,18 @@ int cmd_run(int argc, char **argv)
 		vms_error("%s", why);
 		ret = VMS_EXIT_FATAL;
 		goto out;
+	}
+	if (a.machine.swap_kind == VMS_SWAP_KIND_ZSWAP) {
+		size_t k;
+
+		for (k = 0; k < variants.n_knobs; k++)
+			if (!strcmp(variants.knobs[k], "zswap.enabled")) {
+				ret = vms_usage_error(self,
+				                      "--swap-kind zswap switches zswap on for the "
+				                      "run: --sysctl zswap.enabled goes with "
+				                      "--swap-kind file");
+				goto out;
+			}
 	}
 	uname(&uts);
 	if (!a.label)
@@ -483,7 +496,8 @@ int cmd_run(int argc, char **argv)
 	}
 	/* once, at the end: a reader of the pipe gets one whole document */
 	if (to_stdout && doc && (e = vms_json_write_stream(doc, stdout))) {
-		vms_error("cannot write the result to standard output: %s", strerror(-e));
+		if (!vms_stdout_flush()) /* a write error is said there, once */
+			vms_error("cannot write the result to standard output: %s", strerror(-e));
 		ret = VMS_EXIT_FATAL;
 	}
 out:

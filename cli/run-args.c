@@ -123,7 +123,11 @@ static const struct vms_cli_option run_options[] = {
      "disk, as in 2001 (see --swap-file); zram: as root, a zram device\n"
      "vmsuite adds (hot_add), sizes to the swap limit and removes at the\n"
      "end, its compressed pool capped at a quarter of the RAM, which the\n"
-     "memory cgroup does not get (--swap-file and --swap-dir: file only)",
+     "memory cgroup does not get (--swap-file and --swap-dir: not zram);\n"
+     "zswap: as root, the swap file with zswap switched on in front of it\n"
+     "(max_pool_percent near a quarter of the RAM; on cgroup v1 its pool is\n"
+     "not charged to the memory cgroup), put back at the end; not with\n"
+     "--sysctl zswap.enabled",
      RUN_SWAP_KIND, 0},
     {"no-drop-caches", 0, VMS_CLI_FLAG, NULL,
      "only sync between runs (default, as root: sync + drop_caches)", RUN_NO_DROP_CACHES, 0},

@@ -152,12 +152,29 @@ static int cmd_help(int argc, char **argv)
 	return vms_command_usage(c);
 }
 
+static int stdout_failed; /* vms_stdout_flush() reported a write error */
+
+int vms_stdout_flush(void)
+{
+	int e;
+
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	e = errno ? errno : EIO;
+	if (!stdout_failed)
+		vms_error("cannot write to standard output: %s", strerror(e));
+	stdout_failed = 1;
+	return -e;
+}
+
+/* The exit status: the command's, or 128 when stdout could not be written and the command
+ * did not see it (one that reported it chose its status: compare's is 2). */
 static int finish(int ret)
 {
-	if (fflush(stdout) || ferror(stdout)) {
-		vms_error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+	int seen = stdout_failed;
+
+	if (vms_stdout_flush() && !(seen && ret))
 		return VMS_EXIT_FATAL;
-	}
 	return ret;
 }
 

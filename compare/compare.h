@@ -135,6 +135,9 @@ struct vms_compare_busy {
 	size_t runs;      /* runs with an other_cpu_pct sample */
 	size_t disturbed; /* ... above opts.disturbed_above */
 	double mean, max; /* other_cpu_pct over those runs, % */
+	/* other_io_mb: what other processes read and wrote on the work device, evidence only */
+	size_t io_runs;         /* runs with an other_io_mb sample (0: not recorded) */
+	double io_mean, io_max; /* over those runs, MiB */
 };
 
 struct vms_compare_workload {
@@ -315,7 +318,8 @@ void vms_compare_check_suites(struct vms_compare *c, size_t k, const struct vms_
 
 /* What other processes took of the CPUs during the runs of the n workloads wls (one
  * per suite of a side; NULL entries skipped): their other_cpu_pct samples, a run above `above`
- * (in %) disturbed. b->known 0 when no run recorded it. */
+ * (in %) disturbed. b->known 0 when no run recorded it. Also their other_io_mb samples
+ * (b->io_runs 0 when none). */
 void vms_compare_busy_of(struct vms_compare_busy *b, const struct vms_rdoc_workload *const *wls,
                          size_t n, double above);
 

@@ -222,14 +222,15 @@ static void check_machine(void *ctx, const char *key, const json_t *a, const jso
 	if (in_list(key, ignored, VMS_ARRAY_SIZE(ignored)))
 		return;
 	/* what the machine swaps to: a file in results made before --swap-kind; another kind is
-	 * another machine (hard); no zram device recorded and none made are the same */
+	 * another machine (hard); no zram device (or zswap) recorded and none made are the same */
 	if (!strcmp(key, "swap_kind") && (!a || !b))
 		file = json_string("file");
 	if (!strcmp(key, "swap_kind")) {
 		a = a ? a : file;
 		b = b ? b : file;
 	}
-	if (!strcmp(key, "zram") && (!a || json_is_null(a)) && (!b || json_is_null(b)))
+	if ((!strcmp(key, "zram") || !strcmp(key, "zswap")) && (!a || json_is_null(a)) &&
+	    (!b || json_is_null(b)))
 		return;
 	if (in_list(key, soft, VMS_ARRAY_SIZE(soft)))
 		cls = VMS_ENV_SOFT;

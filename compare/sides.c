@@ -121,7 +121,18 @@ void vms_compare_busy_of(struct vms_compare_busy *b, const struct vms_rdoc_workl
 	double sum = 0;
 
 	memset(b, 0, sizeof(*b));
-	b->mean = b->max = NAN;
+	b->mean = b->max = b->io_mean = b->io_max = NAN;
+	for (i = 0; i < n; i++) {
+		const struct vms_rdoc_metric *m =
+		    wls[i] ? vms_rdoc_metric(wls[i], "other_io_mb") : NULL;
+
+		for (j = 0; m && j < m->n_values; j++) {
+			b->io_max = b->io_runs ? fmax(b->io_max, m->values[j]) : m->values[j];
+			b->io_mean =
+			    (b->io_runs ? b->io_mean * (double)b->io_runs : 0) + m->values[j];
+			b->io_mean /= (double)++b->io_runs;
+		}
+	}
 	for (i = 0; i < n; i++) {
 		const struct vms_rdoc_metric *m =
 		    wls[i] ? vms_rdoc_metric(wls[i], "other_cpu_pct") : NULL;

@@ -36,6 +36,8 @@ const struct vms_swap_kind_row vms_swap_kinds[VMS_SWAP_KIND_NR] = {
     [VMS_SWAP_KIND_FILE] = {"file", "a swap file on disk, as in 2001 (see --swap-file)"},
     [VMS_SWAP_KIND_ZRAM] = {"zram", "a compressed RAM disk vmsuite adds and removes, its pool "
                                     "capped at a quarter of the emulated RAM"},
+    [VMS_SWAP_KIND_ZSWAP] = {"zswap", "the swap file with zswap in front, its compressed pool "
+                                      "capped near a quarter of the emulated RAM"},
 };
 
 int vms_swap_kind_parse(const char *name, enum vms_swap_kind *kind)
@@ -285,6 +287,30 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 			m->mem_limit = m->ram - m->zram_pool;
 			m->zram_disksize = (m->swap_limit + pg - 1) / pg * pg + pg;
 		}
+		if (m->swap_kind == VMS_SWAP_KIND_ZSWAP) {
+			uint64_t pct;
+
+			if (!m->swap_limit)
+				return vms_error_ret(-EINVAL,
+				                     "--swap-kind zswap with a swap limit of "
+				                     "0: no swap to put zswap in front of");
+			snprintf(path, sizeof(path), "%s%s", root, VMS_ZSWAP_ENABLED);
+			if (geteuid() != 0)
+				return vms_error_ret(-ENOTSUP,
+				                     "no zswap for the emulated machine: zswap "
+				                     "needs root (its parameters, swapon)");
+			if (access(path, W_OK))
+				return vms_error_ret(-ENOTSUP,
+				                     "no zswap for the emulated machine: this "
+				                     "kernel has no '%s' (CONFIG_ZSWAP)",
+				                     path);
+			/* max_pool_percent is a share of the host's RAM, in whole percent */
+			pct = m->host_mem_total
+			          ? m->ram / VMS_ZRAM_POOL_DIVISOR * 100 / m->host_mem_total
+			          : 1;
+			m->zswap_pool_percent = (unsigned)(pct < 1 ? 1 : pct > 100 ? 100 : pct);
+			m->zswap_pool = m->host_mem_total / 100 * m->zswap_pool_percent;
+		}
 		/* a swap area's first page is its header: a 1 GiB swap file gives SwapTotal 1 GiB
 		 * less 4 KiB, and one page per area short is not "less swap" */
 		swap_areas(root, &areas, &temporary);
@@ -325,6 +351,30 @@ int vms_machine_resolve(struct vms_machine *m, const struct vms_machine_request 
 			    own_swap ? vms_format_size(own_swap, c, sizeof(c)) : "no",
 			    vms_format_size(m->swapfile_bytes, a, sizeof(a)), m->swapfile_dir,
 			    m->swapfile_fs);
+		if (m->swap_kind == VMS_SWAP_KIND_ZSWAP) {
+			if (!m->effective_swap)
+				return vms_error_ret(-EINVAL,
+				                     "--swap-kind zswap without swap (the host "
+				                     "has none and --swap-file no): nothing to "
+				                     "put zswap in front of");
+			if (m->cg.version == VMS_CGROUP_V2)
+				vms_machine_add_note(
+				    m,
+				    "zswap in front of the swap: its compressed pool (at most %u%% "
+				    "of the host's RAM, %s) is charged to the memory cgroup",
+				    m->zswap_pool_percent,
+				    vms_format_size(m->zswap_pool, a, sizeof(a)));
+			else
+				vms_machine_add_note(
+				    m,
+				    "zswap in front of the swap: on cgroup v1 its compressed pool "
+				    "(at most %u%% of the host's RAM, %s) is not charged to the "
+				    "memory cgroup, so the emulated machine has up to that much "
+				    "more than its %s RAM",
+				    m->zswap_pool_percent,
+				    vms_format_size(m->zswap_pool, a, sizeof(a)),
+				    vms_format_size(m->mem_limit, b, sizeof(b)));
+		}
 		if (!m->cg.swap_accounting && m->swap_limit < host_swap) {
 			m->effective_swap = host_swap;
 			vms_machine_add_note(

@@ -43,8 +43,9 @@ enum vms_swapfile_mode {
  * vms_swap_kinds (core/machine.c, with its plan), its set-up and undo in suite/suite.c
  * (setup_swap(), teardown_swap()), its record in protocol.machine and the docs. */
 enum vms_swap_kind {
-	VMS_SWAP_KIND_FILE, /* a swap file on disk, as in 2001 (default; --swap-file) */
-	VMS_SWAP_KIND_ZRAM, /* a zram device vmsuite adds (core/zram.h) */
+	VMS_SWAP_KIND_FILE,  /* a swap file on disk, as in 2001 (default; --swap-file) */
+	VMS_SWAP_KIND_ZRAM,  /* a zram device vmsuite adds (core/zram.h) */
+	VMS_SWAP_KIND_ZSWAP, /* the swap file (as file) with zswap switched on in front of it */
 	VMS_SWAP_KIND_NR
 };
 
@@ -64,6 +65,9 @@ int vms_swap_kind_parse(const char *name, enum vms_swap_kind *kind);
  * compressed pages live in RAM the memory cgroup does not charge, so the cgroup gets the
  * rest. */
 #define VMS_ZRAM_POOL_DIVISOR 4
+
+/* The switch of zswap (Documentation/admin-guide/mm/zswap.rst): --swap-kind zswap needs it. */
+#define VMS_ZSWAP_ENABLED "/sys/module/zswap/parameters/enabled"
 
 /* --cpus all in vms_machine_request.cpus: no pinning, whatever the profile says. */
 #define VMS_MACHINE_CPUS_ALL (-1L)
@@ -125,6 +129,11 @@ struct vms_machine {
 	 * cap of its pool; ram = the emulated RAM, mem_limit + zram_pool */
 	uint64_t zram_disksize;
 	uint64_t zram_pool;
+	/* VMS_SWAP_KIND_ZSWAP: zswap.max_pool_percent (of the host's RAM: a quarter of the
+	 * emulated RAM, at least 1) and the pool cap it gives; charged to the memory cgroup only
+	 * on cgroup v2 */
+	unsigned zswap_pool_percent;
+	uint64_t zswap_pool;
 	uint64_t ram;
 	struct vms_machine_facts facts; /* for the workloads' plan and available hooks */
 	struct vms_cgroup_info cg;      /* detection result (also when not used) */

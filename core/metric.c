@@ -113,6 +113,11 @@ const struct vms_metric_def vms_metric_defs[] = {
     {"cpu_wait_pct", "%", N, G, 0, VMS_GROUP_MACHINE, VMS_SOURCE_RUNNER, "run-queue wait", 1,
      "the workload's threads' time runnable but waiting for a CPU (`/proc/PID/schedstat`), % "
      "of elapsed: evidence, since a CPU quota and kernel threads also cause it"},
+    {"other_io_mb", "MiB", N, G, 0, VMS_GROUP_MACHINE, VMS_SOURCE_RUNNER, "other processes' I/O", 1,
+     "sectors read and written on the work filesystem's block device during the run less the "
+     "workload's own (rusage inblock + oublock) and swap on that device, MiB, at least 0 (see "
+     "`runs[].busy.io`): evidence, since writeback of others' earlier dirty pages, metadata and "
+     "the journal also count"},
     {"sound_rating", "score", H, G, 1, VMS_GROUP_SOUND, VMS_SOURCE_PROBE, "sound rating", 1,
      "10 × clean seconds / seconds; a second is clean when no gap touches it"},
     {"underruns", "count", L, C, 1, VMS_GROUP_SOUND, VMS_SOURCE_PROBE, "underruns", 0,

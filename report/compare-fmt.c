@@ -255,17 +255,21 @@ void vms_compare_tests_note(const struct vms_compare *c, FILE *f, const char *pr
  * older files. */
 void vms_compare_busy_note(const struct vms_compare *c, FILE *f, const char *prefix)
 {
-	size_t i, k, any = 0, shared = 0;
+	size_t i, k, any = 0, shared = 0, io = 0;
 
 	for (i = 0; i < c->n_workloads; i++)
-		for (k = 0; k < c->n_files; k++)
+		for (k = 0; k < c->n_files; k++) {
 			any |= c->workloads[i].busy[k].known;
+			io |= c->workloads[i].busy[k].io_runs > 0;
+		}
 	if (!any)
 		return;
 	fprintf(f,
 	        "%sOther processes on the CPUs (other_cpu_pct: mean, max; a run above %g%% is "
-	        "disturbed):\n",
-	        prefix, c->opts.disturbed_above);
+	        "disturbed%s):\n",
+	        prefix, c->opts.disturbed_above,
+	        io ? "; I/O: their MiB per run on the work device, other_io_mb, evidence only"
+	           : "");
 	for (i = 0; i < c->n_workloads; i++)
 		for (k = 0; k < c->n_files; k++) {
 			const struct vms_compare_busy *b = &c->workloads[i].busy[k];
@@ -274,8 +278,12 @@ void vms_compare_busy_note(const struct vms_compare *c, FILE *f, const char *pre
 			vms_compare_put_str(f, k ? "" : c->workloads[i].display, 14);
 			fprintf(f, " %c ", vms_compare_file_letter(k));
 			if (b->known)
-				fprintf(f, "%5.1f%% (max %.1f%%), %zu/%zu runs disturbed\n",
-				        b->mean, b->max, b->disturbed, b->runs);
+				fprintf(f, "%5.1f%% (max %.1f%%), %zu/%zu runs disturbed", b->mean,
+				        b->max, b->disturbed, b->runs);
+			if (b->known && b->io_runs)
+				fprintf(f, "; I/O %.0f MiB (max %.0f)\n", b->io_mean, b->io_max);
+			else if (b->known)
+				fputc('\n', f);
 			else
 				fprintf(f, "    - (not recorded)\n");
 			shared += b->disturbed > 0;

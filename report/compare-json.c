@@ -31,6 +31,11 @@ static json_t *busy_json(const struct vms_compare *c, const struct vms_compare_w
 		                         "other_cpu_pct_max", num(b->max), "runs",
 		                         (json_int_t)b->runs, "disturbed", (json_int_t)b->disturbed)
 		             : json_null());
+		if (b->known && b->io_runs)
+			json_object_set_new(json_array_get(arr, k), "other_io_mb",
+			                    json_pack("{s:o, s:o, s:I}", "mean", num(b->io_mean),
+			                              "max", num(b->io_max), "runs",
+			                              (json_int_t)b->io_runs));
 	}
 	return arr;
 }

@@ -356,17 +356,83 @@ static void teardown_zram(struct vms_suite *s)
 		s->zram_recorded = 0;
 }
 
+static const char *const zswap_knobs[2] = {"zswap.max_pool_percent", "zswap.enabled"};
+
+/* zswap of --swap-kind zswap, after the swap file: its pool cap, then the switch, each a
+ * journalled knob (core/sysctl.h), so that the journal's newest-first undo switches zswap off
+ * before the swap file goes. A pool cap a --sysctl axis owns is left to it. The compressor
+ * stays the kernel's. Returns an exit code. */
+static int setup_zswap(struct vms_suite *s)
+{
+	const struct vms_machine *m = s->cfg.machine;
+	char value[16], err[1024];
+	size_t i, k;
+
+	snprintf(value, sizeof(value), "%u", m->zswap_pool_percent);
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k < s->cfg.n_knobs; k++)
+			if (!strcmp(s->cfg.knobs[k], zswap_knobs[i]))
+				break;
+		if (k < s->cfg.n_knobs)
+			continue;
+		if (vms_sysctl_set(&s->hs, zswap_knobs[i], i ? "Y" : value, &s->zswap_e[i], err,
+		                   sizeof(err))) {
+			vms_error("cannot put zswap in front of the swap: %s", err);
+			vms_note(
+			    "the run was planned with zswap; --swap-kind file swaps to the file "
+			    "alone");
+			return VMS_EXIT_FATAL;
+		}
+		s->zswap_set[i] = 1;
+	}
+	if (vms_sysctl_read("/sys/module/zswap/parameters/compressor", s->zswap_compressor,
+	                    sizeof(s->zswap_compressor)))
+		s->zswap_compressor[0] = '\0';
+	return 0;
+}
+
+/* zswap off, then its pool cap back: the reverse of setup_zswap() (a record that cannot be
+ * written back stays for `vmsuite cleanup`, reported). */
+static void teardown_zswap(struct vms_suite *s)
+{
+	size_t i;
+
+	for (i = 2; i-- > 0;)
+		if (s->zswap_set[i]) {
+			vms_sysctl_restore(&s->hs, &s->zswap_e[i]);
+			s->zswap_set[i] = 0;
+		}
+}
+
+/* protocol.machine.zswap: what --swap-kind zswap set, or null. */
+static json_t *zswap_json(const struct vms_suite *s)
+{
+	const struct vms_machine *m = s->cfg.machine;
+
+	if (!s->zswap_set[1])
+		return json_null();
+	return json_pack("{s:s, s:s?, s:i, s:I, s:b}", "enabled", "Y", "compressor",
+	                 s->zswap_compressor[0] ? s->zswap_compressor : NULL, "max_pool_percent",
+	                 (int)m->zswap_pool_percent, "pool_limit_bytes", (json_int_t)m->zswap_pool,
+	                 "charged_to_cgroup", m->cg.version == VMS_CGROUP_V2);
+}
+
 /* The emulated machine's own swap, by its kind. Returns an exit code. */
 static int setup_swap(struct vms_suite *s)
 {
+	int ret;
+
 	switch (s->cfg.machine->swap_kind) {
 	case VMS_SWAP_KIND_ZRAM: return setup_zram(s);
+	case VMS_SWAP_KIND_ZSWAP: ret = setup_swapfile(s); return ret ? ret : setup_zswap(s);
 	default: return setup_swapfile(s);
 	}
 }
 
+/* The reverse of setup_swap(): zswap off before its swap file goes. */
 static void teardown_swap(struct vms_suite *s)
 {
+	teardown_zswap(s);
 	teardown_swapfile(s);
 	teardown_zram(s);
 }
@@ -689,6 +755,7 @@ int vms_suite_run(struct vms_suite *s, json_t **doc)
 	s->machine_json = vms_machine_json(m, m->use_cgroup ? &s->cg : NULL);
 	json_object_set_new(s->machine_json, "swap_file", swapfile_json(s));
 	json_object_set_new(s->machine_json, "zram", zram_json(s));
+	json_object_set_new(s->machine_json, "zswap", zswap_json(s));
 	pin_self(m);
 	if (s->cfg.with_audio) {
 		/* the player shares the emulated machine's RAM and CPUs, as in 2001 */

@@ -73,6 +73,10 @@ struct vms_suite {
 	struct vms_host_entry zram_entry; /* its record once added */
 	int zram_recorded;
 	uint64_t zram_written, zram_read; /* its counters before the current run */
+	/* --swap-kind zswap: zswap.max_pool_percent [0] and zswap.enabled [1], journalled knobs */
+	struct vms_host_entry zswap_e[2];
+	int zswap_set[2];
+	char zswap_compressor[64]; /* the compressor zswap used (the kernel's own) */
 	struct vms_probe *probe;
 	struct vms_audio_source audio; /* the probe as the runner sees it */
 	json_t *machine_json;
@@ -95,7 +99,8 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
  * another run holds it; a run without a cgroup by a user who cannot keep a state directory goes
  * without it), repairs what dead runs left, and when the machine needs a memory cgroup records
  * it in the journal and creates it (after its swap, when the machine has its own: a temporary
- * swap file, or a zram device with --swap-kind zram; recorded, made, switched on); keeps its own
+ * swap file, or a zram device with --swap-kind zram; recorded, made, switched on; then, with
+ * --swap-kind zswap, zswap's pool cap and switch, journalled knobs); keeps its own
  * process off the emulated machine's CPUs when there are others; with knobs, writes every value of
  * every knob once and restores it (a value the kernel refuses ends here: 129, nothing ran, every
  * knob as it was; one whose original cannot be written back: 128, nothing ran, its record kept);
@@ -108,8 +113,8 @@ void vms_suite_init(struct vms_suite *s, const struct vms_suite_config *cfg);
  * failed (reported); 130 when interrupted (also while waiting for the lock). */
 int vms_suite_run(struct vms_suite *s, json_t **doc);
 
-/* Undoes whatever is still set up (probe, knobs written back, cgroup and its record, swap file
- * or zram device and its record, lock, signal handlers).
+/* Undoes whatever is still set up (probe, knobs written back, cgroup and its record, zswap
+ * off, swap file or zram device and its record, lock, signal handlers).
  * Idempotent; safe after a failed or interrupted vms_suite_run(). */
 void vms_suite_release(struct vms_suite *s);
 

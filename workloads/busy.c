@@ -1,7 +1,9 @@
 /* What else the machine did during one run (docs/result-format.md, "busy"): per-CPU time from
  * /proc/stat on the emulated machine's CPUs, split into the suite's, other user-space
  * processes' (from /proc/PID/stat and each one's CPU affinity) and the kernel's; the workload's
- * run-queue wait from /proc/PID/task/TID/schedstat. Two process scans per run, no sampling. */
+ * run-queue wait from /proc/PID/task/TID/schedstat; other processes' I/O on the work
+ * filesystem's block device from its /sys/dev/block/MAJ:MIN/stat less the workload's rusage.
+ * Two process scans per run, no sampling. */
 #include "workloads/busy.h"
 
 #include <dirent.h>
@@ -9,6 +11,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/machine.h"
@@ -65,6 +69,13 @@ struct vms_busy {
 		int pinned;
 	} top[BUSY_KEEP];
 	size_t n_top;
+	/* the work filesystem's block device: its stat counters at both ends of the window */
+	int have_io, swap_on_dev, have_swap, have_cancelled;
+	uint64_t cancelled; /* the exited child's cancelled_write_bytes (/proc/PID/io) */
+	dev_t io_dev;
+	char io_name[64];
+	uint64_t io0[3], io1[3]; /* sectors read, sectors written, ms busy */
+	struct vms_busy_io_totals io;
 };
 
 void vms_busy_apportion(const struct vms_busy_totals *t, struct vms_busy_figures *out)
@@ -108,6 +119,81 @@ void vms_busy_apportion(const struct vms_busy_totals *t, struct vms_busy_figures
 		out->kthread_cpu_pct = fmin(100, 100 * out->kthread_s / denom);
 		out->steal_pct = fmin(100, 100 * t->steal_s / denom);
 	}
+}
+
+double vms_busy_other_io_mb(const struct vms_busy_io_totals *t)
+{
+	double rd = t->device_read - t->suite_read - t->swap_in;
+	double wr = t->device_written - t->suite_written - t->swap_out;
+
+	return (fmax(0, rd) + fmax(0, wr)) * 512 / (1024.0 * 1024.0);
+}
+
+/* ---- the work filesystem's block device ---------------------------------------------- */
+
+/* Reads the device's sectors read, written and ms busy; -1 when it cannot. */
+static int io_read(const struct vms_busy *b, uint64_t v[3])
+{
+	unsigned long long f[10];
+	char path[96], buf[512];
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/stat", major(b->io_dev),
+	         minor(b->io_dev));
+	if (vms_read_small(path, buf, sizeof(buf)) <= 0 ||
+	    sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &f[0], &f[1], &f[2],
+	           &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9]) != 10)
+		return -1;
+	v[0] = f[2];
+	v[1] = f[6];
+	v[2] = f[9];
+	return 0;
+}
+
+/* 1 when an active swap area (/proc/swaps) is a file on the device or the device itself. */
+static int swap_on(dev_t dev)
+{
+	char buf[4096], *line, *save = NULL;
+	int first = 1;
+
+	if (vms_read_small("/proc/swaps", buf, sizeof(buf)) <= 0)
+		return 0;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strchr(line, ' ');
+		struct stat st;
+
+		if (first || !sp) { /* the header */
+			first = 0;
+			continue;
+		}
+		*sp = '\0';
+		if (stat(line, &st))
+			continue;
+		if (S_ISBLK(st.st_mode) ? st.st_rdev == dev : st.st_dev == dev)
+			return 1;
+	}
+	return 0;
+}
+
+static void io_begin(struct vms_busy *b, const char *dir)
+{
+	char path[96], link[256];
+	struct stat st;
+	ssize_t n;
+
+	if (!dir || stat(dir, &st) || !major(st.st_dev))
+		return; /* tmpfs, btrfs and overlayfs have no block device of their own */
+	b->io_dev = st.st_dev;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n > 0) {
+		const char *base;
+
+		link[n] = '\0';
+		base = strrchr(link, '/');
+		snprintf(b->io_name, sizeof(b->io_name), "%.63s", base ? base + 1 : link);
+	}
+	b->swap_on_dev = swap_on(st.st_dev);
+	b->have_io = !io_read(b, b->io0);
 }
 
 /* ---- process scans ------------------------------------------------------------------ */
@@ -272,7 +358,7 @@ static const struct busy_proc *scan_find(const struct busy_scan *s, const struct
 
 /* ---- the window --------------------------------------------------------------------- */
 
-struct vms_busy *vms_busy_begin(const char *cpu_list)
+struct vms_busy *vms_busy_begin(const char *cpu_list, const char *io_dir)
 {
 	struct vms_busy *b = vms_xcalloc(1, sizeof(*b));
 	struct vms_cpustat all;
@@ -289,6 +375,7 @@ struct vms_busy *vms_busy_begin(const char *cpu_list)
 	if (!vms_cpustat_read(NULL, NULL, &all))
 		b->ncpus_all = all.cpus;
 	scan(b, &b->s0);
+	io_begin(b, io_dir);
 	b->t0 = vms_now_mono();
 	b->have_cpustat = !vms_cpustat_read(NULL, &b->cpus, &b->c0);
 	return b;
@@ -337,8 +424,18 @@ void vms_busy_child_exited(struct vms_busy *b, pid_t pid)
 {
 	char path[64];
 
+	char buf[512], *p;
+
 	snprintf(path, sizeof(path), "/proc/%ld/schedstat", (long)pid);
 	read_wait(b, path, pid);
+	/* its file's dirty pages that went with it unwritten (an O_TMPFILE closed at exit): in
+	 * its oublock, never on the device */
+	snprintf(path, sizeof(path), "/proc/%ld/io", (long)pid);
+	if (b->have_io && vms_read_small(path, buf, sizeof(buf)) > 0 &&
+	    (p = strstr(buf, "cancelled_write_bytes:"))) {
+		b->cancelled = strtoull(p + strlen("cancelled_write_bytes:"), NULL, 10);
+		b->have_cancelled = 1;
+	}
 }
 
 static double tv_s(const struct timeval *t)
@@ -367,16 +464,79 @@ static void top_put(struct vms_busy *b, const struct busy_proc *p, double cpu_s)
 	snprintf(b->top[i].comm, sizeof(b->top[i].comm), "%s", p->comm);
 }
 
+/* What a process gone since the first scan had used by then, and the process alive at the
+ * second that reaped it: its parent, or the nearest ancestor through gone ones (a reaped
+ * child's whole life lands in its parent's cutime/cstime, and so up to the living reaper). */
+struct busy_reaped {
+	pid_t reaper;
+	uint64_t reaper_start;
+	uint64_t user, sys;
+};
+
+static struct busy_reaped *reaped_list(const struct vms_busy *b, size_t *n)
+{
+	struct busy_reaped *r = NULL;
+	size_t i, j, hops;
+
+	*n = 0;
+	for (i = 0; i < b->s0.n; i++) {
+		const struct busy_proc *c = &b->s0.v[i], *cur = c, *par;
+
+		if (c->cls != CLS_OTHER || scan_find(&b->s1, c))
+			continue;
+		for (hops = 0; hops < 64; hops++, cur = par) {
+			for (j = 0, par = NULL; j < b->s0.n && !par; j++)
+				if (b->s0.v[j].pid == cur->ppid && b->s0.v[j].cls == CLS_OTHER &&
+				    b->s0.v[j].start <= cur->start)
+					par = &b->s0.v[j];
+			if (!par)
+				break;
+			if (scan_find(&b->s1, par)) {
+				r = vms_xrealloc(r, (*n + 1) * sizeof(*r));
+				r[*n].reaper = par->pid;
+				r[*n].reaper_start = par->start;
+				r[*n].user = c->user;
+				r[*n].sys = c->sys;
+				(*n)++;
+				break;
+			}
+		}
+	}
+	return r;
+}
+
+/* p's CPU time in the window, clock ticks: its growth since the first scan (q; NULL: born
+ * since), less what the processes it reaped meanwhile had used before the window. What is
+ * left of theirs ran in the window, and is placed where p may run (where they ran is not
+ * known). */
+static void window_ticks(const struct busy_proc *p, const struct busy_proc *q,
+                         const struct busy_reaped *r, size_t n_reaped, uint64_t *user,
+                         uint64_t *sys)
+{
+	size_t i;
+
+	*user = p->user - (q && q->user <= p->user ? q->user : 0);
+	*sys = p->sys - (q && q->sys <= p->sys ? q->sys : 0);
+	for (i = 0; i < n_reaped && p->cls == CLS_OTHER; i++) {
+		if (r[i].reaper != p->pid || r[i].reaper_start != p->start)
+			continue;
+		*user -= r[i].user < *user ? r[i].user : *user;
+		*sys -= r[i].sys < *sys ? r[i].sys : *sys;
+	}
+}
+
 void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 {
 	double hz = (double)sysconf(_SC_CLK_TCK);
 	struct vms_busy_totals *t = &b->tot;
-
-	size_t i;
+	struct busy_reaped *reaped;
+	size_t i, n_reaped;
 
 	b->t1 = vms_now_mono();
 	b->have_cpustat &= !vms_cpustat_read(NULL, &b->cpus, &b->c1);
+	b->have_io &= !io_read(b, b->io1);
 	scan(b, &b->s1);
+	reaped = reaped_list(b, &n_reaped);
 	if (hz <= 0)
 		hz = 100;
 	b->hz = hz;
@@ -384,6 +544,13 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 	t->elapsed_s = b->t1 - b->t0;
 	b->child_user_s = tv_s(&child->ru_utime);
 	b->child_sys_s = tv_s(&child->ru_stime);
+	if (b->have_io) {
+		b->io.device_read = (double)(b->io1[0] - b->io0[0]);
+		b->io.device_written = (double)(b->io1[1] - b->io0[1]);
+		b->io.suite_read = (double)child->ru_inblock;
+		b->io.suite_written =
+		    fmax(0, (double)child->ru_oublock - (double)(b->cancelled / 512));
+	}
 	if (b->have_cpustat) {
 		t->cpus = b->c1.cpus;
 		t->user_s = (double)(b->c1.user - b->c0.user) / hz;
@@ -397,11 +564,14 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 	t->prior_share = b->ncpus_all && t->cpus ? (double)t->cpus / b->ncpus_all : 1;
 	for (i = 0; i < b->s1.n; i++) {
 		const struct busy_proc *p = &b->s1.v[i], *q = scan_find(&b->s0, p);
-		double u = (double)(p->user - (q && q->user <= p->user ? q->user : 0)) / hz;
-		double s = (double)(p->sys - (q && q->sys <= p->sys ? q->sys : 0)) / hz;
+		uint64_t ut, st;
+		double u, s;
 
 		if (p->where == WHERE_OUT)
 			continue;
+		window_ticks(p, q, reaped, n_reaped, &ut, &st);
+		u = (double)ut / hz;
+		s = (double)st / hz;
 		if (p->cls == CLS_KTHREAD) {
 			t->kthread_seen_s += u + s;
 			continue;
@@ -419,16 +589,21 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 	}
 	vms_busy_apportion(t, &b->fig);
 	for (i = 0; i < b->s1.n; i++) {
-		const struct busy_proc *p = &b->s1.v[i], *q = scan_find(&b->s0, p);
-		double cpu = (double)(p->user + p->sys - (q ? q->user + q->sys : 0)) / hz;
+		const struct busy_proc *p = &b->s1.v[i];
+		uint64_t ut, st;
+		double cpu;
 
-		if (p->cls != CLS_OTHER || p->where == WHERE_OUT ||
-		    (q && q->user + q->sys > p->user + p->sys))
+		if (p->cls != CLS_OTHER || p->where == WHERE_OUT)
 			continue;
-		top_put(b, p,
-		        (p->where == WHERE_IN ? cpu : cpu * b->fig.split_share) *
-		            b->fig.other_scale);
+		window_ticks(p, scan_find(&b->s0, p), reaped, n_reaped, &ut, &st);
+		cpu = (double)(ut + st) / hz;
+		/* one process's share of those CPUs is never more than all others' */
+		top_put(
+		    b, p,
+		    fmin(b->fig.other_s, (p->where == WHERE_IN ? cpu : cpu * b->fig.split_share) *
+		                             b->fig.other_scale));
 	}
+	free(reaped);
 }
 
 static double round3(double v)
@@ -441,6 +616,38 @@ int vms_busy_disturbed(const struct vms_busy *b, double disturbed_above)
 	/* /proc/stat counts in clock ticks: less than two of them is within its rounding */
 	return b->have_cpustat && b->fig.other_cpu_pct > disturbed_above &&
 	       b->fig.other_s >= 2 / b->hz;
+}
+
+void vms_busy_swap(struct vms_busy *b, uint64_t pswpin, uint64_t pswpout)
+{
+	b->have_swap = 1;
+	b->io.swap_in = b->swap_on_dev ? (double)pswpin * 8 : 0;
+	b->io.swap_out = b->swap_on_dev ? (double)pswpout * 8 : 0;
+}
+
+/* The "io" object: the device, its traffic in the window and what of it was the suite's. */
+static json_t *io_json(const struct vms_busy *b)
+{
+	const double mib = 512 / (1024.0 * 1024.0);
+	double ms = (b->t1 - b->t0) * 1000;
+	char dev[32];
+	json_t *o;
+
+	if (!b->have_io)
+		return json_null();
+	snprintf(dev, sizeof(dev), "%u:%u", major(b->io_dev), minor(b->io_dev));
+	o = json_pack("{s:s, s:s, s:f, s:f, s:f, s:b, s:f, s:f}", "device", b->io_name, "dev", dev,
+	              "device_mb", round3((b->io.device_read + b->io.device_written) * mib),
+	              "suite_mb", round3((b->io.suite_read + b->io.suite_written) * mib), "swap_mb",
+	              round3((b->io.swap_in + b->io.swap_out) * mib), "swap_on_device",
+	              b->swap_on_dev, "other_mb", round3(vms_busy_other_io_mb(&b->io)),
+	              "device_busy_pct",
+	              round3(ms > 0 ? fmin(100, 100 * (double)(b->io1[2] - b->io0[2]) / ms) : 0));
+	json_object_set_new(o, "suite_cancelled_mb",
+	                    b->have_cancelled
+	                        ? json_real(round3((double)b->cancelled / (1024.0 * 1024.0)))
+	                        : json_null());
+	return o;
 }
 
 json_t *vms_busy_json(const struct vms_busy *b, double disturbed_above)
@@ -466,6 +673,10 @@ json_t *vms_busy_json(const struct vms_busy *b, double disturbed_above)
 	                    b->have_wait && t->elapsed_s > 0
 	                        ? json_real(round3(100 * vms_busy_wait_s(b) / t->elapsed_s))
 	                        : json_null());
+	json_object_set_new(o, "other_io_mb",
+	                    b->have_io ? json_real(round3(vms_busy_other_io_mb(&b->io)))
+	                               : json_null());
+	json_object_set_new(o, "io", io_json(b));
 	json_object_set_new(o, "disturbed", json_boolean(vms_busy_disturbed(b, disturbed_above)));
 	json_object_set_new(o, "cpu_s",
 	                    json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "window",
@@ -514,6 +725,8 @@ void vms_busy_record(const struct vms_busy *b, json_t *metrics, size_t run)
 	if (b->have_wait && b->tot.elapsed_s > 0)
 		vms_metric_record(metrics, "cpu_wait_pct", run,
 		                  100 * vms_busy_wait_s(b) / b->tot.elapsed_s);
+	if (b->have_io)
+		vms_metric_record(metrics, "other_io_mb", run, vms_busy_other_io_mb(&b->io));
 }
 
 void vms_busy_free(struct vms_busy *b)

@@ -308,7 +308,7 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	vms_psi_read(&pb, NULL);
 
 	fflush(NULL);
-	busy = vms_busy_begin(cfg->cpu_list);
+	busy = vms_busy_begin(cfg->cpu_list, ctx->workdir);
 	getrusage(RUSAGE_SELF, &self0);
 	o.t0 = vms_now_mono();
 	pid = fork();
@@ -334,6 +334,8 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 
 	vms_vmstat_read(va, NULL);
 	vms_psi_read(&pa, NULL);
+	vms_busy_swap(busy, vms_vmstat_get(va, "pswpin") - vms_vmstat_get(vb, "pswpin"),
+	              vms_vmstat_get(va, "pswpout") - vms_vmstat_get(vb, "pswpout"));
 	if (cfg->swap_after) {
 		json_t *sd = cfg->swap_after(cfg->swap_ctx);
 

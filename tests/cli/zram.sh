@@ -76,10 +76,10 @@ wait_zram_swap() { # wait_zram_swap PID: until a device of this run's is swap an
   return 1
 }
 
-# 1. usage errors, nothing changed: zswap is not a kind (yet); --swap-file or --swap-dir with
-# zram; zram on the host profile
-expect_exit 129 "zswap" -- "$VMSUITE" run --swap-kind zswap -w mtest01:bytes=1M -n 1 -q -o u1.json
-expect_in "$err" "--swap-kind takes file or zram, not 'zswap'" "zswap: the message"
+# 1. usage errors, nothing changed: an unknown kind; --swap-file or --swap-dir with zram; zram
+# on the host profile
+expect_exit 129 "unknown kind" -- "$VMSUITE" run --swap-kind disk -w mtest01:bytes=1M -n 1 -q -o u1.json
+expect_in "$err" "--swap-kind takes file, zram or zswap, not 'disk'" "unknown kind: the message"
 expect_exit 129 "zram + --swap-file no" -- "$VMSUITE" run --swap-kind zram --swap-file no \
   -w mtest01:bytes=1M -n 1 -q -o u2.json
 expect_in "$err" "--swap-file and --swap-dir choose the swap file of --swap-kind file" \

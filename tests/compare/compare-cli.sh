@@ -483,6 +483,21 @@ grep -q 'CANNOT TELL (.*[0-9] confounded by other processes' out &&
 	ok "verdict line says confounded" || fail "verdict line: $(grep VERDICT out)"
 grep -A2 '^Other processes on the CPUs' out | grep -q ' B  *[0-9.]*% (max [0-9.]*%), 5/5 runs disturbed' &&
 	ok "disturbance shown per side" || fail "disturbance not shown: $(grep -A4 'Other processes' out)"
+# other processes' I/O on the work device is shown per side, as evidence (it decides nothing)
+$G -o ioquiet.json --label ioquiet --seed 31 --busy 0.3 --io 2
+$G -o iobusy.json --label iobusy --seed 32 --busy 0.3 --io 700
+expect_rc 0 "$VMSUITE" compare --metric elapsed_s ioquiet.json iobusy.json &&
+	ok "other I/O alone: judged as before"
+grep -A4 '^Other processes on the CPUs' out | grep -q ' A  *[0-9.]*% (max [0-9.]*%), 0/5 runs disturbed; I/O [0-9] MiB (max [0-9]*)$' &&
+	grep -A4 '^Other processes on the CPUs' out | grep -q ' B  *[0-9.]*% .*; I/O [67][0-9][0-9] MiB (max [0-9]*)$' &&
+	ok "other I/O shown per side" || fail "other I/O not shown: $(grep -A5 'Other processes' out)"
+expect_rc 0 "$VMSUITE" compare --format json --metric elapsed_s ioquiet.json iobusy.json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+io = [s["other_io_mb"] for s in d["workloads"][0]["disturbance"]]
+assert io[0]["runs"] == 5 and io[0]["mean"] < 3 and 600 < io[1]["mean"] < 800, io
+' out && ok "json: other_io_mb per side" || fail "json other_io_mb: $(head -c 300 out)"
 expect_rc 125 "$VMSUITE" compare --bisect --metric elapsed_s quiet.json busy.json &&
 	ok "confounded alone: bisect 125"
 expect_rc 125 "$VMSUITE" compare --bisect --metric elapsed_s busy.json quiet.json &&

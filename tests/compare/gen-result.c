@@ -11,15 +11,17 @@
 /* usage: gen-result -o FILE [--label L] [--seed N] [--runs N] [--shift FRACTION] [--audio]
  *                   [--set PATH=JSON]... [--drop-workload NAME]
  *                   [--variant 'NAME=V ...[@SHIFT]']... [--drift SD] [--busy PCT]
+ *                   [--io MIB]
  *        (two or more --variant: a vmsuite.result/2 file with those variants, interleaved;
  *        --busy: every workload records other_cpu_pct and cpu_wait_pct of mean PCT, cv 10 %,
- *        kthread_cpu_pct 0.5 and steal_pct 0, as runs on a machine that busy do)
+ *        kthread_cpu_pct 0.5 and steal_pct 0, as runs on a machine that busy do;
+ *        --io, with --busy: other_io_mb of mean MIB, cv 10 %)
  *        gen-result --parse FILE */
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *label = "6.1.0-base", *drop = NULL;
 	unsigned long seed = 1;
-	double shift = 0, drift = 0, busy = -1, vshift[16];
+	double shift = 0, drift = 0, busy = -1, io = -1, vshift[16];
 	const char *vlabel[16];
 	size_t nv = 0;
 	size_t runs = 5, i;
@@ -56,6 +58,8 @@ int main(int argc, char **argv)
 			drift = strtod(argv[++a], NULL);
 		else if (!strcmp(argv[a], "--busy"))
 			busy = strtod(argv[++a], NULL);
+		else if (!strcmp(argv[a], "--io"))
+			io = strtod(argv[++a], NULL);
 		else if (!strcmp(argv[a], "--variant") && nv < 16) {
 			char *l = vms_xstrdup(argv[++a]), *at = strchr(l, '@');
 
@@ -102,6 +106,9 @@ int main(int argc, char **argv)
 			          seed + 200 + i);
 			gen_gauge(wl, "kthread_cpu_pct", "%", "lower", 0, 0.5, 0.1, seed + 300 + i);
 			gen_gauge(wl, "steal_pct", "%", "lower", 0, 0, 0, seed + 400 + i);
+			if (io >= 0)
+				gen_gauge(wl, "other_io_mb", "MiB", "none", 0, io, io > 0 ? 0.1 : 0,
+				          seed + 500 + i);
 		}
 	}
 	if (drop) {

@@ -552,8 +552,15 @@ static void env_swap_kind(void **state)
 	(void)state;
 	gen_set(b, "protocol.machine.swap_kind", "\"file\"");
 	gen_set(b, "protocol.machine.zram", "null");
+	gen_set(b, "protocol.machine.zswap", "null");
 	vms_envdiff_build(a, b, &d);
 	assert_int_equal(d.n, 0);
+	vms_envdiff_release(&d);
+	gen_set(b, "protocol.machine.swap_kind", "\"zswap\"");
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.items[0].cls, VMS_ENV_HARD);
+	assert_string_equal(d.items[0].other, "zswap");
 	vms_envdiff_release(&d);
 	gen_set(b, "protocol.machine.swap_kind", "\"zram\"");
 	vms_envdiff_build(a, b, &d);
