@@ -395,7 +395,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_args a = {.r = vms_compare_renderer_find("text"), .n_sides = 1};
 	const struct vms_compare_renderer *r;
 	struct vms_compare cmp;
-	struct vms_cmp_input in;
+	struct vms_compare_input in;
 	const char *out;
 	const char **files;
 	json_t **docs = NULL;
@@ -446,12 +446,12 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	warn_same_files(files, n, a.grouped ? a.side : NULL);
-	in = (struct vms_cmp_input){.docs = docs,
-	                            .paths = files,
-	                            .side = a.grouped ? a.side : NULL,
-	                            .n = n,
-	                            .decisive = a.n_metrics ? a.metrics : NULL,
-	                            .n_decisive = a.n_metrics};
+	in = (struct vms_compare_input){.docs = docs,
+	                                .paths = files,
+	                                .side = a.grouped ? a.side : NULL,
+	                                .n = n,
+	                                .decisive = a.n_metrics ? a.metrics : NULL,
+	                                .n_decisive = a.n_metrics};
 	if (vms_compare_sides(&in) < 2) {
 		status = error_status(argv, argc, 1);
 		if (n == 1)

@@ -85,7 +85,7 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	const char *paths[VMS_ARRAY_SIZE(a->against) + 1];
 	size_t side[VMS_ARRAY_SIZE(a->against) + 1], i, n = a->n_against + 1;
 	struct vms_compare_opts opts;
-	struct vms_cmp_input in;
+	struct vms_compare_input in;
 	struct vms_compare c;
 	char err[512];
 	struct vms_rdoc rd;
@@ -104,12 +104,12 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
 	docs[i] = doc;
 	paths[i] = shown;
 	side[i] = 1;
-	in = (struct vms_cmp_input){.docs = docs,
-	                            .paths = paths,
-	                            .side = side,
-	                            .n = n,
-	                            .decisive = a->n_metrics ? a->metrics : NULL,
-	                            .n_decisive = a->n_metrics};
+	in = (struct vms_compare_input){.docs = docs,
+	                                .paths = paths,
+	                                .side = side,
+	                                .n = n,
+	                                .decisive = a->n_metrics ? a->metrics : NULL,
+	                                .n_decisive = a->n_metrics};
 	vms_compare_opts_init(&opts);
 	/* an adaptive run's verdict is its last look's: at the per-look alpha */
 	opts.alpha = vms_adaptive_alpha(doc, opts.alpha);

@@ -23,7 +23,7 @@ void vms_compare_opts_init(struct vms_compare_opts *o)
 	o->disturbed_above = 5;
 }
 
-const char *vms_verdict_name(enum vms_verdict v)
+const char *vms_compare_verdict_name(enum vms_compare_verdict v)
 {
 	switch (v) {
 	case VMS_VERDICT_INFO: return "-";
@@ -41,16 +41,16 @@ const char *vms_verdict_name(enum vms_verdict v)
 	}
 }
 
-const char *vms_cmp_method_name(enum vms_cmp_method m)
+const char *vms_compare_method_name(enum vms_compare_method m)
 {
 	switch (m) {
-	case VMS_CMP_LOG_T: return "welch_log";
-	case VMS_CMP_RAW_T: return "welch_raw";
-	case VMS_CMP_FISHER: return "fisher";
-	case VMS_CMP_PAIRED_LOG: return "paired_log";
-	case VMS_CMP_PAIRED_RAW: return "paired_raw";
-	case VMS_CMP_SUITES_LOG: return "suites_log";
-	case VMS_CMP_YUEN_LOG: return "yuen_log";
+	case VMS_METHOD_LOG_T: return "welch_log";
+	case VMS_METHOD_RAW_T: return "welch_raw";
+	case VMS_METHOD_FISHER: return "fisher";
+	case VMS_METHOD_PAIRED_LOG: return "paired_log";
+	case VMS_METHOD_PAIRED_RAW: return "paired_raw";
+	case VMS_METHOD_SUITES_LOG: return "suites_log";
+	case VMS_METHOD_YUEN_LOG: return "yuen_log";
 	default: return "none";
 	}
 }
@@ -87,7 +87,7 @@ static size_t variant_count(const json_t *doc)
 	return n;
 }
 
-size_t vms_compare_sides(const struct vms_cmp_input *in)
+size_t vms_compare_sides(const struct vms_compare_input *in)
 {
 	if (!in->n)
 		return 0;
@@ -98,7 +98,8 @@ size_t vms_compare_sides(const struct vms_cmp_input *in)
 
 /* Workload w of column k in its suite s (NULL: absent). */
 static const struct vms_rdoc_workload *col_wl(const struct vms_compare *c, const struct cmp_ctx *x,
-                                              size_t k, size_t s, const struct vms_cmp_workload *w)
+                                              size_t k, size_t s,
+                                              const struct vms_compare_workload *w)
 {
 	const char *label = c->variants ? x->cols[k].variant : w->variant;
 
@@ -122,7 +123,7 @@ static const struct vms_rdoc_metric *wl_metric(const struct vms_rdoc_workload *w
 /* Adds the values of metric name in workload wl (NULL wl or absent metric: nothing) to side s
  * as suite su: the non-null samples, or for a derived count one 0/1 per run that ended (ok or
  * failed), in run order. */
-static void side_add(struct vms_cmp_side *s, const struct vms_rdoc_workload *wl, unsigned su,
+static void side_add(struct vms_compare_side *s, const struct vms_rdoc_workload *wl, unsigned su,
                      const char *name, int derived)
 {
 	const struct vms_rdoc_metric *m = wl_metric(wl, name, derived);
@@ -147,7 +148,7 @@ static void side_add(struct vms_cmp_side *s, const struct vms_rdoc_workload *wl,
 	}
 }
 
-static void side_done(struct vms_cmp_side *s)
+static void side_done(struct vms_compare_side *s)
 {
 	size_t i, positive = 0;
 
@@ -174,8 +175,9 @@ static void side_done(struct vms_cmp_side *s)
 }
 
 /* Fills side s with metric name of workload w in column k (every suite). */
-static void side_fill(const struct vms_compare *c, const struct cmp_ctx *x, struct vms_cmp_side *s,
-                      size_t k, const struct vms_cmp_workload *w, const char *name, int derived)
+static void side_fill(const struct vms_compare *c, const struct cmp_ctx *x,
+                      struct vms_compare_side *s, size_t k, const struct vms_compare_workload *w,
+                      const char *name, int derived)
 {
 	size_t su;
 
@@ -189,7 +191,7 @@ static void side_fill(const struct vms_compare *c, const struct cmp_ctx *x, stru
 	side_done(s);
 }
 
-static void side_release(struct vms_cmp_side *s)
+static void side_release(struct vms_compare_side *s)
 {
 	free(s->values);
 	free(s->runs);
@@ -217,7 +219,7 @@ static int soft_applies(const struct vms_envdiff *d, const char *workload, int a
 /* True when every suite's workload has runs and none of them succeeded (status "ok"); false
  * when no suite has the workload. */
 static int no_successful_run(const struct vms_compare *cmp, const struct cmp_ctx *x, size_t k,
-                             const struct vms_cmp_workload *w)
+                             const struct vms_compare_workload *w)
 {
 	size_t su, have = 0;
 
@@ -240,8 +242,8 @@ static int without_audio(const struct vms_rdoc *doc)
 }
 
 /* Not comparable, confounded and confounder marks of a judged cell. */
-static void finish_cell(const struct vms_compare *cmp, const struct vms_cmp_workload *w,
-                        const struct vms_cmp_metric *m, struct vms_cmp_cell *c, size_t k)
+static void finish_cell(const struct vms_compare *cmp, const struct vms_compare_workload *w,
+                        const struct vms_compare_metric *m, struct vms_compare_cell *c, size_t k)
 {
 	const struct vms_envdiff *env = &cmp->env[k];
 
@@ -251,7 +253,7 @@ static void finish_cell(const struct vms_compare *cmp, const struct vms_cmp_work
 		c->runs_needed = 0;
 		return;
 	}
-	if (vms_cmp_disturbance_explains(w, m, c, k)) {
+	if (vms_compare_disturbance_explains(w, m, c, k)) {
 		c->verdict = VMS_VERDICT_CONFOUNDED;
 		c->runs_needed = 0;
 		c->confounded = soft_applies(env, w->name, m->audio);
@@ -270,9 +272,9 @@ static void finish_cell(const struct vms_compare *cmp, const struct vms_cmp_work
 
 /* Judges metric m of column k + 1 against BASE. */
 static void build_cell(const struct vms_compare *cmp, const struct cmp_ctx *x,
-                       const struct vms_cmp_workload *w, struct vms_cmp_metric *m, size_t k)
+                       const struct vms_compare_workload *w, struct vms_compare_metric *m, size_t k)
 {
-	struct vms_cmp_cell *c = &m->cells[k];
+	struct vms_compare_cell *c = &m->cells[k];
 	size_t na = m->base.s.n, nb;
 
 	memset(c, 0, sizeof(*c));
@@ -295,13 +297,13 @@ static void build_cell(const struct vms_compare *cmp, const struct cmp_ctx *x,
 		return;
 	}
 	if (m->count && !(na >= 2 && nb >= 2 && m->base.events == na && c->side.events == nb))
-		vms_cmp_judge_fisher(&cmp->opts, m, c);
+		vms_compare_judge_fisher(&cmp->opts, m, c);
 	else
-		vms_cmp_judge_t(cmp, m, c, cmp->files[k + 1].paired);
+		vms_compare_judge_t(cmp, m, c, cmp->files[k + 1].paired);
 	finish_cell(cmp, w, m, c, k);
 }
 
-static struct vms_cmp_metric *metric_find(struct vms_cmp_workload *w, const char *name)
+static struct vms_compare_metric *metric_find(struct vms_compare_workload *w, const char *name)
 {
 	size_t i;
 
@@ -327,11 +329,12 @@ static int decides(const struct vms_compare *c, const char *name, int primary)
 /* Adds metric name to w: as the reader gives it (rm, the first file's that has it), or
  * derived from runs[] when rm is NULL. Unit, better and kind are the catalogue's; the file's
  * serve a metric the catalogue lacks (the reader resolves both, and primary). */
-static void metric_add(struct vms_compare *c, const struct cmp_ctx *x, struct vms_cmp_workload *w,
-                       const char *name, const struct vms_rdoc_metric *rm)
+static void metric_add(struct vms_compare *c, const struct cmp_ctx *x,
+                       struct vms_compare_workload *w, const char *name,
+                       const struct vms_rdoc_metric *rm)
 {
 	const struct vms_metric_def *d = vms_metric_find(name);
-	struct vms_cmp_metric *m;
+	struct vms_compare_metric *m;
 	size_t k;
 
 	w->metrics = vms_xrealloc(w->metrics, (w->n_metrics + 1) * sizeof(*w->metrics));
@@ -360,7 +363,7 @@ static void metric_add(struct vms_compare *c, const struct cmp_ctx *x, struct vm
 		if (w->present[k - 1]) {
 			build_cell(c, x, w, m, k - 1);
 		} else {
-			struct vms_cmp_cell *cell = &m->cells[k - 1];
+			struct vms_compare_cell *cell = &m->cells[k - 1];
 
 			/* the workload is not in that file: an empty side, reported as not compared
 			 */
@@ -379,7 +382,7 @@ static void metric_add(struct vms_compare *c, const struct cmp_ctx *x, struct vm
 	}
 }
 
-static void metric_release(const struct vms_compare *c, struct vms_cmp_metric *m)
+static void metric_release(const struct vms_compare *c, struct vms_compare_metric *m)
 {
 	size_t k;
 
@@ -392,7 +395,7 @@ static void metric_release(const struct vms_compare *c, struct vms_cmp_metric *m
 }
 
 /* True when a derived count has no event anywhere: such rows are left out. */
-static int derived_all_zero(const struct vms_compare *c, const struct vms_cmp_metric *m)
+static int derived_all_zero(const struct vms_compare *c, const struct vms_compare_metric *m)
 {
 	size_t k;
 
@@ -434,7 +437,7 @@ static int row_exists(const struct vms_compare *c, const char *name, const char 
 static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const char *name,
                            const char *variant)
 {
-	struct vms_cmp_workload *w;
+	struct vms_compare_workload *w;
 	size_t k, i, j, su, any = 0;
 
 	if (!name || row_exists(c, name, variant))
@@ -452,7 +455,7 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 
 		for (su = 0; su < x->cols[k].n && su < VMS_ARRAY_SIZE(wls); su++)
 			wls[su] = col_wl(c, x, k, su, w);
-		vms_cmp_busy_of(&w->busy[k], wls, su, c->opts.disturbed_above);
+		vms_compare_busy_of(&w->busy[k], wls, su, c->opts.disturbed_above);
 	}
 	for (k = 1; k < c->n_files; k++) {
 		for (su = 0; su < x->cols[k].n; su++)
@@ -504,12 +507,12 @@ static void build_workload(struct vms_compare *c, const struct cmp_ctx *x, const
 }
 
 /* The file's idle audio baseline: its Sound figures (has_baseline), and whether it skipped. */
-static void file_baseline(struct vms_cmp_file *f, const struct vms_rdoc *d)
+static void file_baseline(struct vms_compare_file *f, const struct vms_rdoc *d)
 {
 	const struct vms_rdoc_metric *u = vms_rdoc_baseline_metric(d, "underruns");
 
 	f->baseline_skipped = u && u->n_values && u->values[0] > 0;
-	vms_report_sound_of_baseline(d, &f->baseline);
+	vms_compare_sound_of_baseline(d, &f->baseline);
 	f->has_baseline = f->baseline.present;
 }
 
@@ -525,27 +528,27 @@ static char *file_label(const struct vms_rdoc *d, const char *path)
 static void holm_column(struct vms_compare *c, size_t k)
 {
 	size_t i, j, n = 0, cap = 0;
-	struct vms_cmp_cell **cells = NULL;
-	const struct vms_cmp_metric **ms = NULL;
-	const struct vms_cmp_workload **ws = NULL;
+	struct vms_compare_cell **cells = NULL;
+	const struct vms_compare_metric **ms = NULL;
+	const struct vms_compare_workload **ws = NULL;
 	double *p, *adj;
 
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
-			struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
-			struct vms_cmp_cell *cell = &m->cells[k];
+			struct vms_compare_metric *m = &c->workloads[i].metrics[j];
+			struct vms_compare_cell *cell = &m->cells[k];
 
 			/* Tests that cannot reach significance do not count (Tarone): Fisher
 			 * with no event on either side, and exact comparisons of constant
 			 * samples (no sampling noise to control) */
-			if ((cell->method == VMS_CMP_FISHER && !m->base.events &&
+			if ((cell->method == VMS_METHOD_FISHER && !m->base.events &&
 			     !cell->side.events) ||
-			    (cell->method != VMS_CMP_FISHER && m->base.s.sd == 0 &&
+			    (cell->method != VMS_METHOD_FISHER && m->base.s.sd == 0 &&
 			     cell->side.s.sd == 0))
 				continue;
 			/* failed_runs and oom_kills decide by their own one-sided test */
 			if (!m->primary || !c->workloads[i].present[k] || cell->by_design ||
-			    m->derived || isnan(cell->p_worse) || cell->method == VMS_CMP_NONE ||
+			    m->derived || isnan(cell->p_worse) || cell->method == VMS_METHOD_NONE ||
 			    cell->verdict == VMS_VERDICT_NOT_COMPARABLE ||
 			    cell->verdict == VMS_VERDICT_INFO)
 				continue;
@@ -572,15 +575,15 @@ static void holm_column(struct vms_compare *c, size_t k)
 		p[i] = cells[i]->p_better;
 	vms_holm(p, n, adj);
 	for (i = 0; i < n; i++) {
-		struct vms_cmp_cell *cell = cells[i];
+		struct vms_compare_cell *cell = cells[i];
 
 		cell->p_adj_better = adj[i];
 		cell->p_adj =
 		    cell->p_worse <= cell->p_better ? cell->p_adj_worse : cell->p_adj_better;
-		if (cell->method == VMS_CMP_FISHER)
-			vms_cmp_decide_fisher(&c->opts, ms[i], cell, c->family[k]);
+		if (cell->method == VMS_METHOD_FISHER)
+			vms_compare_decide_fisher(&c->opts, ms[i], cell, c->family[k]);
 		else
-			vms_cmp_decide_t(&c->opts, ms[i], cell, c->family[k]);
+			vms_compare_decide_t(&c->opts, ms[i], cell, c->family[k]);
 		finish_cell(c, ws[i], ms[i], cell, k);
 	}
 	free(p);
@@ -633,7 +636,7 @@ static void file_rows(struct vms_compare *c, const struct cmp_ctx *x, size_t n_s
 	size_t i, k;
 
 	for (k = 0; k < n_sides; k++)
-		vms_cmp_check_suites(c, k, x->cols[k].docs, x->cols[k].n, base);
+		vms_compare_check_suites(c, k, x->cols[k].docs, x->cols[k].n, base);
 	for (i = 0; i < base->n_workloads; i++) {
 		const struct vms_rdoc_workload *wl = &base->workloads[i];
 
@@ -658,7 +661,7 @@ static void file_rows(struct vms_compare *c, const struct cmp_ctx *x, size_t n_s
 }
 
 void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opts,
-                       const struct vms_cmp_input *in)
+                       const struct vms_compare_input *in)
 {
 	size_t n_sides = vms_compare_sides(in), i, k;
 	struct vms_rdoc *rd = vms_xcalloc(in->n + 1, sizeof(*rd));
@@ -717,7 +720,7 @@ void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opt
 	for (k = 1; k < n_sides; k++) {
 		vms_envdiff_of(&x.cols[0].docs[0], &x.cols[k].docs[0], &c->env[k - 1]);
 		if (c->variants)
-			vms_cmp_variant_settings_diff(&rd[0], 0, k, &c->env[k - 1]);
+			vms_compare_variant_settings_diff(&rd[0], 0, k, &c->env[k - 1]);
 	}
 	if (c->variants)
 		variant_rows(c, &x, &rd[0], n_sides);
@@ -738,7 +741,7 @@ void vms_compare_release(struct vms_compare *c)
 	size_t i, j;
 
 	for (i = 0; i < c->n_workloads; i++) {
-		struct vms_cmp_workload *w = &c->workloads[i];
+		struct vms_compare_workload *w = &c->workloads[i];
 
 		for (j = 0; j < w->n_metrics; j++)
 			metric_release(c, &w->metrics[j]);

@@ -31,7 +31,7 @@ struct vms_compare_opts {
 /* The defaults above: 2 %, 0.05, 5 %, 50 %, no force, 5 %. */
 void vms_compare_opts_init(struct vms_compare_opts *o);
 
-enum vms_verdict {
+enum vms_compare_verdict {
 	VMS_VERDICT_INFO, /* better = "none": numbers only */
 	VMS_VERDICT_REGRESSION,
 	VMS_VERDICT_IMPROVEMENT,
@@ -44,29 +44,29 @@ enum vms_verdict {
 	VMS_VERDICT_CANNOT_TELL, /* a side has no successful run of the workload */
 	VMS_VERDICT_MISSING,     /* the metric is absent from one side, or has no value there */
 	VMS_VERDICT_CONFOUNDED,  /* a timing change that other processes on the CPUs of the busier
-	                          * side could explain (struct vms_cmp_busy) */
+	                          * side could explain (struct vms_compare_busy) */
 };
 /* "regression", "probably regression", "no change", ... */
-const char *vms_verdict_name(enum vms_verdict v);
+const char *vms_compare_verdict_name(enum vms_compare_verdict v);
 
-enum vms_cmp_method {
-	VMS_CMP_NONE,       /* nothing computed (missing, too few runs, not comparable) */
-	VMS_CMP_LOG_T,      /* Welch on log-values: ratio of geometric means */
-	VMS_CMP_RAW_T,      /* Welch on raw values (a value <= 0 was present) */
-	VMS_CMP_FISHER,     /* count kind: runs with an event, Fisher's exact test */
-	VMS_CMP_PAIRED_LOG, /* variants of one file: paired t on ln(b_i / a_i), runs paired by
-	                     * their index (made together) */
-	VMS_CMP_PAIRED_RAW, /* the same on b_i - a_i (a value <= 0 was present) */
-	VMS_CMP_SUITES_LOG, /* several suites per side, drift between them beyond the runs'
-	                     * spread: t-test on the suites' log means */
-	VMS_CMP_YUEN_LOG,   /* an outlier on a side: Yuen's test of the 20 % trimmed means of
-	                     * the log-values (ratio of the trimmed geometric means) */
+enum vms_compare_method {
+	VMS_METHOD_NONE,       /* nothing computed (missing, too few runs, not comparable) */
+	VMS_METHOD_LOG_T,      /* Welch on log-values: ratio of geometric means */
+	VMS_METHOD_RAW_T,      /* Welch on raw values (a value <= 0 was present) */
+	VMS_METHOD_FISHER,     /* count kind: runs with an event, Fisher's exact test */
+	VMS_METHOD_PAIRED_LOG, /* variants of one file: paired t on ln(b_i / a_i), runs paired by
+	                        * their index (made together) */
+	VMS_METHOD_PAIRED_RAW, /* the same on b_i - a_i (a value <= 0 was present) */
+	VMS_METHOD_SUITES_LOG, /* several suites per side, drift between them beyond the runs'
+	                        * spread: t-test on the suites' log means */
+	VMS_METHOD_YUEN_LOG,   /* an outlier on a side: Yuen's test of the 20 % trimmed means of
+	                        * the log-values (ratio of the trimmed geometric means) */
 };
-const char *vms_cmp_method_name(enum vms_cmp_method m);
+const char *vms_compare_method_name(enum vms_compare_method m);
 
 /* One side of a metric: its non-null samples in run order and their summary. For count metrics
  * also the runs with an event (value > 0) among them. */
-struct vms_cmp_side {
+struct vms_compare_side {
 	int present;     /* the file has the metric (a derived count: the workload has runs) */
 	double *values;  /* s.n values (nulls left out), in run order; owned by the model */
 	size_t *runs;    /* runs[i]: the run values[i] comes from (its index in samples/runs[]) */
@@ -84,11 +84,11 @@ struct vms_cmp_side {
 
 /* One metric of one other file against BASE. change/lo/hi are ratios (1.05 = +5 %), NAN when
  * not defined. For Fisher, change is the ratio of the mean counts (NAN if the base mean is 0). */
-struct vms_cmp_cell {
-	struct vms_cmp_side side;
-	enum vms_cmp_method method;
+struct vms_compare_cell {
+	struct vms_compare_side side;
+	enum vms_compare_method method;
 	double change, lo, hi, p;
-	enum vms_verdict verdict;
+	enum vms_compare_verdict verdict;
 	unsigned runs_needed; /* inconclusive: runs per side to detect opts.detect; 0 = unknown */
 	unsigned runs_have;   /* the smaller n of the two sides */
 	int unstable_side;    /* unstable: 0 = base, 1 = other, 2 = both */
@@ -116,21 +116,21 @@ struct vms_cmp_cell {
 
 /* unit, better and kind are the file's own (the first file that has the metric), completed from
  * the catalogue; a metric the catalogue lacks (from a newer vmsuite) has def NULL and audio 0. */
-struct vms_cmp_metric {
+struct vms_compare_metric {
 	char *name, *unit;
 	enum vms_better better;
 	const struct vms_metric_def *def; /* its catalogue row, or NULL */
 	int primary, count;
 	int audio;   /* a sound, latency or probe metric: the Sound section */
 	int derived; /* derived from runs[] (catalogue source "runs") */
-	struct vms_cmp_side base;
-	struct vms_cmp_cell *cells; /* one per other file */
+	struct vms_compare_side base;
+	struct vms_compare_cell *cells; /* one per other file */
 };
 
 /* What else ran on the emulated machine's CPUs during one side's runs of a workload: the runs'
  * other_cpu_pct samples (CPU time of processes outside the suite, % of the CPUs), pooled over
  * the side's suites. known 0: no run recorded it (an older result file). */
-struct vms_cmp_busy {
+struct vms_compare_busy {
 	int known;
 	size_t runs;      /* runs with an other_cpu_pct sample */
 	size_t disturbed; /* ... above opts.disturbed_above */
@@ -140,20 +140,20 @@ struct vms_cmp_busy {
 	double io_mean, io_max; /* over those runs, MiB */
 };
 
-struct vms_cmp_workload {
+struct vms_compare_workload {
 	char *name;
 	char *variant; /* files matched by this variant label (files with several variants), or
 	                * NULL: by name alone */
 	char *display; /* name, or "name [variant]" */
-	struct vms_cmp_metric *metrics;
+	struct vms_compare_metric *metrics;
 	size_t n_metrics;
 	int *present; /* per other file: 1 when the workload is in it */
 
 	/* per column ([0] = BASE): what other processes took of the CPUs during its runs */
-	struct vms_cmp_busy *busy;
+	struct vms_compare_busy *busy;
 };
 
-struct vms_cmp_file {
+struct vms_compare_file {
 	char *path, *label;
 	char *variant;   /* the variant this column is (variants of one file compared), or NULL */
 	size_t n_suites; /* result files on this side (vmsuite compare A1 A2 -- B1 B2) */
@@ -162,15 +162,15 @@ struct vms_cmp_file {
 	/* the idle audio baseline, one window per file (no statistics): its figures when
 	 * has_baseline; skipped = it had underruns with no workload running */
 	int has_baseline, baseline_skipped;
-	struct vms_report_sound baseline;
+	struct vms_compare_sound baseline;
 };
 
 struct vms_compare {
 	struct vms_compare_opts opts;
-	struct vms_cmp_file *files; /* [0] = BASE */
+	struct vms_compare_file *files; /* [0] = BASE */
 	size_t n_files;
 	struct vms_envdiff *env; /* [i - 1] = file i against BASE */
-	struct vms_cmp_workload *workloads;
+	struct vms_compare_workload *workloads;
 	size_t n_workloads;
 	char **not_compared; /* "name (only in FILE)" lines */
 	size_t n_not_compared;
@@ -189,7 +189,7 @@ struct vms_compare {
  * document is its own side. One document with several variants: its variants are the sides
  * (the first is BASE). decisive: metric names that decide the verdict instead of the primary
  * ones (NULL = primary). */
-struct vms_cmp_input {
+struct vms_compare_input {
 	json_t *const *docs;
 	const char *const *paths;
 	const size_t *side;
@@ -198,7 +198,7 @@ struct vms_cmp_input {
 	size_t n_decisive;
 };
 /* The number of sides vms_compare_build() would make of in (columns). */
-size_t vms_compare_sides(const struct vms_cmp_input *in);
+size_t vms_compare_sides(const struct vms_compare_input *in);
 
 /* Builds the comparison of the input's sides: in->docs[1..n) against in->docs[0] (loaded
  * result documents; paths name them in the output), or sides of several suites, the variants
@@ -206,11 +206,11 @@ size_t vms_compare_sides(const struct vms_cmp_input *in);
  * (aborts on OOM); the documents are only read and may be freed afterwards. Release with
  * vms_compare_release(). */
 void vms_compare_build(struct vms_compare *c, const struct vms_compare_opts *opts,
-                       const struct vms_cmp_input *in);
+                       const struct vms_compare_input *in);
 void vms_compare_release(struct vms_compare *c);
 
 /* What the VERDICT block of other file k (0 = the first after BASE) says. */
-enum vms_cmp_outcome {
+enum vms_compare_outcome {
 	VMS_OUTCOME_NO_REGRESSION,  /* no regression shown: no deciding metric regressed, but one
 	                             * is not decided (inconclusive, probably) */
 	VMS_OUTCOME_REGRESSION,     /* a deciding metric regressed */
@@ -223,12 +223,12 @@ enum vms_cmp_outcome {
 	VMS_OUTCOME_NO_CHANGE,      /* shown: every deciding metric is "no change" (its interval
 	                             * inside the threshold) or an improvement */
 };
-enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k);
+enum vms_compare_outcome vms_compare_outcome(const struct vms_compare *c, size_t k);
 
 /* The verdicts of the deciding metrics of side k + 1 (primary, on both sides' workloads, not
  * left out by design), counted once: vms_compare_outcome() decides on them and the VERDICT
  * line of every format says them. */
-struct vms_cmp_tally {
+struct vms_compare_tally {
 	size_t primary;     /* deciding metrics */
 	size_t regressions; /* regression */
 	size_t improved;    /* improvement */
@@ -242,7 +242,7 @@ struct vms_cmp_tally {
 	size_t common;      /* workloads on both sides */
 };
 /* Fills *t for side k + 1. Never fails. */
-void vms_compare_tally(const struct vms_compare *c, size_t k, struct vms_cmp_tally *t);
+void vms_compare_tally(const struct vms_compare *c, size_t k, struct vms_compare_tally *t);
 
 /* Exit status the model calls for: 1 if a deciding metric regressed in some file, else 2 if a
  * file is not comparable or cannot tell, else 0 (docs/compare.md). */
@@ -262,7 +262,7 @@ int vms_compare_bisect_status(const struct vms_compare *c);
  * undecided one's. Sound metrics not recorded by design are left out. */
 int vms_compare_decided(const struct vms_compare *c, size_t k);
 /* The same for one cell: 1 when its verdict is a regression, an improvement or no change. */
-int vms_cmp_cell_decided(const struct vms_cmp_cell *c);
+int vms_compare_cell_decided(const struct vms_compare_cell *c);
 
 /* Every name must be a metric of some workload of some document, or a metric derived from
  * runs[] (failed_runs): a typo would leave the verdict with nothing to decide. 0, or -EINVAL
@@ -285,18 +285,18 @@ unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k);
 
 /* The verdict of a Fisher cell (p-values set); fam: the size of the Holm family it is in (its
  * adjusted one-sided p-values decide), 0 outside it. */
-void vms_cmp_decide_fisher(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
-                           struct vms_cmp_cell *c, size_t fam);
+void vms_compare_decide_fisher(const struct vms_compare_opts *o, const struct vms_compare_metric *m,
+                               struct vms_compare_cell *c, size_t fam);
 /* Tests a count metric's cell (runs with an event, Fisher's exact test) and decides it. */
-void vms_cmp_judge_fisher(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
-                          struct vms_cmp_cell *c);
+void vms_compare_judge_fisher(const struct vms_compare_opts *o, const struct vms_compare_metric *m,
+                              struct vms_compare_cell *c);
 /* The verdict of a t cell (change, bounds and p-values set); fam as for Fisher. */
-void vms_cmp_decide_t(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
-                      struct vms_cmp_cell *c, size_t fam);
+void vms_compare_decide_t(const struct vms_compare_opts *o, const struct vms_compare_metric *m,
+                          struct vms_compare_cell *c, size_t fam);
 /* Tests a measured metric's cell (paired when the sides' runs pair, suite means for sides of
  * several suites, else Welch or Yuen on the logs) and decides it outside any family. */
-void vms_cmp_judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *m,
-                     struct vms_cmp_cell *c, int paired);
+void vms_compare_judge_t(const struct vms_compare *cmp, const struct vms_compare_metric *m,
+                         struct vms_compare_cell *c, int paired);
 
 /* ---- parts of the model in compare/sides.c (for compare/compare.c) --------------------- */
 
@@ -304,34 +304,36 @@ void vms_cmp_judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric 
  * geometric mean is one observation. ch gets the change, *drift and *within the between-suite
  * drift and the runs' spread (log units) measured from the runs. 0, or -EINVAL (too few values
  * or suites), -EDOM (a value <= 0, or every suite mean the same: the runs may decide then). */
-int vms_cmp_suite_means_change(const struct vms_cmp_side *a, const struct vms_cmp_side *b,
-                               double alpha, struct vms_change *ch, double *drift, double *within);
+int vms_compare_suite_means_change(const struct vms_compare_side *a,
+                                   const struct vms_compare_side *b, double alpha,
+                                   struct vms_change *ch, double *drift, double *within);
 
 /* Checks suites docs[1..n) of side k against its first suite docs[0] and, for k > 0, against
  * base (BASE's first suite): what they show goes to c->env of side k, or of every other side
  * for k = 0, with keys "b2.json: KEY" (against BASE) and "b2.json vs b1.json: KEY" (within the
  * side). Another kernel within a side, other variants and a workload some suites lack are
  * hard; another label is soft. Never fails (aborts on OOM). */
-void vms_cmp_check_suites(struct vms_compare *c, size_t k, const struct vms_rdoc *docs, size_t n,
-                          const struct vms_rdoc *base);
+void vms_compare_check_suites(struct vms_compare *c, size_t k, const struct vms_rdoc *docs,
+                              size_t n, const struct vms_rdoc *base);
 
 /* What other processes took of the CPUs during the runs of the n workloads wls (one
  * per suite of a side; NULL entries skipped): their other_cpu_pct samples, a run above `above`
  * (in %) disturbed. b->known 0 when no run recorded it. Also their other_io_mb samples
  * (b->io_runs 0 when none). */
-void vms_cmp_busy_of(struct vms_cmp_busy *b, const struct vms_rdoc_workload *const *wls, size_t n,
-                     double above);
+void vms_compare_busy_of(struct vms_compare_busy *b, const struct vms_rdoc_workload *const *wls,
+                         size_t n, double above);
 
 /* True when the disturbance of the busier side (w->busy, side k + 1 against BASE) could explain
  * cell c of metric m: a timing metric (elapsed_s, the workload's rates, the sound and latency
  * metrics) changed the way busier CPUs move it, and that side had disturbed runs and more of
  * other processes' CPU time on average. */
-int vms_cmp_disturbance_explains(const struct vms_cmp_workload *w, const struct vms_cmp_metric *m,
-                                 const struct vms_cmp_cell *c, size_t k);
+int vms_compare_disturbance_explains(const struct vms_compare_workload *w,
+                                     const struct vms_compare_metric *m,
+                                     const struct vms_compare_cell *c, size_t k);
 
 /* The settings in which variant b of doc differs from variant a, added to d as expected
  * differences ("variant: NAME"): what the tester chose to vary. */
-void vms_cmp_variant_settings_diff(const struct vms_rdoc *doc, size_t a, size_t b,
-                                   struct vms_envdiff *d);
+void vms_compare_variant_settings_diff(const struct vms_rdoc *doc, size_t a, size_t b,
+                                       struct vms_envdiff *d);
 
 #endif

@@ -13,7 +13,7 @@
 #include "core/metric.h"
 #include "core/util.h"
 
-static enum vms_verdict direction(const struct vms_cmp_metric *m, int up, int sure)
+static enum vms_compare_verdict direction(const struct vms_compare_metric *m, int up, int sure)
 {
 	int worse = m->better == VMS_BETTER_LOWER ? up : !up;
 
@@ -23,7 +23,7 @@ static enum vms_verdict direction(const struct vms_cmp_metric *m, int up, int su
 }
 
 /* True when a change of this metric upwards is worse (more time, more events). */
-static int worse_up(const struct vms_cmp_metric *m)
+static int worse_up(const struct vms_compare_metric *m)
 {
 	return m->better == VMS_BETTER_LOWER;
 }
@@ -33,10 +33,10 @@ static int worse_up(const struct vms_cmp_metric *m)
  * metrics). A derived count (failed_runs, oom_kills) is never in the family: its one-sided
  * p decides alone, and any event on the worse side with none on the other is at least "cannot
  * tell" (a kernel on which the workload sometimes fails is not shown good). */
-void vms_cmp_decide_fisher(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
-                           struct vms_cmp_cell *c, size_t fam)
+void vms_compare_decide_fisher(const struct vms_compare_opts *o, const struct vms_compare_metric *m,
+                               struct vms_compare_cell *c, size_t fam)
 {
-	const struct vms_cmp_side *b = &m->base, *x = &c->side;
+	const struct vms_compare_side *b = &m->base, *x = &c->side;
 	int up = x->s.n && b->s.n && (double)x->events / x->s.n > (double)b->events / b->s.n;
 	int bad_more = worse_up(m);
 	unsigned worse_ev = bad_more ? x->events : b->events,
@@ -83,29 +83,29 @@ void vms_cmp_decide_fisher(const struct vms_compare_opts *o, const struct vms_cm
 	                           : (double)x->events / x->s.n >= (double)b->events / b->s.n);
 }
 
-void vms_cmp_judge_fisher(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
-                          struct vms_cmp_cell *c)
+void vms_compare_judge_fisher(const struct vms_compare_opts *o, const struct vms_compare_metric *m,
+                              struct vms_compare_cell *c)
 {
-	const struct vms_cmp_side *b = &m->base, *x = &c->side;
+	const struct vms_compare_side *b = &m->base, *x = &c->side;
 	double more = vms_fisher_greater(b->events, b->s.n, x->events, x->s.n),
 	       less = vms_fisher_greater(x->events, x->s.n, b->events, b->s.n);
 
-	c->method = VMS_CMP_FISHER;
+	c->method = VMS_METHOD_FISHER;
 	c->p = vms_fisher_exact(b->events, b->s.n, x->events, x->s.n);
 	c->p_worse = worse_up(m) ? more : less;
 	c->p_better = worse_up(m) ? less : more;
 	c->change = b->s.mean > 0 ? x->s.mean / b->s.mean : NAN;
 	c->lo = c->hi = NAN;
-	vms_cmp_decide_fisher(o, m, c, 0);
+	vms_compare_decide_fisher(o, m, c, 0);
 }
 
 /* Marks an unstable cell: runs that disagree too much for the test, on the log scale (the
  * spread of ln x beyond --cv-limit; for pairs, of the log ratios), or by their shape (two
  * groups, or more outliers than the trimmed test removes). */
-static void check_unstable(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
-                           struct vms_cmp_cell *c)
+static void check_unstable(const struct vms_compare_opts *o, const struct vms_compare_metric *m,
+                           struct vms_compare_cell *c)
 {
-	const struct vms_cmp_side *sd[2] = {&m->base, &c->side};
+	const struct vms_compare_side *sd[2] = {&m->base, &c->side};
 	int bad[2] = {0, 0}, i;
 
 	if (c->pairs) {
@@ -133,8 +133,8 @@ static void check_unstable(const struct vms_compare_opts *o, const struct vms_cm
  * one-sided bound at level alpha / fam beyond the threshold in the worse direction (which
  * implies a Holm-adjusted one-sided p below alpha), "probably" a Holm-adjusted one-sided p
  * below alpha / 2; outside it the two-sided interval and p decide. */
-void vms_cmp_decide_t(const struct vms_compare_opts *o, const struct vms_cmp_metric *m,
-                      struct vms_cmp_cell *c, size_t fam)
+void vms_compare_decide_t(const struct vms_compare_opts *o, const struct vms_compare_metric *m,
+                          struct vms_compare_cell *c, size_t fam)
 {
 	double th = o->threshold, a1 = fam ? o->alpha / fam : o->alpha / 2;
 	int wu = worse_up(m), reg, imp, prob_w, prob_b;
@@ -196,7 +196,7 @@ void vms_cmp_decide_t(const struct vms_compare_opts *o, const struct vms_cmp_met
 
 /* The spread the runs-needed estimate uses: the larger sd of ln x of the sides (the larger cv
  * when a value is <= 0); judge_t() replaces it by the sd of the log ratios for pairs. */
-static double cell_cv(const struct vms_cmp_metric *m, const struct vms_cmp_cell *c)
+static double cell_cv(const struct vms_compare_metric *m, const struct vms_compare_cell *c)
 {
 	double cvb = m->base.lsd, cvx = c->side.lsd;
 
@@ -208,8 +208,8 @@ static double cell_cv(const struct vms_cmp_metric *m, const struct vms_cmp_cell 
 }
 
 /* The pairs (base value, other value) of the same suite and run index; returns their count. */
-static size_t make_pairs(const struct vms_cmp_side *a, const struct vms_cmp_side *b, double *pa,
-                         double *pb)
+static size_t make_pairs(const struct vms_compare_side *a, const struct vms_compare_side *b,
+                         double *pa, double *pb)
 {
 	size_t i, j, n = 0;
 
@@ -223,18 +223,18 @@ static size_t make_pairs(const struct vms_cmp_side *a, const struct vms_cmp_side
 	return n;
 }
 
-void vms_cmp_judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric *m,
-                     struct vms_cmp_cell *c, int paired)
+void vms_compare_judge_t(const struct vms_compare *cmp, const struct vms_compare_metric *m,
+                         struct vms_compare_cell *c, int paired)
 {
 	const struct vms_compare_opts *o = &cmp->opts;
-	const struct vms_cmp_side *a = &m->base, *b = &c->side;
+	const struct vms_compare_side *a = &m->base, *b = &c->side;
 	size_t na = a->s.n, nb = b->s.n;
 	double cv = cell_cv(m, c);
 	struct vms_change ch;
 	int ret = -EINVAL, runs_decide;
 
 	c->runs_have = (unsigned)(na < nb ? na : nb);
-	c->method = VMS_CMP_NONE;
+	c->method = VMS_METHOD_NONE;
 	if (paired) {
 		double *pa = vms_xcalloc(na + 1, sizeof(*pa)),
 		       *pb = vms_xcalloc(na + 1, sizeof(*pb));
@@ -244,8 +244,8 @@ void vms_cmp_judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric 
 		if (!ret) {
 			struct vms_summary sd;
 
-			c->method =
-			    ch.method == VMS_CHANGE_LOG ? VMS_CMP_PAIRED_LOG : VMS_CMP_PAIRED_RAW;
+			c->method = ch.method == VMS_CHANGE_LOG ? VMS_METHOD_PAIRED_LOG
+			                                        : VMS_METHOD_PAIRED_RAW;
 			c->pairs = n;
 			c->runs_have = (unsigned)n;
 			for (i = 0; i < n; i++)
@@ -259,9 +259,9 @@ void vms_cmp_judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric 
 		free(pb);
 	}
 	if (ret && (a->n_suites > 1 || b->n_suites > 1)) {
-		ret = vms_cmp_suite_means_change(a, b, o->alpha, &ch, &c->drift, &c->within);
+		ret = vms_compare_suite_means_change(a, b, o->alpha, &ch, &c->drift, &c->within);
 		if (!ret)
-			c->method = VMS_CMP_SUITES_LOG;
+			c->method = VMS_METHOD_SUITES_LOG;
 	}
 	/* several suites: the runs decide only where the suite means cannot (a value <= 0) */
 	runs_decide = ret && (ret == -EDOM || (a->n_suites <= 1 && b->n_suites <= 1));
@@ -270,15 +270,16 @@ void vms_cmp_judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric 
 	if (runs_decide && (a->outliers || b->outliers)) {
 		ret = vms_yuen_change(a->values, na, b->values, nb, 0.2, o->alpha, &ch);
 		if (!ret)
-			c->method = VMS_CMP_YUEN_LOG;
+			c->method = VMS_METHOD_YUEN_LOG;
 	}
 	if (runs_decide && ret) {
 		ret = vms_change_test(a->values, na, b->values, nb, o->alpha, &ch);
 		if (!ret)
-			c->method = ch.method == VMS_CHANGE_LOG ? VMS_CMP_LOG_T : VMS_CMP_RAW_T;
+			c->method =
+			    ch.method == VMS_CHANGE_LOG ? VMS_METHOD_LOG_T : VMS_METHOD_RAW_T;
 	}
 	if (ret) {
-		c->method = VMS_CMP_NONE;
+		c->method = VMS_METHOD_NONE;
 		c->change = na && nb && a->s.mean > 0 ? b->s.mean / a->s.mean : NAN;
 		c->verdict =
 		    m->better == VMS_BETTER_NONE ? VMS_VERDICT_INFO : VMS_VERDICT_INCONCLUSIVE;
@@ -295,5 +296,5 @@ void vms_cmp_judge_t(const struct vms_compare *cmp, const struct vms_cmp_metric 
 	c->lo = ch.defined ? ch.lo : NAN;
 	c->hi = ch.defined ? ch.hi : NAN;
 	c->need_cv = cv;
-	vms_cmp_decide_t(o, m, c, 0);
+	vms_compare_decide_t(o, m, c, 0);
 }

@@ -18,10 +18,11 @@
  * mean twice sees no spread within the suites, so its suite means decide; the drift and the
  * runs' spread reported come from the runs themselves. 0 or -errno as vms_suites_change();
  * -EDOM also when every suite mean is the same. */
-int vms_cmp_suite_means_change(const struct vms_cmp_side *a, const struct vms_cmp_side *b,
-                               double alpha, struct vms_change *ch, double *drift, double *within)
+int vms_compare_suite_means_change(const struct vms_compare_side *a,
+                                   const struct vms_compare_side *b, double alpha,
+                                   struct vms_change *ch, double *drift, double *within)
 {
-	const struct vms_cmp_side *sd[2] = {a, b};
+	const struct vms_compare_side *sd[2] = {a, b};
 	double *v[2], dummy;
 	unsigned *su[2];
 	size_t n[2], i, side;
@@ -32,7 +33,7 @@ int vms_cmp_suite_means_change(const struct vms_cmp_side *a, const struct vms_cm
 	if (ret)
 		return ret;
 	for (side = 0; side < 2; side++) {
-		const struct vms_cmp_side *x = sd[side];
+		const struct vms_compare_side *x = sd[side];
 		size_t ns = 0, *cnt;
 		double *sum;
 
@@ -72,7 +73,7 @@ int vms_cmp_suite_means_change(const struct vms_cmp_side *a, const struct vms_cm
 /* True for the metrics that another process on the CPUs moves: the workload's wall-clock time
  * and rates, and what the audio probe hears and how late it wakes. CPU times, faults and
  * reclaim counts are the kernel's work and stay. */
-static int timing_metric(const struct vms_cmp_metric *m)
+static int timing_metric(const struct vms_compare_metric *m)
 {
 	const struct vms_metric_def *d = m->def;
 	size_t len = strlen(m->unit);
@@ -89,10 +90,11 @@ static int timing_metric(const struct vms_cmp_metric *m)
  * side had disturbed runs and more of other processes' CPU time on average. "no change" and
  * the verdicts that judge nothing are left alone; an unstable one is confounded too (other
  * processes spread the runs as well as slow them). */
-int vms_cmp_disturbance_explains(const struct vms_cmp_workload *w, const struct vms_cmp_metric *m,
-                                 const struct vms_cmp_cell *c, size_t k)
+int vms_compare_disturbance_explains(const struct vms_compare_workload *w,
+                                     const struct vms_compare_metric *m,
+                                     const struct vms_compare_cell *c, size_t k)
 {
-	const struct vms_cmp_busy *a = &w->busy[0], *b = &w->busy[k + 1];
+	const struct vms_compare_busy *a = &w->busy[0], *b = &w->busy[k + 1];
 	int worse;
 
 	if (!timing_metric(m) || m->better == VMS_BETTER_NONE || isnan(c->change) || c->change == 1)
@@ -112,8 +114,8 @@ int vms_cmp_disturbance_explains(const struct vms_cmp_workload *w, const struct 
 	return a->disturbed && a->mean > (b->known ? b->mean : 0);
 }
 
-void vms_cmp_busy_of(struct vms_cmp_busy *b, const struct vms_rdoc_workload *const *wls, size_t n,
-                     double above)
+void vms_compare_busy_of(struct vms_compare_busy *b, const struct vms_rdoc_workload *const *wls,
+                         size_t n, double above)
 {
 	size_t i, j;
 	double sum = 0;
@@ -258,8 +260,8 @@ static void add_suite_findings(struct vms_envdiff *d, const struct vms_envdiff *
 	}
 }
 
-void vms_cmp_check_suites(struct vms_compare *c, size_t k, const struct vms_rdoc *docs, size_t n,
-                          const struct vms_rdoc *base)
+void vms_compare_check_suites(struct vms_compare *c, size_t k, const struct vms_rdoc *docs,
+                              size_t n, const struct vms_rdoc *base)
 {
 	size_t s, j;
 
@@ -310,8 +312,8 @@ static const char *knob_value(const struct vms_rdoc_variant *v, const char *knob
 
 /* The settings in which variant b of doc differs from variant a, as expected differences:
  * what the tester chose to vary. */
-void vms_cmp_variant_settings_diff(const struct vms_rdoc *doc, size_t a, size_t b,
-                                   struct vms_envdiff *d)
+void vms_compare_variant_settings_diff(const struct vms_rdoc *doc, size_t a, size_t b,
+                                       struct vms_envdiff *d)
 {
 	const struct vms_rdoc_variant *va = &doc->variants[a], *vb = &doc->variants[b];
 	size_t i;

@@ -42,7 +42,7 @@ static double agg(const struct vms_rdoc_metric *ms, size_t n_ms, const char *nam
 	return acc;
 }
 
-static void add_causes(struct vms_report_sound *s, const size_t causes[VMS_CAUSE_NR], int no_data)
+static void add_causes(struct vms_compare_sound *s, const size_t causes[VMS_CAUSE_NR], int no_data)
 {
 	int i;
 
@@ -53,7 +53,7 @@ static void add_causes(struct vms_report_sound *s, const size_t causes[VMS_CAUSE
 	}
 }
 
-static void summarise(const struct vms_rdoc_metric *ms, size_t n, struct vms_report_sound *s)
+static void summarise(const struct vms_rdoc_metric *ms, size_t n, struct vms_compare_sound *s)
 {
 	s->rating = agg(ms, n, "sound_rating", 'm');
 	s->present = !isnan(s->rating);
@@ -65,7 +65,7 @@ static void summarise(const struct vms_rdoc_metric *ms, size_t n, struct vms_rep
 	s->p99_ms = agg(ms, n, "wake_p99_ms", 'm');
 }
 
-void vms_report_sound_of_workload(const struct vms_rdoc_workload *w, struct vms_report_sound *s)
+void vms_compare_sound_of_workload(const struct vms_rdoc_workload *w, struct vms_compare_sound *s)
 {
 	size_t i;
 
@@ -76,7 +76,7 @@ void vms_report_sound_of_workload(const struct vms_rdoc_workload *w, struct vms_
 			add_causes(s, w->runs[i].causes, w->runs[i].no_sound_data != NULL);
 }
 
-void vms_report_sound_of_baseline(const struct vms_rdoc *d, struct vms_report_sound *s)
+void vms_compare_sound_of_baseline(const struct vms_rdoc *d, struct vms_compare_sound *s)
 {
 	memset(s, 0, sizeof(*s));
 	if (!d->has_baseline) {
@@ -114,8 +114,8 @@ static const char *fmt_num(char *buf, size_t len, int prec, double v)
 	return buf;
 }
 
-int vms_report_sound_line(char *buf, size_t len, const char *label,
-                          const struct vms_report_sound *s)
+int vms_compare_sound_line(char *buf, size_t len, const char *label,
+                           const struct vms_compare_sound *s)
 {
 	double played = s->played_s, window = s->window_s;
 	char rating[32], pl[32], win[32], sk[32], xr[32], longest[32], p99[48] = "";
@@ -160,7 +160,7 @@ int vms_report_sound_line(char *buf, size_t len, const char *label,
 	return 0;
 }
 
-int vms_report_sound_causes_line(char *buf, size_t len, const struct vms_report_sound *s)
+int vms_compare_sound_causes_line(char *buf, size_t len, const struct vms_compare_sound *s)
 {
 	const char *sep = "";
 	size_t off;

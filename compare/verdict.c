@@ -9,7 +9,7 @@
 #include "compare/compare.h"
 #include "core/util.h"
 
-void vms_compare_tally(const struct vms_compare *c, size_t k, struct vms_cmp_tally *t)
+void vms_compare_tally(const struct vms_compare *c, size_t k, struct vms_compare_tally *t)
 {
 	size_t i, j;
 
@@ -17,8 +17,8 @@ void vms_compare_tally(const struct vms_compare *c, size_t k, struct vms_cmp_tal
 	for (i = 0; i < c->n_workloads; i++) {
 		t->common += c->workloads[i].present[k];
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
-			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
-			const struct vms_cmp_cell *cell = &m->cells[k];
+			const struct vms_compare_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_compare_cell *cell = &m->cells[k];
 
 			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
 				continue;
@@ -46,9 +46,9 @@ void vms_compare_tally(const struct vms_compare *c, size_t k, struct vms_cmp_tal
 	}
 }
 
-enum vms_cmp_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
+enum vms_compare_outcome vms_compare_outcome(const struct vms_compare *c, size_t k)
 {
-	struct vms_cmp_tally t;
+	struct vms_compare_tally t;
 
 	vms_compare_tally(c, k, &t);
 	if (t.regressions)
@@ -68,7 +68,7 @@ int vms_compare_status(const struct vms_compare *c)
 	size_t k;
 
 	for (k = 0; k + 1 < c->n_files; k++) {
-		enum vms_cmp_outcome o = vms_compare_outcome(c, k);
+		enum vms_compare_outcome o = vms_compare_outcome(c, k);
 
 		if (o == VMS_OUTCOME_REGRESSION)
 			return 1;
@@ -79,7 +79,7 @@ int vms_compare_status(const struct vms_compare *c)
 
 int vms_compare_bisect_side(const struct vms_compare *c, size_t k)
 {
-	enum vms_cmp_outcome o = vms_compare_outcome(c, k);
+	enum vms_compare_outcome o = vms_compare_outcome(c, k);
 	size_t i, j;
 
 	if (o == VMS_OUTCOME_REGRESSION)
@@ -88,8 +88,8 @@ int vms_compare_bisect_side(const struct vms_compare *c, size_t k)
 		return VMS_BISECT_SKIP;
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
-			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
-			const struct vms_cmp_cell *cell = &m->cells[k];
+			const struct vms_compare_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_compare_cell *cell = &m->cells[k];
 
 			if (!m->primary || !c->workloads[i].present[k] || cell->by_design ||
 			    cell->verdict == VMS_VERDICT_NOT_COMPARABLE)
@@ -115,7 +115,7 @@ int vms_compare_bisect_status(const struct vms_compare *c)
 	return skip ? VMS_BISECT_SKIP : 0;
 }
 
-int vms_cmp_cell_decided(const struct vms_cmp_cell *c)
+int vms_compare_cell_decided(const struct vms_compare_cell *c)
 {
 	return c->verdict == VMS_VERDICT_REGRESSION || c->verdict == VMS_VERDICT_IMPROVEMENT ||
 	       c->verdict == VMS_VERDICT_NO_CHANGE;
@@ -127,12 +127,12 @@ int vms_compare_decided(const struct vms_compare *c, size_t k)
 
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
-			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
-			const struct vms_cmp_cell *cell = &m->cells[k];
+			const struct vms_compare_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_compare_cell *cell = &m->cells[k];
 
 			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
 				continue;
-			if (!vms_cmp_cell_decided(cell))
+			if (!vms_compare_cell_decided(cell))
 				return 0;
 		}
 	return 1;
@@ -145,8 +145,8 @@ unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k)
 
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
-			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
-			const struct vms_cmp_cell *cell = &m->cells[k];
+			const struct vms_compare_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_compare_cell *cell = &m->cells[k];
 
 			if (m->primary && c->workloads[i].present[k] &&
 			    cell->verdict == VMS_VERDICT_INCONCLUSIVE && cell->runs_needed > most &&
@@ -158,7 +158,7 @@ unsigned vms_compare_runs_to_decide(const struct vms_compare *c, size_t k)
 
 size_t vms_compare_confounded(const struct vms_compare *c, size_t k)
 {
-	struct vms_cmp_tally t;
+	struct vms_compare_tally t;
 
 	vms_compare_tally(c, k, &t);
 	return t.confounded;

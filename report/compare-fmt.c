@@ -11,17 +11,17 @@
 #include "core/escape.h"
 
 /* The short form the 100-column text table uses. */
-static const char *verdict_short(enum vms_verdict v)
+static const char *verdict_short(enum vms_compare_verdict v)
 {
 	switch (v) {
 	case VMS_VERDICT_PROB_REGRESSION: return "prob. regression";
 	case VMS_VERDICT_PROB_IMPROVEMENT: return "prob. improvement";
-	default: return vms_verdict_name(v);
+	default: return vms_compare_verdict_name(v);
 	}
 }
 
 /* A number in at most 7 columns: 258.8, 15.18, 500.2k, 2.048G. NAN is "-". */
-const char *vms_cmp_fmt_num(double v, char *buf, size_t len)
+const char *vms_compare_fmt_num(double v, char *buf, size_t len)
 {
 	static const char suffix[] = "kMGTPE";
 	double a = fabs(v);
@@ -66,8 +66,8 @@ static const char *fmt_pct(double x, char *buf, size_t len)
 }
 
 /* The spread column: cv for gauges, "runs with an event / runs" for counts. */
-const char *vms_cmp_fmt_spread(const struct vms_cmp_metric *m, const struct vms_cmp_side *s,
-                               char *buf, size_t len)
+const char *vms_compare_fmt_spread(const struct vms_compare_metric *m,
+                                   const struct vms_compare_side *s, char *buf, size_t len)
 {
 	if (m->count && s->s.n)
 		snprintf(buf, len, "%u/%zu", s->events, s->s.n);
@@ -83,7 +83,7 @@ const char *vms_cmp_fmt_spread(const struct vms_cmp_metric *m, const struct vms_
 }
 
 /* "+0.8% [-1.9,+3.6]"; Fisher rows give the change of the mean count only. */
-const char *vms_cmp_fmt_change(const struct vms_cmp_cell *c, char *buf, size_t len)
+const char *vms_compare_fmt_change(const struct vms_compare_cell *c, char *buf, size_t len)
 {
 	char a[16], b[16], d[16];
 
@@ -99,7 +99,7 @@ const char *vms_cmp_fmt_change(const struct vms_cmp_cell *c, char *buf, size_t l
 }
 
 /* The n column: the runs with a value, "-" when there are none. */
-const char *vms_cmp_fmt_n(const struct vms_cmp_side *s, char *buf, size_t len)
+const char *vms_compare_fmt_n(const struct vms_compare_side *s, char *buf, size_t len)
 {
 	if (s->s.n)
 		snprintf(buf, len, "%zu", s->s.n);
@@ -108,7 +108,7 @@ const char *vms_cmp_fmt_n(const struct vms_cmp_side *s, char *buf, size_t len)
 	return buf;
 }
 
-const char *vms_cmp_fmt_p(double p, char *buf, size_t len)
+const char *vms_compare_fmt_p(double p, char *buf, size_t len)
 {
 	if (isnan(p))
 		snprintf(buf, len, "-");
@@ -119,16 +119,16 @@ const char *vms_cmp_fmt_p(double p, char *buf, size_t len)
 	return buf;
 }
 
-const char *const vms_cmp_side_names[] = {"both", "base", "other"};
+const char *const vms_compare_side_names[] = {"both", "base", "other"};
 
 /* The p-value the verdict used: Holm-adjusted for the deciding metrics, else the test's. */
-double vms_cmp_cell_p(const struct vms_cmp_cell *c)
+double vms_compare_cell_p(const struct vms_compare_cell *c)
 {
 	return isnan(c->p_adj) ? c->p : c->p_adj;
 }
 
 /* Display columns of a UTF-8 string. */
-size_t vms_cmp_display_width(const char *s)
+size_t vms_compare_display_width(const char *s)
 {
 	size_t n = 0;
 
@@ -139,12 +139,12 @@ size_t vms_cmp_display_width(const char *s)
 
 /* raw with control characters escaped (a file's string), cut to at most width display columns
  * (with "..." when cut), into buf. */
-const char *vms_cmp_fit(const char *raw, size_t width, char *buf, size_t len)
+const char *vms_compare_fit(const char *raw, size_t width, char *buf, size_t len)
 {
 	char *s = vms_text_escape(raw);
 	size_t cols = 0, i;
 
-	if (vms_cmp_display_width(s) <= width) {
+	if (vms_compare_display_width(s) <= width) {
 		snprintf(buf, len, "%s", s);
 		free(s);
 		return buf;
@@ -159,9 +159,9 @@ const char *vms_cmp_fit(const char *raw, size_t width, char *buf, size_t len)
 }
 
 /* s left-aligned in width display columns. */
-void vms_cmp_put_padded(FILE *f, const char *s, size_t width)
+void vms_compare_put_padded(FILE *f, const char *s, size_t width)
 {
-	size_t w = vms_cmp_display_width(s);
+	size_t w = vms_compare_display_width(s);
 
 	fputs(s, f);
 	for (; w < width; w++)
@@ -170,27 +170,27 @@ void vms_cmp_put_padded(FILE *f, const char *s, size_t width)
 
 /* A string of a result file (or a path) with control characters escaped, left-aligned in width
  * display columns (0: as long as it is). */
-void vms_cmp_put_str(FILE *f, const char *s, size_t width)
+void vms_compare_put_str(FILE *f, const char *s, size_t width)
 {
 	char *e = vms_text_escape(s);
 
-	vms_cmp_put_padded(f, e, width);
+	vms_compare_put_padded(f, e, width);
 	free(e);
 }
 
-char vms_cmp_file_letter(size_t k)
+char vms_compare_file_letter(size_t k)
 {
 	return k < 26 ? (char)('A' + k) : '?';
 }
 
-int vms_cmp_finish(FILE *f)
+int vms_compare_finish(FILE *f)
 {
 	return ferror(f) ? -EIO : 0;
 }
 
 /* A file's idle baseline figures without their label (the table says what they are, so a
  * line fits 100 columns), or that it has none; no final newline. */
-void vms_cmp_baseline_put(const struct vms_cmp_file *file, FILE *f)
+void vms_compare_baseline_put(const struct vms_compare_file *file, FILE *f)
 {
 	if (file->has_baseline)
 		vms_report_sound_put(f, &file->baseline);
@@ -200,27 +200,27 @@ void vms_cmp_baseline_put(const struct vms_cmp_file *file, FILE *f)
 
 /* What each test that the model used means, one line each with prefix, and how the deciding
  * verdicts were corrected; the drift measured between suites. */
-void vms_cmp_tests_note(const struct vms_compare *c, FILE *f, const char *prefix)
+void vms_compare_tests_note(const struct vms_compare *c, FILE *f, const char *prefix)
 {
 	static const char *const what[] = {
-	    [VMS_CMP_LOG_T] = "Welch's t-test on log-values: change = ratio of geometric means",
-	    [VMS_CMP_RAW_T] = "Welch's t-test on raw values (a value <= 0): change of the mean",
-	    [VMS_CMP_FISHER] = "Fisher's exact test on the runs with an event (count rows)",
-	    [VMS_CMP_PAIRED_LOG] = "paired t-test on ln(B_i/A_i), run i of both made together; "
-	                           "change = exp(mean)",
-	    [VMS_CMP_PAIRED_RAW] = "paired t-test on B_i - A_i (a value <= 0), runs paired by "
-	                           "their index",
-	    [VMS_CMP_SUITES_LOG] = "t-test on the suites' log means (each suite one "
-	                           "observation, its drift included)",
-	    [VMS_CMP_YUEN_LOG] = "Yuen's test of 20% trimmed log means (an outlier on a side)",
+	    [VMS_METHOD_LOG_T] = "Welch's t-test on log-values: change = ratio of geometric means",
+	    [VMS_METHOD_RAW_T] = "Welch's t-test on raw values (a value <= 0): change of the mean",
+	    [VMS_METHOD_FISHER] = "Fisher's exact test on the runs with an event (count rows)",
+	    [VMS_METHOD_PAIRED_LOG] = "paired t-test on ln(B_i/A_i), run i of both made together; "
+	                              "change = exp(mean)",
+	    [VMS_METHOD_PAIRED_RAW] = "paired t-test on B_i - A_i (a value <= 0), runs paired by "
+	                              "their index",
+	    [VMS_METHOD_SUITES_LOG] = "t-test on the suites' log means (each suite one "
+	                              "observation, its drift included)",
+	    [VMS_METHOD_YUEN_LOG] = "Yuen's test of 20% trimmed log means (an outlier on a side)",
 	};
-	int used[VMS_CMP_YUEN_LOG + 1] = {0};
+	int used[VMS_METHOD_YUEN_LOG + 1] = {0};
 	size_t i, j, k, pairs = 0, family = 0;
 
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++)
 			for (k = 0; k + 1 < c->n_files; k++) {
-				const struct vms_cmp_cell *cell =
+				const struct vms_compare_cell *cell =
 				    &c->workloads[i].metrics[j].cells[k];
 
 				used[cell->method] = 1;
@@ -228,11 +228,11 @@ void vms_cmp_tests_note(const struct vms_compare *c, FILE *f, const char *prefix
 					pairs = cell->pairs;
 			}
 	fprintf(f, "%sTests used:\n", prefix);
-	for (i = VMS_CMP_LOG_T; i <= VMS_CMP_YUEN_LOG; i++)
+	for (i = VMS_METHOD_LOG_T; i <= VMS_METHOD_YUEN_LOG; i++)
 		if (used[i])
 			fprintf(f, "%s  %-10s %s\n", prefix,
-			        vms_cmp_method_name((enum vms_cmp_method)i), what[i]);
-	if (used[VMS_CMP_PAIRED_LOG] || used[VMS_CMP_PAIRED_RAW])
+			        vms_compare_method_name((enum vms_compare_method)i), what[i]);
+	if (used[VMS_METHOD_PAIRED_LOG] || used[VMS_METHOD_PAIRED_RAW])
 		fprintf(f,
 		        "%s  (up to %zu pairs; a paired test removes the drift that hits both "
 		        "variants alike)\n",
@@ -253,7 +253,7 @@ void vms_cmp_tests_note(const struct vms_compare *c, FILE *f, const char *prefix
 
 /* Other processes on the CPUs per workload and side, when some file recorded it; nothing for
  * older files. */
-void vms_cmp_busy_note(const struct vms_compare *c, FILE *f, const char *prefix)
+void vms_compare_busy_note(const struct vms_compare *c, FILE *f, const char *prefix)
 {
 	size_t i, k, any = 0, shared = 0, io = 0;
 
@@ -272,11 +272,11 @@ void vms_cmp_busy_note(const struct vms_compare *c, FILE *f, const char *prefix)
 	           : "");
 	for (i = 0; i < c->n_workloads; i++)
 		for (k = 0; k < c->n_files; k++) {
-			const struct vms_cmp_busy *b = &c->workloads[i].busy[k];
+			const struct vms_compare_busy *b = &c->workloads[i].busy[k];
 
 			fprintf(f, "%s  ", prefix);
-			vms_cmp_put_str(f, k ? "" : c->workloads[i].display, 14);
-			fprintf(f, " %c ", vms_cmp_file_letter(k));
+			vms_compare_put_str(f, k ? "" : c->workloads[i].display, 14);
+			fprintf(f, " %c ", vms_compare_file_letter(k));
 			if (b->known)
 				fprintf(f, "%5.1f%% (max %.1f%%), %zu/%zu runs disturbed", b->mean,
 				        b->max, b->disturbed, b->runs);
@@ -299,7 +299,7 @@ void vms_cmp_busy_note(const struct vms_compare *c, FILE *f, const char *prefix)
 /* The drift between suites (sides of several result files), per deciding metric: the
  * between-suite sd beyond the runs' spread, and the runs' own sd. Nothing when every side
  * is one file. */
-void vms_cmp_drift_note(const struct vms_compare *c, FILE *f, const char *prefix)
+void vms_compare_drift_note(const struct vms_compare *c, FILE *f, const char *prefix)
 {
 	size_t i, j, k, any = 0;
 
@@ -314,23 +314,23 @@ void vms_cmp_drift_note(const struct vms_compare *c, FILE *f, const char *prefix
 	for (k = 0; k + 1 < c->n_files; k++)
 		for (i = 0; i < c->n_workloads; i++)
 			for (j = 0; j < c->workloads[i].n_metrics; j++) {
-				const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
-				const struct vms_cmp_cell *cell = &m->cells[k];
+				const struct vms_compare_metric *m = &c->workloads[i].metrics[j];
+				const struct vms_compare_cell *cell = &m->cells[k];
 
 				if (!m->primary || isnan(cell->drift))
 					continue;
-				fprintf(f, "%s  %c vs A ", prefix, vms_cmp_file_letter(k + 1));
-				vms_cmp_put_str(f, c->workloads[i].display, 14);
+				fprintf(f, "%s  %c vs A ", prefix, vms_compare_file_letter(k + 1));
+				vms_compare_put_str(f, c->workloads[i].display, 14);
 				fputc(' ', f);
-				vms_cmp_put_str(f, m->name, 14);
+				vms_compare_put_str(f, m->name, 14);
 				fprintf(f, " drift %.1f%%, runs %.1f%% -> %s\n", 100 * cell->drift,
 				        100 * cell->within,
-				        cell->method == VMS_CMP_SUITES_LOG ? "suite means decide"
-				                                           : "runs decide");
+				        cell->method == VMS_METHOD_SUITES_LOG ? "suite means decide"
+				                                              : "runs decide");
 			}
 }
 
-void vms_cmp_outliers_put(FILE *f, const struct vms_cmp_side *s, char letter)
+void vms_compare_outliers_put(FILE *f, const struct vms_compare_side *s, char letter)
 {
 	size_t i, any = 0;
 
@@ -343,10 +343,10 @@ void vms_cmp_outliers_put(FILE *f, const struct vms_cmp_side *s, char letter)
 }
 
 /* The verdict with its qualifiers: runs needed, unstable side, confounder mark. */
-const char *vms_cmp_fmt_verdict(const struct vms_cmp_cell *c, double detect, int brief, char *buf,
-                                size_t len)
+const char *vms_compare_fmt_verdict(const struct vms_compare_cell *c, double detect, int brief,
+                                    char *buf, size_t len)
 {
-	const char *name = brief ? verdict_short(c->verdict) : vms_verdict_name(c->verdict);
+	const char *name = brief ? verdict_short(c->verdict) : vms_compare_verdict_name(c->verdict);
 
 	if (c->verdict == VMS_VERDICT_INCONCLUSIVE && c->runs_needed > c->runs_have)
 		snprintf(buf, len, "%s n\u2248%u", name, c->runs_needed);
@@ -354,7 +354,7 @@ const char *vms_cmp_fmt_verdict(const struct vms_cmp_cell *c, double detect, int
 		snprintf(buf, len, "%s <%g%%", name, 100 * detect);
 	else if (c->verdict == VMS_VERDICT_UNSTABLE)
 		snprintf(buf, len, "%s (%s)", name,
-		         vms_cmp_side_names[c->unstable_side == 2 ? 0 : c->unstable_side + 1]);
+		         vms_compare_side_names[c->unstable_side == 2 ? 0 : c->unstable_side + 1]);
 	else
 		snprintf(buf, len, "%s%s", name, c->confounded ? "*" : "");
 	return buf;

@@ -43,7 +43,7 @@ static void fmt_ratio_pct(char *buf, size_t len, double ratio)
 		snprintf(buf, len, "%+.1f%%", fabs(x) < 0.05 ? 0 : x);
 }
 
-static const char *verdict_class(enum vms_verdict v)
+static const char *verdict_class(enum vms_compare_verdict v)
 {
 	switch (v) {
 	case VMS_VERDICT_REGRESSION: return "v-reg";
@@ -91,8 +91,8 @@ static void marker(struct vms_svg *s, size_t k, double x, double y, const char *
 
 /* One primary metric: every sample of every file as points with its mean (left), and each
  * file's change against BASE with its confidence interval and the ±threshold band (right). */
-static void cmp_chart(FILE *f, const struct vms_compare *c, const struct vms_cmp_workload *w,
-                      const struct vms_cmp_metric *m)
+static void cmp_chart(FILE *f, const struct vms_compare *c, const struct vms_compare_workload *w,
+                      const struct vms_compare_metric *m)
 {
 	size_t nf = c->n_files, k, i, nt;
 	double lo = INFINITY, hi = -INFINITY;
@@ -103,7 +103,7 @@ static void cmp_chart(FILE *f, const struct vms_compare *c, const struct vms_cmp
 	char buf[256], a[32], b[32], d[32];
 
 	for (k = 0; k < nf; k++) {
-		const struct vms_cmp_side *side = k ? &m->cells[k - 1].side : &m->base;
+		const struct vms_compare_side *side = k ? &m->cells[k - 1].side : &m->base;
 
 		for (i = 0; i < side->s.n; i++) {
 			lo = fmin(lo, side->values[i]);
@@ -114,7 +114,7 @@ static void cmp_chart(FILE *f, const struct vms_compare *c, const struct vms_cmp
 			hi = fmax(hi, side->s.mean);
 		}
 		if (k) {
-			const struct vms_cmp_cell *cell = &m->cells[k - 1];
+			const struct vms_compare_cell *cell = &m->cells[k - 1];
 
 			for (i = 0; i < 3; i++) {
 				double r = i == 0 ? cell->change : i == 1 ? cell->lo : cell->hi;
@@ -185,7 +185,7 @@ static void cmp_chart(FILE *f, const struct vms_compare *c, const struct vms_cmp
 	vms_svg_rect(&s, CMP_FOREST_X0, 28, CMP_FOREST_X1 - CMP_FOREST_X0, y - 28, "frame", NULL);
 
 	for (k = 0; k < nf; k++) {
-		const struct vms_cmp_side *side = k ? &m->cells[k - 1].side : &m->base;
+		const struct vms_compare_side *side = k ? &m->cells[k - 1].side : &m->base;
 		double ry = 28 + CMP_ROW_H * ((double)k + 0.5);
 
 		snprintf(buf, sizeof(buf), "%c: %s", letter(k), c->files[k].label);
@@ -214,7 +214,7 @@ static void cmp_chart(FILE *f, const struct vms_compare *c, const struct vms_cmp
 			continue;
 		}
 		{
-			const struct vms_cmp_cell *cell = &m->cells[k - 1];
+			const struct vms_compare_cell *cell = &m->cells[k - 1];
 
 			if (isfinite(cell->lo) && isfinite(cell->hi))
 				vms_svg_line(&s, vms_scale_map(&cs, 100 * (cell->lo - 1)), ry,
@@ -225,12 +225,13 @@ static void cmp_chart(FILE *f, const struct vms_compare *c, const struct vms_cmp
 				fmt_ratio_pct(d, sizeof(d), cell->hi);
 				snprintf(buf, sizeof(buf), "%c vs A: %s [%s, %s], p %.3g \u2014 %s",
 				         letter(k), a, b, d, cell->p,
-				         vms_verdict_name(cell->verdict));
+				         vms_compare_verdict_name(cell->verdict));
 				marker(&s, k, vms_scale_map(&cs, 100 * (cell->change - 1)), ry,
 				       buf);
 			}
 			vms_svg_text(&s, CMP_FOREST_X1 + 8, ry + 4, "start", 0,
-			             verdict_class(cell->verdict), vms_verdict_name(cell->verdict));
+			             verdict_class(cell->verdict),
+			             vms_compare_verdict_name(cell->verdict));
 		}
 	}
 	vms_svg_end(&s);
@@ -328,7 +329,7 @@ int vms_compare_render_html(const struct vms_compare *c, FILE *f)
 		cmp_env(f, c, k);
 	fputs("</section>\n", f);
 	for (i = 0; i < c->n_workloads; i++) {
-		const struct vms_cmp_workload *w = &c->workloads[i];
+		const struct vms_compare_workload *w = &c->workloads[i];
 		size_t shown = 0;
 
 		fputs("<section class=\"workload\">\n<h2>", f);

@@ -17,13 +17,13 @@ static json_t *num(double v)
 
 /* Per side, what other processes took of the CPUs during w's runs; null for a side whose
  * files did not record it. */
-static json_t *busy_json(const struct vms_compare *c, const struct vms_cmp_workload *w)
+static json_t *busy_json(const struct vms_compare *c, const struct vms_compare_workload *w)
 {
 	json_t *arr = json_array();
 	size_t k;
 
 	for (k = 0; k < c->n_files; k++) {
-		const struct vms_cmp_busy *b = &w->busy[k];
+		const struct vms_compare_busy *b = &w->busy[k];
 
 		json_array_append_new(
 		    arr, b->known
@@ -40,7 +40,7 @@ static json_t *busy_json(const struct vms_compare *c, const struct vms_cmp_workl
 	return arr;
 }
 
-static json_t *side_json(const struct vms_cmp_metric *m, const struct vms_cmp_side *s)
+static json_t *side_json(const struct vms_compare_metric *m, const struct vms_compare_side *s)
 {
 	json_t *o = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "n", (json_int_t)s->s.n, "mean",
 	                      num(s->s.mean), "sd", num(s->s.sd), "cv", num(s->s.cv), "min",
@@ -61,28 +61,29 @@ static json_t *side_json(const struct vms_cmp_metric *m, const struct vms_cmp_si
 }
 
 /* The baseline line as the text output shows it (and its causes line), or null. */
-static json_t *baseline_json(const struct vms_cmp_file *file)
+static json_t *baseline_json(const struct vms_compare_file *file)
 {
 	char line[512], causes[512];
 
-	if (!file->has_baseline || vms_report_sound_line(line, sizeof(line), NULL, &file->baseline))
+	if (!file->has_baseline ||
+	    vms_compare_sound_line(line, sizeof(line), NULL, &file->baseline))
 		return json_null();
-	if (vms_report_sound_causes_line(causes, sizeof(causes), &file->baseline))
+	if (vms_compare_sound_causes_line(causes, sizeof(causes), &file->baseline))
 		return json_string(line);
 	return json_sprintf("%s\n%s", line, causes);
 }
 
 /* What the "test" key says: the method's test in words. */
-static const char *method_test(enum vms_cmp_method m)
+static const char *method_test(enum vms_compare_method m)
 {
 	switch (m) {
-	case VMS_CMP_LOG_T: return "welch t on log values";
-	case VMS_CMP_RAW_T: return "welch t on raw values";
-	case VMS_CMP_FISHER: return "fisher exact on runs with an event";
-	case VMS_CMP_PAIRED_LOG: return "paired t on log ratios";
-	case VMS_CMP_PAIRED_RAW: return "paired t on differences";
-	case VMS_CMP_SUITES_LOG: return "t on suite log means";
-	case VMS_CMP_YUEN_LOG: return "yuen t on 20% trimmed log values";
+	case VMS_METHOD_LOG_T: return "welch t on log values";
+	case VMS_METHOD_RAW_T: return "welch t on raw values";
+	case VMS_METHOD_FISHER: return "fisher exact on runs with an event";
+	case VMS_METHOD_PAIRED_LOG: return "paired t on log ratios";
+	case VMS_METHOD_PAIRED_RAW: return "paired t on differences";
+	case VMS_METHOD_SUITES_LOG: return "t on suite log means";
+	case VMS_METHOD_YUEN_LOG: return "yuen t on 20% trimmed log values";
 	default: return "none";
 	}
 }
@@ -169,25 +170,27 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 	}
 	json_object_set_new(doc, "environment", env);
 	for (i = 0; i < c->n_workloads; i++) {
-		const struct vms_cmp_workload *w = &c->workloads[i];
+		const struct vms_compare_workload *w = &c->workloads[i];
 		json_t *ms = json_array();
 
 		for (j = 0; j < w->n_metrics; j++) {
-			const struct vms_cmp_metric *m = &w->metrics[j];
+			const struct vms_compare_metric *m = &w->metrics[j];
 			json_t *vs = json_array();
 
 			for (k = 0; k + 1 < c->n_files; k++) {
-				const struct vms_cmp_cell *cell = &m->cells[k];
+				const struct vms_compare_cell *cell = &m->cells[k];
 				json_t *o = side_json(m, &cell->side);
 
-				json_object_set_new(o, "method",
-				                    json_string(vms_cmp_method_name(cell->method)));
+				json_object_set_new(
+				    o, "method",
+				    json_string(vms_compare_method_name(cell->method)));
 				json_object_set_new(o, "change_pct", pct_json(cell->change));
 				json_object_set_new(o, "ci_low_pct", pct_json(cell->lo));
 				json_object_set_new(o, "ci_high_pct", pct_json(cell->hi));
 				json_object_set_new(o, "p", num(cell->p));
-				json_object_set_new(o, "verdict",
-				                    json_string(vms_verdict_name(cell->verdict)));
+				json_object_set_new(
+				    o, "verdict",
+				    json_string(vms_compare_verdict_name(cell->verdict)));
 				json_object_set_new(o, "runs_needed",
 				                    cell->runs_needed
 				                        ? json_integer(cell->runs_needed)
@@ -196,9 +199,9 @@ json_t *vms_compare_to_json(const struct vms_compare *c)
 				    o, "unstable_side",
 				    cell->verdict == VMS_VERDICT_UNSTABLE
 				        ? json_string(
-				              vms_cmp_side_names[cell->unstable_side == 2
-				                                     ? 0
-				                                     : cell->unstable_side + 1])
+				              vms_compare_side_names[cell->unstable_side == 2
+				                                         ? 0
+				                                         : cell->unstable_side + 1])
 				        : json_null());
 				json_object_set_new(o, "confounded",
 				                    json_boolean(cell->confounded));
@@ -251,7 +254,7 @@ int vms_compare_render_json(const struct vms_compare *c, FILE *f)
 
 	json_decref(doc);
 	fputc('\n', f);
-	return ret ? -EIO : vms_cmp_finish(f);
+	return ret ? -EIO : vms_compare_finish(f);
 }
 
 json_t *vms_compare_verdict_json(const struct vms_compare *c, const char *const *baselines,

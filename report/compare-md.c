@@ -67,7 +67,7 @@ static void md_cell_str(FILE *f, const char *s)
 	fputs(" |", f);
 }
 
-static void md_workload(const struct vms_compare *c, const struct vms_cmp_workload *w, FILE *f)
+static void md_workload(const struct vms_compare *c, const struct vms_compare_workload *w, FILE *f)
 {
 	char buf[64];
 	size_t j, k;
@@ -77,34 +77,36 @@ static void md_workload(const struct vms_compare *c, const struct vms_cmp_worklo
 	fputs("\n\n| metric | A mean | A cv | A n |", f);
 	for (k = 1; k < c->n_files; k++)
 		fprintf(f, " %c mean | %c cv | %c n | %c change %% [%g%% CI] | %c p | %c verdict |",
-		        vms_cmp_file_letter(k), vms_cmp_file_letter(k), vms_cmp_file_letter(k),
-		        vms_cmp_file_letter(k), 100 * (1 - c->opts.alpha), vms_cmp_file_letter(k),
-		        vms_cmp_file_letter(k));
+		        vms_compare_file_letter(k), vms_compare_file_letter(k),
+		        vms_compare_file_letter(k), vms_compare_file_letter(k),
+		        100 * (1 - c->opts.alpha), vms_compare_file_letter(k),
+		        vms_compare_file_letter(k));
 	fprintf(f, "\n|---|---:|---:|---:|");
 	for (k = 1; k < c->n_files; k++)
 		fprintf(f, "---:|---:|---:|---|---:|---|");
 	fputc('\n', f);
 	for (j = 0; w->n_metrics && j < 2 * w->n_metrics; j++) {
 		/* the system metrics first, then the sound ones, as in the text table */
-		const struct vms_cmp_metric *m = &w->metrics[j % w->n_metrics];
+		const struct vms_compare_metric *m = &w->metrics[j % w->n_metrics];
 
 		if (m->audio != (j >= w->n_metrics))
 			continue;
 		fprintf(f, "| %s", m->audio ? "sound: " : "");
 		vms_md_put(f, m->name);
 		fprintf(f, "%s |", m->primary ? " (primary)" : "");
-		md_cell(f, vms_cmp_fmt_num(m->base.s.mean, buf, sizeof(buf)));
-		md_cell(f, vms_cmp_fmt_spread(m, &m->base, buf, sizeof(buf)));
-		md_cell(f, vms_cmp_fmt_n(&m->base, buf, sizeof(buf)));
+		md_cell(f, vms_compare_fmt_num(m->base.s.mean, buf, sizeof(buf)));
+		md_cell(f, vms_compare_fmt_spread(m, &m->base, buf, sizeof(buf)));
+		md_cell(f, vms_compare_fmt_n(&m->base, buf, sizeof(buf)));
 		for (k = 0; k + 1 < c->n_files; k++) {
-			const struct vms_cmp_cell *cell = &m->cells[k];
+			const struct vms_compare_cell *cell = &m->cells[k];
 
-			md_cell(f, vms_cmp_fmt_num(cell->side.s.mean, buf, sizeof(buf)));
-			md_cell(f, vms_cmp_fmt_spread(m, &cell->side, buf, sizeof(buf)));
-			md_cell(f, vms_cmp_fmt_n(&cell->side, buf, sizeof(buf)));
-			md_cell(f, vms_cmp_fmt_change(cell, buf, sizeof(buf)));
-			md_cell(f, vms_cmp_fmt_p(vms_cmp_cell_p(cell), buf, sizeof(buf)));
-			md_cell(f, vms_cmp_fmt_verdict(cell, c->opts.detect, 0, buf, sizeof(buf)));
+			md_cell(f, vms_compare_fmt_num(cell->side.s.mean, buf, sizeof(buf)));
+			md_cell(f, vms_compare_fmt_spread(m, &cell->side, buf, sizeof(buf)));
+			md_cell(f, vms_compare_fmt_n(&cell->side, buf, sizeof(buf)));
+			md_cell(f, vms_compare_fmt_change(cell, buf, sizeof(buf)));
+			md_cell(f, vms_compare_fmt_p(vms_compare_cell_p(cell), buf, sizeof(buf)));
+			md_cell(f,
+			        vms_compare_fmt_verdict(cell, c->opts.detect, 0, buf, sizeof(buf)));
 		}
 		fputc('\n', f);
 	}
@@ -121,8 +123,8 @@ static void md_baselines(const struct vms_compare *c, FILE *f)
 		return;
 	fprintf(f, "## Idle audio baseline\n\nOne window per file, no statistics.\n\n```\n");
 	for (k = 0; k < c->n_files; k++) {
-		fprintf(f, "%c ", vms_cmp_file_letter(k));
-		vms_cmp_baseline_put(&c->files[k], f);
+		fprintf(f, "%c ", vms_compare_file_letter(k));
+		vms_compare_baseline_put(&c->files[k], f);
 		fputc('\n', f);
 	}
 	fprintf(f, "```\n\n");
@@ -132,7 +134,7 @@ static void md_baselines(const struct vms_compare *c, FILE *f)
 			    f,
 			    "**%c skipped with no workload running**: its sound figures measure a "
 			    "noisy machine or device, not only the kernel's VM.\n\n",
-			    vms_cmp_file_letter(k));
+			    vms_compare_file_letter(k));
 }
 
 int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
@@ -141,7 +143,7 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 
 	fprintf(f, "# vmsuite compare\n\n| | label | file |\n|---|---|---|\n");
 	for (k = 0; k < c->n_files; k++) {
-		fprintf(f, "| %c%s |", vms_cmp_file_letter(k), k ? "" : " (BASE)");
+		fprintf(f, "| %c%s |", vms_compare_file_letter(k), k ? "" : " (BASE)");
 		md_cell_str(f, c->files[k].label);
 		md_cell_str(f, c->files[k].path);
 		fputc('\n', f);
@@ -154,13 +156,13 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 	for (k = 0; k + 1 < c->n_files; k++) {
 		const struct vms_envdiff *d = &c->env[k];
 
-		fprintf(f, "## Environment: %c vs A\n\n", vms_cmp_file_letter(k + 1));
+		fprintf(f, "## Environment: %c vs A\n\n", vms_compare_file_letter(k + 1));
 		if (!d->n) {
 			fprintf(f, "No differences.\n\n");
 			continue;
 		}
 		fprintf(f, "| class | fact | A | %c |\n|---|---|---|---|\n",
-		        vms_cmp_file_letter(k + 1));
+		        vms_compare_file_letter(k + 1));
 		for (i = 0; i < d->n; i++) {
 			fputc('|', f);
 			md_cell(f, vms_env_class_name(d->items[i].cls));
@@ -189,7 +191,7 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 		FILE *m = open_memstream(&busy, &blen);
 
 		if (m) {
-			vms_cmp_busy_note(c, m, "");
+			vms_compare_busy_note(c, m, "");
 			fclose(m);
 			if (blen) {
 				fprintf(f, "## Other processes\n\n");
@@ -204,19 +206,19 @@ int vms_compare_render_markdown(const struct vms_compare *c, FILE *f)
 	fprintf(f, "## Verdict\n\n");
 	for (k = 0; k + 1 < c->n_files; k++) {
 		md_fence(f, fence);
-		vms_cmp_text_verdict(c, k, f);
+		vms_compare_text_verdict(c, k, f);
 		md_fence(f, fence);
 		fputc('\n', f);
 	}
 	fprintf(f, "## Tests\n\n");
 	md_fence(f, fence);
-	vms_cmp_tests_note(c, f, "");
-	vms_cmp_drift_note(c, f, "");
+	vms_compare_tests_note(c, f, "");
+	vms_compare_drift_note(c, f, "");
 	md_fence(f, fence);
 	fprintf(f,
 	        "\nchange: of each file against A by the test named above; p: the p the verdict "
 	        "used; count rows: runs with an event; n\u2248N: runs per side to detect a "
 	        "%g%% change; *: a soft environment difference could explain the verdict.\n",
 	        100 * c->opts.detect);
-	return vms_cmp_finish(f);
+	return vms_compare_finish(f);
 }

@@ -14,7 +14,7 @@
 #define ROW_FMT "%-18s %7s %5s %2s %7s %5s %2s %-19s %5s %s\n"
 
 /* A one-letter verdict mark for the series view; '*' is added for a confounder. */
-static char verdict_mark(enum vms_verdict v)
+static char verdict_mark(enum vms_compare_verdict v)
 {
 	switch (v) {
 	case VMS_VERDICT_REGRESSION: return 'R';
@@ -40,33 +40,33 @@ static int soft_count(const struct vms_compare *c)
 	return (int)n;
 }
 
-static void text_side(const struct vms_cmp_metric *m, const struct vms_cmp_side *s, char *mean,
-                      char *spread, char *n)
+static void text_side(const struct vms_compare_metric *m, const struct vms_compare_side *s,
+                      char *mean, char *spread, char *n)
 {
-	vms_cmp_fmt_num(s->s.mean, mean, 24);
-	vms_cmp_fmt_spread(m, s, spread, 24);
+	vms_compare_fmt_num(s->s.mean, mean, 24);
+	vms_compare_fmt_spread(m, s, spread, 24);
 	/* no value on this side: "-" in every column, never a 0 that was not measured */
-	vms_cmp_fmt_n(s, n, 24);
+	vms_compare_fmt_n(s, n, 24);
 }
 
-static void text_metric(const struct vms_compare *c, const struct vms_cmp_metric *m, FILE *f)
+static void text_metric(const struct vms_compare *c, const struct vms_compare_metric *m, FILE *f)
 {
 	char bm[24], bs[24], bn[24], om[24], os[24], on[24], ch[64], p[16], v[64], name[40];
 	size_t k;
 
 	text_side(m, &m->base, bm, bs, bn);
 	for (k = 0; k + 1 < c->n_files; k++) {
-		const struct vms_cmp_cell *cell = &m->cells[k];
+		const struct vms_compare_cell *cell = &m->cells[k];
 
 		text_side(m, &cell->side, om, os, on);
-		vms_cmp_fmt_change(cell, ch, sizeof(ch));
-		vms_cmp_fmt_p(vms_cmp_cell_p(cell), p, sizeof(p));
-		vms_cmp_fmt_verdict(cell, c->opts.detect, 1, v, sizeof(v));
+		vms_compare_fmt_change(cell, ch, sizeof(ch));
+		vms_compare_fmt_p(vms_compare_cell_p(cell), p, sizeof(p));
+		vms_compare_fmt_verdict(cell, c->opts.detect, 1, v, sizeof(v));
 		if (k == 0) {
-			vms_cmp_fit(m->name, 18, name, sizeof(name));
+			vms_compare_fit(m->name, 18, name, sizeof(name));
 			fprintf(f, ROW_FMT, name, bm, bs, bn, om, os, on, ch, p, v);
 		} else {
-			snprintf(name, sizeof(name), "  vs %c", vms_cmp_file_letter(k + 1));
+			snprintf(name, sizeof(name), "  vs %c", vms_compare_file_letter(k + 1));
 			fprintf(f, ROW_FMT, name, "", "", "", om, os, on, ch, p, v);
 		}
 	}
@@ -79,21 +79,23 @@ static void text_env(const struct vms_compare *c, size_t k, FILE *f)
 	size_t i, hard = vms_envdiff_count(d, VMS_ENV_HARD);
 
 	if (!d->n) {
-		fprintf(f, "Environment, %c vs A: no differences\n\n", vms_cmp_file_letter(k + 1));
+		fprintf(f, "Environment, %c vs A: no differences\n\n",
+		        vms_compare_file_letter(k + 1));
 		return;
 	}
-	fprintf(f, "Environment, %c vs A (only what differs):\n", vms_cmp_file_letter(k + 1));
+	fprintf(f, "Environment, %c vs A (only what differs):\n", vms_compare_file_letter(k + 1));
 	for (i = 0; i < d->n; i++) {
 		const struct vms_env_item *it = &d->items[i];
 		char *key = vms_text_escape(it->key);
-		size_t keyw = vms_cmp_display_width(key) > 26 ? vms_cmp_display_width(key) : 26;
+		size_t keyw =
+		    vms_compare_display_width(key) > 26 ? vms_compare_display_width(key) : 26;
 		size_t room = 100 - 2 - 8 - 1 - keyw - 1 - 4, each = room / 2;
 
 		fprintf(f, "  %-8s ",
 		        it->cls == VMS_ENV_HARD ? "HARD" : vms_env_class_name(it->cls));
-		vms_cmp_put_padded(f, key, 26);
-		fprintf(f, " %s -> %s\n", vms_cmp_fit(it->base, each, a, sizeof(a)),
-		        vms_cmp_fit(it->other, each, b, sizeof(b)));
+		vms_compare_put_padded(f, key, 26);
+		fprintf(f, " %s -> %s\n", vms_compare_fit(it->base, each, a, sizeof(a)),
+		        vms_compare_fit(it->other, each, b, sizeof(b)));
 		free(key);
 	}
 	if (hard && c->opts.force)
@@ -117,7 +119,8 @@ static void text_env(const struct vms_compare *c, size_t k, FILE *f)
 	fputc('\n', f);
 }
 
-static void text_workload(const struct vms_compare *c, const struct vms_cmp_workload *w, FILE *f)
+static void text_workload(const struct vms_compare *c, const struct vms_compare_workload *w,
+                          FILE *f)
 {
 	char nm[160], a[40], b[40], la[40], lb[40], ci[32];
 	size_t j, pass;
@@ -125,8 +128,8 @@ static void text_workload(const struct vms_compare *c, const struct vms_cmp_work
 	snprintf(la, sizeof(la), "A: %s", c->files[0].label);
 	snprintf(lb, sizeof(lb), "B: %s", c->files[1].label);
 	snprintf(ci, sizeof(ci), "change %% [%g%% CI]", 100 * (1 - c->opts.alpha));
-	fprintf(f, "%-18s %-16s %s\n", vms_cmp_fit(w->display, 44, nm, sizeof(nm)),
-	        vms_cmp_fit(la, 16, a, sizeof(a)), vms_cmp_fit(lb, 16, b, sizeof(b)));
+	fprintf(f, "%-18s %-16s %s\n", vms_compare_fit(w->display, 44, nm, sizeof(nm)),
+	        vms_compare_fit(la, 16, a, sizeof(a)), vms_compare_fit(lb, 16, b, sizeof(b)));
 	fprintf(f, ROW_FMT, "metric", "mean", "cv", "n", "mean", "cv", "n", ci, "p", "verdict");
 	for (pass = 0; pass < 2; pass++) {
 		int header = 0;
@@ -146,19 +149,19 @@ static void text_workload(const struct vms_compare *c, const struct vms_cmp_work
  * per block so that a line fits 100 columns: mean, change with its interval, verdict mark. */
 #define SERIES_GROUP_W 32
 
-static void text_series_metric(const struct vms_cmp_metric *m, size_t k0, size_t k1, FILE *f)
+static void text_series_metric(const struct vms_compare_metric *m, size_t k0, size_t k1, FILE *f)
 {
 	char name[40], bm[24], bs[24], bn[24], om[24], ch[64];
 	size_t k;
 
-	vms_cmp_fit(m->name, 18, name, sizeof(name));
+	vms_compare_fit(m->name, 18, name, sizeof(name));
 	text_side(m, &m->base, bm, bs, bn);
 	fprintf(f, "%-18s %7s %5s %2s", name, bm, bs, bn);
 	for (k = k0; k < k1; k++) {
-		const struct vms_cmp_cell *cell = &m->cells[k];
+		const struct vms_compare_cell *cell = &m->cells[k];
 
-		vms_cmp_fmt_num(cell->side.s.mean, om, sizeof(om));
-		vms_cmp_fmt_change(cell, ch, sizeof(ch));
+		vms_compare_fmt_num(cell->side.s.mean, om, sizeof(om));
+		vms_compare_fmt_change(cell, ch, sizeof(ch));
 		/* no trailing blank: the last group ends with its mark */
 		fprintf(f, " %7s %-20s %c%s", om, ch, verdict_mark(cell->verdict),
 		        cell->confounded ? "*"
@@ -168,7 +171,7 @@ static void text_series_metric(const struct vms_cmp_metric *m, size_t k0, size_t
 	fputc('\n', f);
 }
 
-static void text_series_workload(const struct vms_compare *c, const struct vms_cmp_workload *w,
+static void text_series_workload(const struct vms_compare *c, const struct vms_compare_workload *w,
                                  FILE *f)
 {
 	char nm[160], lab[64], buf[64];
@@ -178,12 +181,12 @@ static void text_series_workload(const struct vms_compare *c, const struct vms_c
 		size_t k1 = k0 + 2 < c->n_files - 1 ? k0 + 2 : c->n_files - 1;
 
 		snprintf(lab, sizeof(lab), "A: %s", c->files[0].label);
-		fprintf(f, "%-18s %-16s", vms_cmp_fit(w->display, 44, nm, sizeof(nm)),
-		        vms_cmp_fit(lab, 16, buf, sizeof(buf)));
+		fprintf(f, "%-18s %-16s", vms_compare_fit(w->display, 44, nm, sizeof(nm)),
+		        vms_compare_fit(lab, 16, buf, sizeof(buf)));
 		for (k = k0; k < k1; k++) {
-			snprintf(lab, sizeof(lab), "%c: %s", vms_cmp_file_letter(k + 1),
+			snprintf(lab, sizeof(lab), "%c: %s", vms_compare_file_letter(k + 1),
 			         c->files[k + 1].label);
-			vms_cmp_fit(lab, SERIES_GROUP_W - 1, buf, sizeof(buf));
+			vms_compare_fit(lab, SERIES_GROUP_W - 1, buf, sizeof(buf));
 			if (k + 1 < k1)
 				fprintf(f, " %-*s", SERIES_GROUP_W - 1, buf);
 			else
@@ -211,19 +214,19 @@ static void text_series_workload(const struct vms_compare *c, const struct vms_c
 	}
 }
 
-void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
+void vms_compare_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 {
 	size_t i, j;
 	unsigned more = vms_compare_runs_to_decide(c, k);
-	struct vms_cmp_tally t;
+	struct vms_compare_tally t;
 	char ch[64], p[16], v[64];
 	const char *sep = "";
 
 	vms_compare_tally(c, k, &t);
-	fprintf(f, "VERDICT %c (", vms_cmp_file_letter(k + 1));
-	vms_cmp_put_str(f, c->files[k + 1].label, 0);
+	fprintf(f, "VERDICT %c (", vms_compare_file_letter(k + 1));
+	vms_compare_put_str(f, c->files[k + 1].label, 0);
 	fputs(") vs A (", f);
-	vms_cmp_put_str(f, c->files[0].label, 0);
+	vms_compare_put_str(f, c->files[0].label, 0);
 	fputs("): ", f);
 	switch (vms_compare_outcome(c, k)) {
 	case VMS_OUTCOME_REGRESSION:
@@ -254,7 +257,7 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 		}
 		if (t.failed)
 			fprintf(f, "%sruns failed on %c, none on A", sep,
-			        vms_cmp_file_letter(k + 1));
+			        vms_compare_file_letter(k + 1));
 		if (!t.unmeasured && !t.unstable && !t.failed && !t.confounded)
 			fputs("no deciding metric measured", f);
 		fputs(")\n", f);
@@ -273,20 +276,20 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 	}
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
-			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
-			const struct vms_cmp_cell *cell = &m->cells[k];
+			const struct vms_compare_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_compare_cell *cell = &m->cells[k];
 
 			if (!m->primary || !c->workloads[i].present[k] || cell->by_design)
 				continue;
 			fputs("  ", f);
-			vms_cmp_put_str(f, c->workloads[i].display, 14);
+			vms_compare_put_str(f, c->workloads[i].display, 14);
 			fputc(' ', f);
-			vms_cmp_put_str(f, m->name, 18);
+			vms_compare_put_str(f, m->name, 18);
 			fputc(' ', f);
-			vms_cmp_put_padded(
-			    f, vms_cmp_fmt_verdict(cell, c->opts.detect, 0, v, sizeof(v)), 22);
-			fprintf(f, " %-20s p %s%s\n", vms_cmp_fmt_change(cell, ch, sizeof(ch)),
-			        vms_cmp_fmt_p(vms_cmp_cell_p(cell), p, sizeof(p)),
+			vms_compare_put_padded(
+			    f, vms_compare_fmt_verdict(cell, c->opts.detect, 0, v, sizeof(v)), 22);
+			fprintf(f, " %-20s p %s%s\n", vms_compare_fmt_change(cell, ch, sizeof(ch)),
+			        vms_compare_fmt_p(vms_compare_cell_p(cell), p, sizeof(p)),
 			        isnan(cell->p_adj) ? "" : " (Holm)");
 		}
 	if (more && vms_compare_outcome(c, k) != VMS_OUTCOME_REGRESSION)
@@ -297,18 +300,18 @@ void vms_cmp_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 		    more, more);
 	for (i = 0; i < c->n_workloads; i++)
 		for (j = 0; j < c->workloads[i].n_metrics; j++) {
-			const struct vms_cmp_metric *m = &c->workloads[i].metrics[j];
-			const struct vms_cmp_cell *cell = &m->cells[k];
+			const struct vms_compare_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_compare_cell *cell = &m->cells[k];
 
 			if (!m->primary || !c->workloads[i].present[k] ||
 			    (!m->base.outliers && !cell->side.outliers))
 				continue;
 			fputs("  => outliers: ", f);
-			vms_cmp_put_str(f, c->workloads[i].display, 0);
+			vms_compare_put_str(f, c->workloads[i].display, 0);
 			fputc(' ', f);
-			vms_cmp_put_str(f, m->name, 0);
-			vms_cmp_outliers_put(f, &m->base, 'A');
-			vms_cmp_outliers_put(f, &cell->side, vms_cmp_file_letter(k + 1));
+			vms_compare_put_str(f, m->name, 0);
+			vms_compare_outliers_put(f, &m->base, 'A');
+			vms_compare_outliers_put(f, &cell->side, vms_compare_file_letter(k + 1));
 			fprintf(f, " (%s)\n",
 			        cell->verdict == VMS_VERDICT_UNSTABLE
 			            ? "more than trimming removes: unstable"
@@ -328,8 +331,8 @@ static void text_baselines(const struct vms_compare *c, FILE *f)
 		return;
 	fprintf(f, "Idle audio baseline (one window per file, no statistics):\n");
 	for (k = 0; k < c->n_files; k++) {
-		fprintf(f, "  %c ", vms_cmp_file_letter(k));
-		vms_cmp_baseline_put(&c->files[k], f);
+		fprintf(f, "  %c ", vms_compare_file_letter(k));
+		vms_compare_baseline_put(&c->files[k], f);
 		fputc('\n', f);
 	}
 	for (k = 0; k < c->n_files; k++)
@@ -338,7 +341,7 @@ static void text_baselines(const struct vms_compare *c, FILE *f)
 			    f,
 			    "  => %c skipped with no workload running: its sound figures measure "
 			    "a noisy machine or device, not only the kernel's VM\n",
-			    vms_cmp_file_letter(k));
+			    vms_compare_file_letter(k));
 	fputc('\n', f);
 }
 
@@ -349,10 +352,10 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 
 	fprintf(f, "vmsuite compare\n");
 	for (k = 0; k < c->n_files; k++) {
-		fprintf(f, "  %c%s ", vms_cmp_file_letter(k), k ? "       " : " (BASE)");
-		vms_cmp_put_str(f, c->files[k].label, 20);
+		fprintf(f, "  %c%s ", vms_compare_file_letter(k), k ? "       " : " (BASE)");
+		vms_compare_put_str(f, c->files[k].label, 20);
 		fputc(' ', f);
-		vms_cmp_put_str(f, c->files[k].path, 0);
+		vms_compare_put_str(f, c->files[k].path, 0);
 		fputc('\n', f);
 	}
 	snprintf(pct, sizeof(pct), "%g%%", 100 * (1 - c->opts.alpha));
@@ -380,17 +383,17 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 		fprintf(f, "Not compared (workload in one file only):\n");
 		for (i = 0; i < c->n_not_compared; i++) {
 			fputs("  ", f);
-			vms_cmp_put_str(f, c->not_compared[i], 0);
+			vms_compare_put_str(f, c->not_compared[i], 0);
 			fputc('\n', f);
 		}
 		fputc('\n', f);
 	}
-	vms_cmp_busy_note(c, f, "");
+	vms_compare_busy_note(c, f, "");
 	for (k = 0; k + 1 < c->n_files; k++)
-		vms_cmp_text_verdict(c, k, f);
+		vms_compare_text_verdict(c, k, f);
 	fputc('\n', f);
-	vms_cmp_tests_note(c, f, "");
-	vms_cmp_drift_note(c, f, "");
+	vms_compare_tests_note(c, f, "");
+	vms_compare_drift_note(c, f, "");
 	fprintf(f,
 	        "change: of B against A by the test above, CI at %s; p: the p the verdict used;\n"
 	        "cv: sd/mean; count rows show runs with an event/runs (Fisher's exact test) and "
@@ -399,7 +402,7 @@ int vms_compare_render_text(const struct vms_compare *c, FILE *f)
 	if (soft_count(c))
 		fprintf(f, " *: a soft environment\ndifference could explain this verdict.");
 	fprintf(f, "\n");
-	return vms_cmp_finish(f);
+	return vms_compare_finish(f);
 }
 
 void vms_compare_render_verdicts(const struct vms_compare *c, FILE *f)
@@ -407,5 +410,5 @@ void vms_compare_render_verdicts(const struct vms_compare *c, FILE *f)
 	size_t k;
 
 	for (k = 0; k + 1 < c->n_files; k++)
-		vms_cmp_text_verdict(c, k, f);
+		vms_compare_text_verdict(c, k, f);
 }

@@ -705,15 +705,15 @@ static void other_line(void *ctx, enum vms_report_line kind, const char *text)
 }
 
 /* The Sound lines of s in a block; returns 0 when s has none (nothing written). */
-static int pre_sound(FILE *f, const char *label, const struct vms_report_sound *s)
+static int pre_sound(FILE *f, const char *label, const struct vms_compare_sound *s)
 {
 	char line[512];
 
-	if (vms_report_sound_line(line, sizeof(line), label, s))
+	if (vms_compare_sound_line(line, sizeof(line), label, s))
 		return 0;
 	fputs("<pre class=\"sound\">", f);
 	esc(f, line);
-	if (!vms_report_sound_causes_line(line, sizeof(line), s)) {
+	if (!vms_compare_sound_causes_line(line, sizeof(line), s)) {
 		fputc('\n', f);
 		esc(f, line);
 	}

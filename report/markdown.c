@@ -77,15 +77,15 @@ static void wl_line(void *ctx, enum vms_report_line kind, const char *text)
 }
 
 /* The idle baseline's Sound lines in a fenced block. */
-static void baseline_block(FILE *f, const struct vms_report_sound *s)
+static void baseline_block(FILE *f, const struct vms_compare_sound *s)
 {
 	char line[512];
 
-	if (vms_report_sound_line(line, sizeof(line), "Sound (idle baseline):", s))
+	if (vms_compare_sound_line(line, sizeof(line), "Sound (idle baseline):", s))
 		return;
 	fputs("\n```\n", f);
 	fprintf(f, "%s\n", line);
-	if (!vms_report_sound_causes_line(line, sizeof(line), s))
+	if (!vms_compare_sound_causes_line(line, sizeof(line), s))
 		fprintf(f, "%s\n", line);
 	fputs("```\n", f);
 }

@@ -78,7 +78,7 @@ static void workload_init(struct vms_report_workload *w, const struct vms_rdoc_w
 	el = vms_report_metric_get(&w->metrics, "elapsed_s");
 	if (el)
 		w->elapsed = *el;
-	vms_report_sound_of_workload(wl, &w->sound);
+	vms_compare_sound_of_workload(wl, &w->sound);
 	for (i = 0; i < w->metrics.n; i++) {
 		const struct vms_metric_def *d = w->metrics.v[i].def;
 
@@ -125,7 +125,7 @@ void vms_report_model_init(struct vms_report_model *m, const json_t *doc)
 	m->audio = d->audio;
 	m->with_audio = d->with_audio;
 	m->has_baseline = d->has_baseline;
-	vms_report_sound_of_baseline(d, &m->baseline);
+	vms_compare_sound_of_baseline(d, &m->baseline);
 	if (m->has_baseline) {
 		metrics_init(&m->baseline_metrics, d->baseline_metrics, d->n_baseline_metrics);
 		m->baseline_detail = d->baseline_window;
@@ -440,9 +440,9 @@ void vms_report_workload_lines(const struct vms_report_workload *w, emit_fn *emi
 		         mean_str(a, sizeof(a), w, "pages_touched_per_s"));
 		emit(ctx, VMS_LINE_SPREAD, line);
 	}
-	if (!vms_report_sound_line(line, sizeof(line), "Sound:", &w->sound)) {
+	if (!vms_compare_sound_line(line, sizeof(line), "Sound:", &w->sound)) {
 		emit(ctx, VMS_LINE_SOUND, line);
-		if (!vms_report_sound_causes_line(line, sizeof(line), &w->sound))
+		if (!vms_compare_sound_causes_line(line, sizeof(line), &w->sound))
 			emit(ctx, VMS_LINE_SOUND, line);
 	}
 	snprintf(line, sizeof(line),

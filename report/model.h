@@ -48,7 +48,7 @@ struct vms_report_workload {
 	const char *summary; /* one-line description, NULL when none */
 	struct vms_report_metrics metrics;
 	struct vms_summary elapsed; /* elapsed_s; n == 0: no successful runs */
-	struct vms_report_sound sound;
+	struct vms_compare_sound sound;
 	int has_pressure; /* the file has a PSI metric (none on kernels without PSI) */
 	int has_cgroup;   /* the file has a memory cgroup metric (an emulated machine) */
 	int has_busy;     /* the file has other_cpu_pct (what else used the machine's CPUs) */
@@ -86,7 +86,7 @@ struct vms_report_model {
 	int with_audio;      /* the suite ran with the audio probe */
 	const json_t *audio; /* the "audio" object (facts, baseline), NULL when none */
 	int has_baseline;    /* audio.baseline is an object */
-	struct vms_report_sound baseline;
+	struct vms_compare_sound baseline;
 	struct vms_report_metrics baseline_metrics;
 	const struct vms_rdoc_window *baseline_detail; /* NULL when the baseline has none */
 	struct vms_report_workload *workloads;

@@ -3,14 +3,14 @@
 
 #include <string.h>
 
-void vms_report_sound_print(FILE *out, const char *label, const struct vms_report_sound *s)
+void vms_report_sound_print(FILE *out, const char *label, const struct vms_compare_sound *s)
 {
 	char line[512];
 
-	if (vms_report_sound_line(line, sizeof(line), label, s))
+	if (vms_compare_sound_line(line, sizeof(line), label, s))
 		return;
 	fprintf(out, "%s\n", line);
-	if (!vms_report_sound_causes_line(line, sizeof(line), s))
+	if (!vms_compare_sound_causes_line(line, sizeof(line), s))
 		fprintf(out, "%s\n", line);
 }
 
@@ -31,35 +31,35 @@ static int read_part(struct vms_rdoc *d, const char *key, const json_t *part)
 
 void vms_report_sound_text(FILE *out, const json_t *workload)
 {
-	struct vms_report_sound s;
+	struct vms_compare_sound s;
 	struct vms_rdoc d;
 
 	if (read_part(&d, "workloads", workload))
 		return;
-	vms_report_sound_of_workload(&d.workloads[0], &s);
+	vms_compare_sound_of_workload(&d.workloads[0], &s);
 	vms_report_sound_print(out, "Sound:", &s);
 	vms_rdoc_release(&d);
 }
 
 void vms_report_sound_baseline(FILE *out, const json_t *audio)
 {
-	struct vms_report_sound s;
+	struct vms_compare_sound s;
 	struct vms_rdoc d;
 
 	if (read_part(&d, "audio", audio))
 		return;
-	vms_report_sound_of_baseline(&d, &s);
+	vms_compare_sound_of_baseline(&d, &s);
 	vms_report_sound_print(out, "Sound (idle baseline):", &s);
 	vms_rdoc_release(&d);
 }
 
-void vms_report_sound_put(FILE *out, const struct vms_report_sound *s)
+void vms_report_sound_put(FILE *out, const struct vms_compare_sound *s)
 {
 	char line[512];
 
-	if (vms_report_sound_line(line, sizeof(line), NULL, s))
+	if (vms_compare_sound_line(line, sizeof(line), NULL, s))
 		return;
 	fputs(line, out);
-	if (!vms_report_sound_causes_line(line, sizeof(line), s))
+	if (!vms_compare_sound_causes_line(line, sizeof(line), s))
 		fprintf(out, "\n%s", line);
 }

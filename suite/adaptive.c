@@ -55,10 +55,10 @@ void vms_adaptive_release(struct vms_adaptive *a)
 enum cell_state { CELL_OPEN, CELL_DECIDED, CELL_REGRESSED, CELL_FINAL };
 
 /* What a deciding metric's verdict means for more runs: decided (regression, improvement, no
- * change: what vms_cmp_cell_decided() calls decided, with a regression apart because it ends
+ * change: what vms_compare_cell_decided() calls decided, with a regression apart because it ends
  * the run), final (more runs cannot help: not comparable, not measured, cannot tell) or open
  * (inconclusive, unstable, confounded: more runs may decide it). */
-static enum cell_state cell_state(enum vms_verdict v)
+static enum cell_state cell_state(enum vms_compare_verdict v)
 {
 	switch (v) {
 	case VMS_VERDICT_REGRESSION: return CELL_REGRESSED;
@@ -112,7 +112,7 @@ static void append(char *buf, size_t len, const char *a, const char *b, int pare
  * mean's, t(1 - alpha/2, n - 1) * cv / sqrt(n) on each side, and when that reaches the
  * threshold it never fits inside +-threshold. (A large change can still be shown: the runs go
  * on, and the end of the run says so.) */
-static int baseline_short(const struct vms_adaptive *a, const struct vms_cmp_metric *m)
+static int baseline_short(const struct vms_adaptive *a, const struct vms_compare_metric *m)
 {
 	const struct vms_summary *b = &m->base.s;
 	double half;
@@ -136,7 +136,7 @@ static void judge_compare(struct vms_adaptive *a, json_t *doc, struct item_state
 	const char *paths[17];
 	size_t side[17], n = 0, i, j, k, it;
 	struct vms_compare_opts opts = a->cfg.opts;
-	struct vms_cmp_input in = {0};
+	struct vms_compare_input in = {0};
 	struct vms_compare c;
 	int against = mode_of(a) == MODE_AGAINST;
 
@@ -148,12 +148,12 @@ static void judge_compare(struct vms_adaptive *a, json_t *doc, struct item_state
 	docs[n] = doc;
 	paths[n] = a->cfg.output;
 	side[n++] = 1;
-	in = (struct vms_cmp_input){.docs = docs,
-	                            .paths = paths,
-	                            .side = against ? side : NULL,
-	                            .n = n,
-	                            .decisive = a->cfg.decisive,
-	                            .n_decisive = a->cfg.n_decisive};
+	in = (struct vms_compare_input){.docs = docs,
+	                                .paths = paths,
+	                                .side = against ? side : NULL,
+	                                .n = n,
+	                                .decisive = a->cfg.decisive,
+	                                .n_decisive = a->cfg.n_decisive};
 	opts.alpha = a->alpha_look;
 	vms_compare_build(&c, &opts, &in);
 	for (it = 0; it < a->cfg.n_items; it++) {
@@ -161,7 +161,7 @@ static void judge_compare(struct vms_adaptive *a, json_t *doc, struct item_state
 
 		s->decided = 1;
 		for (i = 0; i < c.n_workloads; i++) {
-			const struct vms_cmp_workload *w = &c.workloads[i];
+			const struct vms_compare_workload *w = &c.workloads[i];
 
 			if (strcmp(w->name, s->name))
 				continue;
@@ -171,10 +171,10 @@ static void judge_compare(struct vms_adaptive *a, json_t *doc, struct item_state
 					continue;
 				}
 				for (j = 0; j < w->n_metrics; j++) {
-					const struct vms_cmp_metric *m = &w->metrics[j];
-					const struct vms_cmp_cell *cell = &m->cells[k];
-					enum vms_verdict v = cell->verdict;
-					const char *vn = vms_verdict_name(v);
+					const struct vms_compare_metric *m = &w->metrics[j];
+					const struct vms_compare_cell *cell = &m->cells[k];
+					enum vms_compare_verdict v = cell->verdict;
+					const char *vn = vms_compare_verdict_name(v);
 					json_t *mj;
 
 					if (!m->primary || cell->by_design || v == VMS_VERDICT_INFO)

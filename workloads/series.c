@@ -9,20 +9,20 @@
 static const struct {
 	const char *name, *unit;
 	int cumulative; /* counters: stored as the increase since the run started */
-} series_cols[COL_NR] = {
-    [COL_PGFAULT] = {"pgfault", "faults", 1},
-    [COL_PGMAJFAULT] = {"pgmajfault", "faults", 1},
-    [COL_PSWPIN] = {"pswpin", "pages", 1},
-    [COL_PSWPOUT] = {"pswpout", "pages", 1},
-    [COL_PGSCAN] = {"pgscan", "pages", 1},
-    [COL_PGSTEAL] = {"pgsteal", "pages", 1},
-    [COL_PSI_MEM_SOME] = {"psi_memory_some_us", "us", 1},
-    [COL_PSI_IO_SOME] = {"psi_io_some_us", "us", 1},
-    [COL_MEM_FREE] = {"mem_free_kib", "KiB", 0},
-    [COL_DIRTY] = {"dirty_kib", "KiB", 0},
-    [COL_WRITEBACK] = {"writeback_kib", "KiB", 0},
-    [COL_SWAP_USED] = {"swap_used_kib", "KiB", 0},
-    [COL_CGROUP_USAGE] = {"cgroup_usage_kib", "KiB", 0},
+} series_cols[VMS_SERIES_NR] = {
+    [VMS_SERIES_PGFAULT] = {"pgfault", "faults", 1},
+    [VMS_SERIES_PGMAJFAULT] = {"pgmajfault", "faults", 1},
+    [VMS_SERIES_PSWPIN] = {"pswpin", "pages", 1},
+    [VMS_SERIES_PSWPOUT] = {"pswpout", "pages", 1},
+    [VMS_SERIES_PGSCAN] = {"pgscan", "pages", 1},
+    [VMS_SERIES_PGSTEAL] = {"pgsteal", "pages", 1},
+    [VMS_SERIES_PSI_MEM_SOME] = {"psi_memory_some_us", "us", 1},
+    [VMS_SERIES_PSI_IO_SOME] = {"psi_io_some_us", "us", 1},
+    [VMS_SERIES_MEM_FREE] = {"mem_free_kib", "KiB", 0},
+    [VMS_SERIES_DIRTY] = {"dirty_kib", "KiB", 0},
+    [VMS_SERIES_WRITEBACK] = {"writeback_kib", "KiB", 0},
+    [VMS_SERIES_SWAP_USED] = {"swap_used_kib", "KiB", 0},
+    [VMS_SERIES_CGROUP_USAGE] = {"cgroup_usage_kib", "KiB", 0},
 };
 
 /* Sums vmstat counters with a prefix; pgscan_/pgsteal_ also have _anon/_file splits of the
@@ -50,7 +50,7 @@ void vms_series_take(struct vms_series *se, double t)
 {
 	struct vms_meminfo mi;
 	struct vms_psi psi;
-	struct sample *x;
+	struct vms_series_sample *x;
 
 	if (se->n == se->cap) {
 		se->cap = se->cap ? se->cap * 2 : 256;
@@ -60,27 +60,27 @@ void vms_series_take(struct vms_series *se, double t)
 	memset(x, 0, sizeof(*x));
 	x->t = t;
 	if (!vms_vmstat_read(&se->vm, NULL)) {
-		x->v[COL_PGFAULT] = vms_vmstat_get(&se->vm, "pgfault");
-		x->v[COL_PGMAJFAULT] = vms_vmstat_get(&se->vm, "pgmajfault");
-		x->v[COL_PSWPIN] = vms_vmstat_get(&se->vm, "pswpin");
-		x->v[COL_PSWPOUT] = vms_vmstat_get(&se->vm, "pswpout");
-		x->v[COL_PGSCAN] = vms_vmstat_sum(&se->vm, "pgscan_", 1);
-		x->v[COL_PGSTEAL] = vms_vmstat_sum(&se->vm, "pgsteal_", 1);
+		x->v[VMS_SERIES_PGFAULT] = vms_vmstat_get(&se->vm, "pgfault");
+		x->v[VMS_SERIES_PGMAJFAULT] = vms_vmstat_get(&se->vm, "pgmajfault");
+		x->v[VMS_SERIES_PSWPIN] = vms_vmstat_get(&se->vm, "pswpin");
+		x->v[VMS_SERIES_PSWPOUT] = vms_vmstat_get(&se->vm, "pswpout");
+		x->v[VMS_SERIES_PGSCAN] = vms_vmstat_sum(&se->vm, "pgscan_", 1);
+		x->v[VMS_SERIES_PGSTEAL] = vms_vmstat_sum(&se->vm, "pgsteal_", 1);
 	}
 	vms_psi_read(&psi, NULL);
-	x->v[COL_PSI_MEM_SOME] = psi.some_us[VMS_PSI_MEMORY];
-	x->v[COL_PSI_IO_SOME] = psi.some_us[VMS_PSI_IO];
+	x->v[VMS_SERIES_PSI_MEM_SOME] = psi.some_us[VMS_PSI_MEMORY];
+	x->v[VMS_SERIES_PSI_IO_SOME] = psi.some_us[VMS_PSI_IO];
 	if (!vms_meminfo_read(&mi, NULL)) {
-		x->v[COL_MEM_FREE] = mi.mem_free / 1024;
-		x->v[COL_DIRTY] = mi.dirty / 1024;
-		x->v[COL_WRITEBACK] = mi.writeback / 1024;
-		x->v[COL_SWAP_USED] = (mi.swap_total - mi.swap_free) / 1024;
+		x->v[VMS_SERIES_MEM_FREE] = mi.mem_free / 1024;
+		x->v[VMS_SERIES_DIRTY] = mi.dirty / 1024;
+		x->v[VMS_SERIES_WRITEBACK] = mi.writeback / 1024;
+		x->v[VMS_SERIES_SWAP_USED] = (mi.swap_total - mi.swap_free) / 1024;
 	}
 	if (se->cg) {
 		uint64_t usage = 0;
 
 		vms_cgroup_usage(se->cg, &usage);
-		x->v[COL_CGROUP_USAGE] = usage / 1024;
+		x->v[VMS_SERIES_CGROUP_USAGE] = usage / 1024;
 	}
 }
 
@@ -92,10 +92,10 @@ json_t *vms_series_json(const struct vms_series *se, double hz)
 
 	for (i = 0; i < se->n; i++)
 		json_array_append_new(t, json_real((double)(long)(se->s[i].t * 1000) / 1000));
-	for (c = 0; c < COL_NR; c++) {
+	for (c = 0; c < VMS_SERIES_NR; c++) {
 		json_t *a;
 
-		if (c == COL_CGROUP_USAGE && !se->cg)
+		if (c == VMS_SERIES_CGROUP_USAGE && !se->cg)
 			continue;
 		a = json_array();
 

@@ -12,32 +12,32 @@
 #include "core/cgroup.h"
 #include "core/procfs.h"
 
-enum series_col {
-	COL_PGFAULT,
-	COL_PGMAJFAULT,
-	COL_PSWPIN,
-	COL_PSWPOUT,
-	COL_PGSCAN,
-	COL_PGSTEAL,
-	COL_PSI_MEM_SOME,
-	COL_PSI_IO_SOME,
-	COL_MEM_FREE,
-	COL_DIRTY,
-	COL_WRITEBACK,
-	COL_SWAP_USED,
-	COL_CGROUP_USAGE,
-	COL_NR
+enum vms_series_col {
+	VMS_SERIES_PGFAULT,
+	VMS_SERIES_PGMAJFAULT,
+	VMS_SERIES_PSWPIN,
+	VMS_SERIES_PSWPOUT,
+	VMS_SERIES_PGSCAN,
+	VMS_SERIES_PGSTEAL,
+	VMS_SERIES_PSI_MEM_SOME,
+	VMS_SERIES_PSI_IO_SOME,
+	VMS_SERIES_MEM_FREE,
+	VMS_SERIES_DIRTY,
+	VMS_SERIES_WRITEBACK,
+	VMS_SERIES_SWAP_USED,
+	VMS_SERIES_CGROUP_USAGE,
+	VMS_SERIES_NR
 };
 
-struct sample {
+struct vms_series_sample {
 	double t;
-	uint64_t v[COL_NR];
+	uint64_t v[VMS_SERIES_NR];
 };
 
 /* The samples of one run; cg is sampled too when not NULL. Zero-initialise, set cg, then
  * vms_series_take() at each tick; free(s) when done. */
 struct vms_series {
-	struct sample *s;
+	struct vms_series_sample *s;
 	size_t n, cap;
 	const struct vms_cgroup *cg; /* sampled too when not NULL */
 	struct vms_vmstat vm;        /* scratch, too large for the stack of a tight loop */

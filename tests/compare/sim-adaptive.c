@@ -90,7 +90,7 @@ static int verdict(json_t *base, json_t *doc, double alpha)
 	json_t *docs[2] = {base, doc};
 	const char *paths[2] = {"base.json", "sim.json"};
 	size_t side[2] = {0, 1};
-	struct vms_cmp_input in = {.docs = docs, .paths = paths, .side = side, .n = 2};
+	struct vms_compare_input in = {.docs = docs, .paths = paths, .side = side, .n = 2};
 	struct vms_compare_opts opts;
 	struct vms_compare c;
 	int st;

@@ -28,11 +28,11 @@ static void cmp2(struct vms_compare *c, json_t *a, json_t *b, int force)
 
 	vms_compare_opts_init(&o);
 	o.force = force;
-	vms_compare_build(c, &o, &(struct vms_cmp_input){.docs = docs, .paths = paths, .n = 2});
+	vms_compare_build(c, &o, &(struct vms_compare_input){.docs = docs, .paths = paths, .n = 2});
 }
 
-static const struct vms_cmp_metric *metric(const struct vms_compare *c, const char *wl,
-                                           const char *name)
+static const struct vms_compare_metric *metric(const struct vms_compare *c, const char *wl,
+                                               const char *name)
 {
 	size_t i, j;
 
@@ -44,9 +44,10 @@ static const struct vms_cmp_metric *metric(const struct vms_compare *c, const ch
 	return NULL;
 }
 
-static enum vms_verdict verdict(const struct vms_compare *c, const char *wl, const char *name)
+static enum vms_compare_verdict verdict(const struct vms_compare *c, const char *wl,
+                                        const char *name)
 {
-	const struct vms_cmp_metric *m = metric(c, wl, name);
+	const struct vms_compare_metric *m = metric(c, wl, name);
 
 	assert_non_null(m);
 	return m->cells[0].verdict;
@@ -71,7 +72,7 @@ struct tally {
 static void trial(struct tally *t, double shift, double cv, size_t runs, unsigned long seed)
 {
 	json_t *a = one_metric(100, cv, runs, 2 * seed), *b;
-	const struct vms_cmp_cell *cell;
+	const struct vms_compare_cell *cell;
 	struct vms_compare c;
 
 	b = one_metric(100 * (1 + shift), cv, runs, 2 * seed + 1);
@@ -93,7 +94,7 @@ static void print_tally(const char *what, const struct tally *t, unsigned trials
 	printf("# %s over %u seeds:", what, trials);
 	for (v = 0; v <= VMS_VERDICT_MISSING; v++)
 		if (t->v[v])
-			printf(" %s %u;", vms_verdict_name(v), t->v[v]);
+			printf(" %s %u;", vms_compare_verdict_name(v), t->v[v]);
 	printf(" p<0.05 in %.1f%%\n", 100.0 * t->significant / trials);
 }
 
@@ -170,12 +171,13 @@ static void variants_paired_under_drift(void **state)
 		json_t *aa = gen_variants("k", 70000 + s, 5, 0, labels, none, 2, 0.08);
 		json_t *ab = gen_variants("k", 80000 + s, 5, 0, labels, slower, 2, 0.08);
 		json_t *split[2];
-		struct vms_cmp_input in = {.docs = &aa, .paths = &path, .n = 1};
+		struct vms_compare_input in = {.docs = &aa, .paths = &path, .n = 1};
 		struct vms_compare c;
 
 		vms_compare_build(&c, &o, &in);
 		alarms += vms_compare_status(&c) == 1;
-		paired += metric(&c, "mmap001", "elapsed_s")->cells[0].method == VMS_CMP_PAIRED_LOG;
+		paired +=
+		    metric(&c, "mmap001", "elapsed_s")->cells[0].method == VMS_METHOD_PAIRED_LOG;
 		vms_compare_release(&c);
 		in.docs = &ab;
 		vms_compare_build(&c, &o, &in);
@@ -183,8 +185,8 @@ static void variants_paired_under_drift(void **state)
 		vms_compare_release(&c);
 		split[0] = split_variant(ab, labels[0]);
 		split[1] = split_variant(ab, labels[1]);
-		vms_compare_build(&c, &o,
-		                  &(struct vms_cmp_input){.docs = split, .paths = paths, .n = 2});
+		vms_compare_build(
+		    &c, &o, &(struct vms_compare_input){.docs = split, .paths = paths, .n = 2});
 		found_welch += verdict(&c, "mmap001", "elapsed_s") == VMS_VERDICT_REGRESSION;
 		vms_compare_release(&c);
 		json_decref(split[0]);
@@ -219,8 +221,8 @@ static void variants_heavy_drift(void **state)
 	for (s = 1; s <= trials; s++) {
 		json_t *doc = gen_variants("k", 90000 + s, 5, 0, labels, slower, 2, 0.30);
 		const char *path = "v.json";
-		struct vms_cmp_input in = {.docs = &doc, .paths = &path, .n = 1};
-		const struct vms_cmp_metric *m;
+		struct vms_compare_input in = {.docs = &doc, .paths = &path, .n = 1};
+		const struct vms_compare_metric *m;
 		struct vms_compare c;
 
 		vms_compare_build(&c, &o, &in);
@@ -256,8 +258,8 @@ static void family_wise_rate(void **state)
 		exit1 += vms_compare_status(&c) == 1;
 		for (i = 0; i < c.n_workloads; i++)
 			for (j = 0; j < c.workloads[i].n_metrics; j++) {
-				const struct vms_cmp_metric *m = &c.workloads[i].metrics[j];
-				const struct vms_cmp_cell *cell = &m->cells[0];
+				const struct vms_compare_metric *m = &c.workloads[i].metrics[j];
+				const struct vms_compare_cell *cell = &m->cells[0];
 
 				/* what the verdict would be on the unadjusted p */
 				any |= m->primary && cell->p < 0.05 &&
@@ -621,7 +623,7 @@ static void failed_runs_decide(void **state)
 	(void)state;
 	for (k = 0; k < VMS_ARRAY_SIZE(ns); k++) {
 		json_t *a = with_failures(ns[k], 0, 1), *b = with_failures(ns[k], ns[k], 2);
-		const struct vms_cmp_metric *m;
+		const struct vms_compare_metric *m;
 
 		/* every run of B failed, every run of A succeeded: a regression whatever n is */
 		cmp2(&c, a, b, 0);
@@ -722,7 +724,7 @@ static void heavy_tails(void **state)
 	const double b[] = {0.34, 0.36, 0.41, 0.44, 0.37, 0.35, 1.2, 0.40, 0.38, 0.39};
 	const double g[] = {0.33, 0.34, 0.33, 0.35, 0.34, 0.66, 0.67, 0.66, 0.68, 0.67};
 	json_t *da = gen_doc("k", 0), *db = gen_doc("k", 0), *dg = gen_doc("k", 0);
-	const struct vms_cmp_metric *m;
+	const struct vms_compare_metric *m;
 	struct vms_compare c;
 
 	(void)state;
@@ -734,7 +736,7 @@ static void heavy_tails(void **state)
 	assert_int_equal(m->cells[0].side.outliers, 1);
 	assert_int_equal(m->cells[0].side.outlier[6], 1);
 	assert_int_equal(m->base.outliers, 0);
-	assert_int_equal(m->cells[0].method, VMS_CMP_YUEN_LOG);
+	assert_int_equal(m->cells[0].method, VMS_METHOD_YUEN_LOG);
 	assert_true(m->cells[0].verdict != VMS_VERDICT_UNSTABLE);
 	assert_true(m->cells[0].verdict != VMS_VERDICT_REGRESSION);
 	vms_compare_release(&c);
@@ -875,7 +877,7 @@ static void counts_fisher(void **state)
 	json_t *a = gen_doc("k", 1), *b = gen_doc("k", 1), *wa, *wb, *run;
 	const double none[] = {0, 0, 0, 0, 0}, all[] = {3, 1, 7, 2, 4};
 	const double some[] = {0, 2, 0, 0, 0};
-	const struct vms_cmp_metric *m;
+	const struct vms_compare_metric *m;
 	struct vms_compare c;
 
 	(void)state;
@@ -890,7 +892,7 @@ static void counts_fisher(void **state)
 	json_object_set_new(run, "oom_killed", json_true());
 	cmp2(&c, a, b, 0);
 	m = metric(&c, "w", "underruns");
-	assert_int_equal(m->cells[0].method, VMS_CMP_FISHER);
+	assert_int_equal(m->cells[0].method, VMS_METHOD_FISHER);
 	assert_true(fabs(m->cells[0].p - 2.0 / 252) < 1e-9);
 	assert_int_equal(m->cells[0].verdict, VMS_VERDICT_REGRESSION);
 	assert_true(m->audio && m->primary && m->count);
@@ -922,7 +924,7 @@ static void zeros_and_missing_values(void **state)
 	json_t *a = gen_doc("k", 0), *b = gen_doc("k", 0), *wa, *wb;
 	const double z[] = {0, 0, 0, 0, 0}, some[] = {0, 120, 80, 0, 100};
 	const double ta[] = {10, 10.1, NAN, 9.9, 10}, tb[] = {10, NAN, NAN, 10.1, 9.9};
-	const struct vms_cmp_metric *m;
+	const struct vms_compare_metric *m;
 	struct vms_compare c;
 
 	(void)state;
@@ -937,14 +939,14 @@ static void zeros_and_missing_values(void **state)
 	cmp2(&c, a, b, 0);
 	assert_int_equal(verdict(&c, "w", "pswpin"), VMS_VERDICT_NO_CHANGE);
 	m = metric(&c, "w", "pgscan");
-	assert_int_equal(m->cells[0].method, VMS_CMP_RAW_T);
+	assert_int_equal(m->cells[0].method, VMS_METHOD_RAW_T);
 	assert_true(isnan(m->cells[0].change)); /* base mean 0: no relative change */
 	assert_true(m->cells[0].verdict == VMS_VERDICT_INCONCLUSIVE ||
 	            m->cells[0].verdict == VMS_VERDICT_UNSTABLE);
 	m = metric(&c, "w", "elapsed_s");
 	assert_int_equal(m->base.s.n, 4); /* the null (failed run) is not a value */
 	assert_int_equal(m->cells[0].side.s.n, 3);
-	assert_int_equal(m->cells[0].method, VMS_CMP_LOG_T);
+	assert_int_equal(m->cells[0].method, VMS_METHOD_LOG_T);
 	vms_compare_release(&c);
 	json_decref(a);
 	json_decref(b);
@@ -1022,7 +1024,8 @@ static void unstable_wins(void **state)
 	vms_compare_release(&c);
 	vms_compare_opts_init(&o);
 	o.cv_limit = 0.2;
-	vms_compare_build(&c, &o, &(struct vms_cmp_input){.docs = docs, .paths = paths, .n = 2});
+	vms_compare_build(&c, &o,
+	                  &(struct vms_compare_input){.docs = docs, .paths = paths, .n = 2});
 	assert_int_equal(verdict(&c, "w", "t"), VMS_VERDICT_UNSTABLE);
 	assert_int_equal(metric(&c, "w", "t")->cells[0].unstable_side, 1);
 	assert_true(metric(&c, "w", "t")->cells[0].p < 0.05);
@@ -1041,7 +1044,7 @@ static void samples_kept(void **state)
 	const double ta[] = {10, 10.1, NAN, 9.9, 10}, tb[] = {NAN, 11, 12, NAN, 13};
 	const double want_a[] = {10, 10.1, 9.9, 10}, want_b[] = {11, 12, 13};
 	const size_t runs_a[] = {0, 1, 3, 4}, runs_b[] = {1, 2, 4};
-	const struct vms_cmp_metric *m;
+	const struct vms_compare_metric *m;
 	struct vms_compare c;
 	size_t i;
 
@@ -1091,7 +1094,7 @@ static void catalogue_and_file(void **state)
 	const double lo[] = {10, 10.2, 9.8, 10.1, 9.9}, hi[] = {20, 20.4, 19.6, 20.2, 19.8};
 	const double ev[] = {1, 2, 1, 3, 1};
 	static const char *const audio[] = {"headroom_min_ms", "decode_ms_per_s", "wake_p50_ms"};
-	const struct vms_cmp_metric *m;
+	const struct vms_compare_metric *m;
 	struct vms_compare c;
 	size_t i;
 
@@ -1149,7 +1152,7 @@ static void catalogue_and_file(void **state)
 static void baseline_figures(void **state)
 {
 	json_t *a = gen_doc("k", 1), *b = gen_doc("k", 1);
-	const struct vms_report_sound *f;
+	const struct vms_compare_sound *f;
 	char *line = NULL, *report = NULL, *want;
 	size_t len = 0, rlen = 0;
 	struct vms_compare c;

@@ -48,7 +48,8 @@ static void render_all(json_t *doc)
 	json_decref(vms_report_summary_json(doc));
 
 	vms_compare_opts_init(&opts);
-	vms_compare_build(&c, &opts, &(struct vms_cmp_input){.docs = docs, .paths = paths, .n = 2});
+	vms_compare_build(&c, &opts,
+	                  &(struct vms_compare_input){.docs = docs, .paths = paths, .n = 2});
 	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 		const struct vms_compare_renderer *r = vms_compare_renderer_find(formats[i]);
 

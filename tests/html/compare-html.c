@@ -35,9 +35,9 @@ int main(int argc, char **argv)
 	}
 	vms_compare_opts_init(&opts);
 	vms_compare_build(&cmp, &opts,
-	                  &(struct vms_cmp_input){.docs = docs,
-	                                          .paths = (const char *const *)argv + 2,
-	                                          .n = (size_t)n});
+	                  &(struct vms_compare_input){.docs = docs,
+	                                              .paths = (const char *const *)argv + 2,
+	                                              .n = (size_t)n});
 	f = fopen(argv[1], "w");
 	if (f) {
 		ret = vms_compare_render_html(&cmp, f) ? 1 : 0;
