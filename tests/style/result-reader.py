@@ -17,21 +17,12 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from srctree import sources  # noqa: E402
+
 CALL = re.compile(r"\bjson_object_getn?\s*\(")
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
-
-
-def sources(root):
-    for d, subdirs, files in os.walk(root):
-        rel = os.path.relpath(d, root)
-        subdirs[:] = sorted(
-            s for s in subdirs
-            if not s.startswith(".")
-            and not (rel == "." and s == "tests")
-            and not os.path.exists(os.path.join(d, s, "CMakeCache.txt")))
-        for f in sorted(files):
-            if f.endswith((".c", ".h")):
-                yield os.path.normpath(os.path.join(rel, f))
 
 
 def calls(root, path):
