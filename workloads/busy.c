@@ -549,7 +549,7 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 		b->io.device_written = (double)(b->io1[1] - b->io0[1]);
 		b->io.suite_read = (double)child->ru_inblock;
 		b->io.suite_written =
-		    fmax(0, (double)child->ru_oublock - (double)(b->cancelled / 512));
+		    fmax(0, (double)child->ru_oublock - (double)b->cancelled / 512);
 	}
 	if (b->have_cpustat) {
 		t->cpus = b->c1.cpus;
