@@ -13,8 +13,23 @@ swap_devices swap_total_bytes mem_total_bytes page_size cpu_model cpu_count cpu_
 workdir_fs psi_available cgroup alsa_cards page_reporting virtio_balloon damon_threads cpufreq
 noise_sources vmsuite_version compiler'
 
+# Other tests add swap files and change vm knobs while this one runs (ctest -j): a reading
+# counts only when the host state it is checked against was the same before and after it.
+host_state() { cat /proc/sys/vm/page-cluster /proc/swaps; }
+stable() { # stable OUT ARGS...: run `vmsuite sysinfo ARGS` into OUT until the host held still
+	local out=$1 try before; shift
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		before=$(host_state)
+		"$VMSUITE" sysinfo "$@" >"$out" 2>err.txt; rc=$?
+		held=$before # line 1 page-cluster, then /proc/swaps with its header
+		[ "$before" = "$(host_state)" ] && return 0
+		sleep 0.$try
+	done
+	echo "NOTE: the host's swaps or page-cluster changed during all 10 readings" >&2
+}
+
 # JSON: parses, and every key is {"value": ..., "source": "..."}
-"$VMSUITE" sysinfo --format json >out.json 2>err.txt; rc=$?
+stable out.json --format json
 [ "$rc" = 0 ] || fail "sysinfo --format json exited $rc: $(cat err.txt)"
 [ -s err.txt ] && fail "sysinfo --format json wrote to stderr: $(cat err.txt)"
 jq -e . out.json >/dev/null || fail "sysinfo --format json output does not parse"
@@ -31,10 +46,10 @@ jq -e '[.[] | keys == ["source", "value"]] | all' out.json >/dev/null ||
 	fail "cpu_count != getconf _NPROCESSORS_ONLN"
 want_mem=$(awk '/^MemTotal:/ { printf "%.0f", $2 * 1024 }' /proc/meminfo)
 [ "$(jq -r .mem_total_bytes.value out.json)" = "$want_mem" ] || fail "mem_total_bytes != MemTotal"
-[ "$(jq -r '.vm_sysctl.value["page-cluster"]' out.json)" = "$(cat /proc/sys/vm/page-cluster)" ] ||
+[ "$(jq -r '.vm_sysctl.value["page-cluster"]' out.json)" = "$(sed -n 1p <<<"$held")" ] ||
 	fail "vm_sysctl page-cluster differs from /proc/sys/vm/page-cluster"
 [ "$(jq -r .workdir_fs.value.path out.json)" = "$(pwd -P)" ] || fail "workdir_fs.path != cwd"
-nswap=$(($(wc -l </proc/swaps) - 1))
+nswap=$(($(wc -l <<<"$held") - 2))
 [ "$(jq -r '.swap_devices.value | length' out.json)" = "$nswap" ] ||
 	fail "swap_devices count != /proc/swaps lines"
 
@@ -49,10 +64,11 @@ if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
 fi
 
 # text: the default; aligned key/value/source lines that agree with /proc
-"$VMSUITE" sysinfo >out.txt 2>err.txt || fail "sysinfo (text) exited $?"
+stable out.txt
+[ "$rc" = 0 ] || fail "sysinfo (text) exited $rc"
 grep -Eq "^kernel_release +$(uname -r | sed 's/[.[\*^$]/\\&/g') +uname\(2\) release$" out.txt ||
 	fail "text: no kernel_release line"
-grep -Eq "^vm\.page-cluster +$(cat /proc/sys/vm/page-cluster) +/proc/sys/vm/page-cluster$" out.txt ||
+grep -Eq "^vm\.page-cluster +$(sed -n 1p <<<"$held") +/proc/sys/vm/page-cluster$" out.txt ||
 	fail "text: no vm.page-cluster line"
 n_sysctl=$(jq '.vm_sysctl.value | length' out.json)
 [ "$(grep -c '^vm\.' out.txt)" -ge "$n_sysctl" ] || fail "text: not every sysctl on its own line"
