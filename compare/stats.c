@@ -51,19 +51,65 @@ void vms_summarize(const double *x, size_t n, struct vms_summary *s)
 		s->cv = s->sd / fabs(s->mean);
 }
 
+int vms_mean_var(const double *x, size_t n, double *var, double *df)
+{
+	struct vms_summary s, sm;
+	double m[VMS_BATCHES];
+	size_t j, i;
+
+	if (n < 2)
+		return -EINVAL;
+	vms_summarize(x, n, &s);
+	*var = s.sd * s.sd / (double)n;
+	*df = (double)(n - 1);
+	if (n < VMS_BATCH_MIN_RUNS)
+		return 0;
+	for (j = 0; j < VMS_BATCHES; j++) {
+		size_t lo = j * n / VMS_BATCHES, hi = (j + 1) * n / VMS_BATCHES;
+		double sum = 0;
+
+		for (i = lo; i < hi; i++)
+			sum += x[i];
+		m[j] = sum / (double)(hi - lo);
+	}
+	vms_summarize(m, VMS_BATCHES, &sm);
+	gsl_quiet();
+	/* independent runs: the ratio is chi-square(B - 1) / (B - 1); above its 95th percentile */
+	if (!(sm.sd * sm.sd / VMS_BATCHES >
+	      *var * gsl_cdf_chisq_Pinv(0.95, VMS_BATCHES - 1) / (VMS_BATCHES - 1)))
+		return 0;
+	*var = sm.sd * sm.sd / VMS_BATCHES;
+	*df = VMS_BATCHES - 1;
+	return 1;
+}
+
+/* The floor of vms_welch() and vms_yuen_change(): the side with fewer runs takes the other
+ * side's per-run variance (and its degrees of freedom) when its own is smaller. */
+static void floor_small_side(double *va, double *dfa, size_t na, double *vb, double *dfb, size_t nb)
+{
+	if (nb<na && * va *(double)na / (double)nb> * vb) {
+		*vb = *va * (double)na / (double)nb;
+		*dfb = *dfa;
+	} else if (na<nb && * vb *(double)nb / (double)na> * va) {
+		*va = *vb * (double)nb / (double)na;
+		*dfa = *dfb;
+	}
+}
+
 int vms_welch(const double *a, size_t na, const double *b, size_t nb, double alpha,
               struct vms_welch *w)
 {
 	struct vms_summary sa, sb;
-	double va, vb, q;
+	double va, vb, dfa, dfb, q;
 
 	if (na < 2 || nb < 2 || !(alpha > 0 && alpha < 1))
 		return -EINVAL;
 	gsl_quiet();
 	vms_summarize(a, na, &sa);
 	vms_summarize(b, nb, &sb);
-	va = sa.sd * sa.sd / na;
-	vb = sb.sd * sb.sd / nb;
+	vms_mean_var(a, na, &va, &dfa);
+	vms_mean_var(b, nb, &vb, &dfb);
+	floor_small_side(&va, &dfa, na, &vb, &dfb, nb);
 	/* Samples whose sums or squares overflow have no meaningful test. */
 	if (!isfinite(va) || !isfinite(vb) || !isfinite(sb.mean - sa.mean))
 		return -EDOM;
@@ -76,7 +122,7 @@ int vms_welch(const double *a, size_t na, const double *b, size_t nb, double alp
 		w->lo = w->hi = w->diff;
 		return 0;
 	}
-	w->df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
+	w->df = (va + vb) * (va + vb) / (va * va / dfa + vb * vb / dfb);
 	w->t = w->diff / w->se;
 	if (!(w->df > 0) || !isfinite(w->t))
 		return -EDOM;
@@ -479,11 +525,34 @@ static void trimmed(const double *y, size_t n, size_t g, double *mean, double *d
 	*d = ss / (h * (h - 1.0));
 }
 
+/* Yuen's variance of a trimmed mean, *d with *df, scaled for runs that are not independent:
+ * by the ratio of vms_mean_var()'s batch-means variance of the mean of ln x[0..n) (in run
+ * order) to s^2 / n, with the batch means' degrees of freedom when fewer. Unchanged below
+ * VMS_BATCH_MIN_RUNS runs or when a value is <= 0 (the caller refuses those). */
+static void correlated(const double *x, size_t n, double *d, double *df)
+{
+	struct vms_summary s;
+	double *l, v, dfv;
+	size_t i;
+
+	if (n < VMS_BATCH_MIN_RUNS)
+		return;
+	l = vms_xcalloc(n, sizeof(*l));
+	for (i = 0; i < n; i++)
+		l[i] = x[i] > 0 ? log(x[i]) : NAN;
+	vms_summarize(l, n, &s);
+	if (vms_mean_var(l, n, &v, &dfv) == 1 && s.sd > 0 && isfinite(v)) {
+		*d *= v / (s.sd * s.sd / (double)n);
+		*df = fmin(*df, dfv);
+	}
+	free(l);
+}
+
 int vms_yuen_change(const double *a, size_t na, const double *b, size_t nb, double trim,
                     double alpha, struct vms_change *c)
 {
 	size_t ga = (size_t)floor(trim * na), gb = (size_t)floor(trim * nb);
-	double *ya, *yb, ma, mb, da, db, q;
+	double *ya, *yb, ma, mb, da, db, dfa, dfb, q;
 	int ret = 0;
 
 	if (!(alpha > 0 && alpha < 1) || !(trim >= 0 && trim < 0.5) || na < 2 * ga + 2 ||
@@ -498,6 +567,15 @@ int vms_yuen_change(const double *a, size_t na, const double *b, size_t nb, doub
 	gsl_quiet();
 	trimmed(ya, na, ga, &ma, &da);
 	trimmed(yb, nb, gb, &mb, &db);
+	{
+		size_t ha = na - 2 * ga, hb = nb - 2 * gb;
+
+		dfa = (double)(ha - 1);
+		dfb = (double)(hb - 1);
+		correlated(a, na, &da, &dfa);
+		correlated(b, nb, &db, &dfb);
+		floor_small_side(&da, &dfa, na, &db, &dfb, nb);
+	}
 	c->method = VMS_CHANGE_LOG;
 	c->defined = 1;
 	c->scale = 1;
@@ -512,9 +590,7 @@ int vms_yuen_change(const double *a, size_t na, const double *b, size_t nb, doub
 		c->p = c->est == 0 ? 1 : 0;
 		q = 0;
 	} else {
-		size_t ha = na - 2 * ga, hb = nb - 2 * gb;
-
-		c->df = (da + db) * (da + db) / (da * da / (ha - 1) + db * db / (hb - 1));
+		c->df = (da + db) * (da + db) / (da * da / dfa + db * db / dfb);
 		c->p = 2 * gsl_cdf_tdist_Q(fabs(c->est / c->se), c->df);
 		q = gsl_cdf_tdist_Pinv(1 - alpha / 2, c->df);
 		if (isnan(c->p) || !isfinite(q)) {

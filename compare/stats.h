@@ -16,12 +16,30 @@ struct vms_summary {
 };
 void vms_summarize(const double *x, size_t n, struct vms_summary *s);
 
+/* The variance of the mean of x[0..n), the values in the order the runs were made, and its
+ * degrees of freedom. Runs of one suite are not independent where the machine's speed wanders
+ * over seconds to minutes (a VM whose host is shared): neighbouring runs are slow or fast
+ * together, and s^2 / n understates how far the mean of a suite moves. From VMS_BATCH_MIN_RUNS
+ * runs on, batch means: the runs in order cut into VMS_BATCHES batches of consecutive runs
+ * (sizes differing by at most one); when the variance of the batch means over VMS_BATCHES
+ * exceeds s^2 / n by more than independent runs would in 95 % of suites (chi-square with
+ * VMS_BATCHES - 1 degrees of freedom), it is the variance, with VMS_BATCHES - 1 degrees of
+ * freedom; otherwise (and below VMS_BATCH_MIN_RUNS runs) s^2 / n with n - 1. A rule fixed in
+ * advance (docs/compare.md, Runs that are not independent). Returns 1 when batch means were
+ * used, 0 otherwise, -EINVAL when n < 2. */
+#define VMS_BATCH_MIN_RUNS 20
+#define VMS_BATCHES        10
+int vms_mean_var(const double *x, size_t n, double *var, double *df);
+
 /* Welch's two-sample t-test of mean(b) - mean(a) with a (1 - alpha) confidence interval using
- * the Welch–Satterthwaite degrees of freedom. Needs na >= 2 and nb >= 2 (else -EINVAL and *w
- * untouched) and 0 < alpha < 1. Returns -EDOM when the samples have no finite variance or
- * GSL cannot compute the distribution (values so large their squares overflow). When both samples
- * are constant (se = 0) the difference is exact: p = 1 if the means are equal, else p = 0, the
- * interval is the point, df = INFINITY. */
+ * the Welch–Satterthwaite degrees of freedom. The variance of each side's mean is
+ * vms_mean_var()'s; the side with fewer runs never has a per-run variance (its mean's variance
+ * times its runs) below the other side's: a few runs in a row can agree by chance or because
+ * they ran in the same slow or fast spell, and under "no change" both sides spread alike. Needs na
+ * >= 2 and nb >= 2 (else -EINVAL and *w untouched) and 0 < alpha < 1. Returns -EDOM when the
+ * samples have no finite variance or GSL cannot compute the distribution (values so large their
+ * squares overflow). When both samples are constant (se = 0) the difference is exact: p = 1 if the
+ * means are equal, else p = 0, the interval is the point, df = INFINITY. */
 struct vms_welch {
 	double diff; /* mean(b) - mean(a) */
 	double se, df, t, p, lo, hi;

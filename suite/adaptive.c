@@ -10,6 +10,7 @@
 
 #include "core/result.h"
 #include "core/resultdoc.h"
+#include "compare/stats.h"
 #include "core/util.h"
 
 /* Runs per workload after each look: 3 first, then about 1.4 times as many each round, so that
@@ -115,7 +116,9 @@ static void append(char *buf, size_t len, const char *a, const char *b, int pare
 static int baseline_short(const struct vms_adaptive *a, const struct vms_compare_metric *m)
 {
 	const struct vms_summary *b = &m->base.s;
-	double half;
+	double half, *l, var, df;
+	size_t i;
+	int pos = 1;
 
 	if (m->count || m->derived)
 		return 0;
@@ -123,8 +126,19 @@ static int baseline_short(const struct vms_adaptive *a, const struct vms_compare
 		return 1;
 	if (!isfinite(b->cv))
 		return 0;
-	half = gsl_cdf_tdist_Pinv(1 - a->alpha_look / 2, (double)b->n - 1) * b->cv /
-	       sqrt((double)b->n);
+	/* the variance of its mean as the test sees it (batch means when its runs are not
+	 * independent), relative: on the log scale, or cv^2 / n */
+	l = vms_xcalloc(b->n + 1, sizeof(*l));
+	for (i = 0; i < b->n; i++) {
+		pos &= m->base.values[i] > 0;
+		l[i] = pos ? log(m->base.values[i]) : 0;
+	}
+	if (!pos || vms_mean_var(l, b->n, &var, &df) < 0) {
+		var = b->cv * b->cv / (double)b->n;
+		df = (double)b->n - 1;
+	}
+	free(l);
+	half = gsl_cdf_tdist_Pinv(1 - a->alpha_look / 2, df) * sqrt(var);
 	return half >= a->cfg.opts.threshold;
 }
 
@@ -248,7 +262,7 @@ static void judge_precision(struct vms_adaptive *a, const struct vms_rdoc *d, st
 			const struct vms_rdoc_metric *m = &wl->metrics[k];
 			const char *name = m->name;
 			size_t n = m->n_values, i;
-			double *x, half = INFINITY;
+			double *x, half = INFINITY, var = NAN, df = NAN;
 			int pos = 1;
 			struct vms_summary sum;
 			char what[64];
@@ -263,14 +277,14 @@ static void judge_precision(struct vms_adaptive *a, const struct vms_rdoc *d, st
 			for (i = 0; pos && i < n; i++)
 				x[i] = log(x[i]);
 			vms_summarize(x, n, &sum);
+			/* the variance of the mean as compare will see it (batch means when the
+			 * runs are not independent) */
 			if (n >= 2 && sum.sd == 0)
 				half = 0;
-			else if (n >= 2 && pos)
-				half = expm1(gsl_cdf_tdist_Pinv(0.975, (double)n - 1) * sum.sd /
-				             sqrt((double)n));
+			else if (n >= 2 && vms_mean_var(x, n, &var, &df) >= 0 && pos)
+				half = expm1(gsl_cdf_tdist_Pinv(0.975, df) * sqrt(var));
 			else if (n >= 2 && sum.mean != 0)
-				half = gsl_cdf_tdist_Pinv(0.975, (double)n - 1) * sum.sd /
-				       sqrt((double)n) / fabs(sum.mean);
+				half = gsl_cdf_tdist_Pinv(0.975, df) * sqrt(var) / fabs(sum.mean);
 			free(x);
 			json_array_append_new(
 			    s->metrics, json_pack("{s:s, s:i, s:o}", "metric", name, "runs", (int)n,

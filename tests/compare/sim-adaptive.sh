@@ -12,8 +12,10 @@ for cv in 0.02 0.10 0.25; do
   "$sim" --trials 300 --seed 7 --cv "$cv" --max-false 0.05 || fail=1
 done
 "$sim" --trials 300 --seed 7 --cv 0.10 --base-runs 5 --max-false 0.05 || fail=1
-# without the correction the same rule false-alarms more than 5 % (8.5 % at this seed)
-if "$sim" --trials 600 --seed 7 --cv 0.10 --uncorrected --max-false 0.05 2>/dev/null; then
+# without the correction the same rule false-alarms more than 5 % where the runs spread most
+# (7.8 % at cv 25 % and this seed; at cv 10 % the floor on the spread of the side with fewer runs
+# keeps even uncorrected looks near 3.7 %)
+if "$sim" --trials 600 --seed 7 --cv 0.25 --uncorrected --max-false 0.05 2>/dev/null; then
   echo "sim-adaptive: the uncorrected looks stayed within 5 %: the simulation cannot tell" >&2
   fail=1
 fi

@@ -74,23 +74,60 @@ static void welch_wiki(void **state)
 	assert_close(w.hi, 3.984096267, 1e-6);
 }
 
+/* The side with fewer runs takes the other side's per-run variance when its own is smaller:
+ * small_a (5 runs, variance 2.5) against small_b (6 runs, 12.3) is Welch's formula with
+ * va = 12.3 / 5 and df_a = 5 (SciPy 1.10's t distribution on those figures; plain Welch, as
+ * ttest_ind(equal_var=False) gives, would be se 1.596871942, p 0.025101407). */
 static void welch_unequal_sizes(void **state)
 {
+	static const double b4[] = {12, 14, 15, 17};
 	struct vms_welch w;
 
 	(void)state;
 	assert_int_equal(vms_welch(small_a, 5, small_b, 6, 0.05, &w), 0);
 	assert_close(w.diff, 4.5, 1e-12);
-	assert_close(w.se, 1.596871942, 1e-8);
-	assert_close(w.df, 7.200996678, 1e-8);
-	assert_close(w.t, 2.81800931, 1e-8);
-	assert_close(w.p, 0.025101407, 1e-5);
-	assert_close(w.lo, 0.745259071, 1e-5);
-	assert_close(w.hi, 8.254740929, 1e-6);
+	assert_close(w.se, 2.1236760582, 1e-8);
+	assert_close(w.df, 9.9180327869, 1e-8);
+	assert_close(w.t, 2.1189672421, 1e-8);
+	assert_close(w.p, 0.0603517696768, 1e-5);
+	assert_close(w.lo, -0.2371512752, 1e-5);
+	assert_close(w.hi, 9.2371512752, 1e-6);
 	/* Swapping the sides flips the sign and keeps p. */
 	assert_int_equal(vms_welch(small_b, 6, small_a, 5, 0.05, &w), 0);
 	assert_close(w.diff, -4.5, 1e-12);
-	assert_close(w.p, 0.025101407, 1e-5);
+	assert_close(w.p, 0.0603517696768, 1e-5);
+	/* the side with fewer runs spreading more: plain Welch (SciPy ttest_ind, equal_var=False)
+	 */
+	assert_int_equal(vms_welch(small_a, 5, b4, 4, 0.05, &w), 0);
+	assert_close(w.diff, 2.5, 1e-12);
+	assert_close(w.t, 1.9867985355975657, 1e-8);
+	assert_close(w.p, 0.09823366485106272, 1e-6);
+}
+
+/* The variance of a side's mean: s^2 / n below 20 runs; batch means (10 batches of consecutive
+ * runs, 9 degrees of freedom) when their variance exceeds s^2 / n by more than the 95th
+ * percentile of chi-square(9) / 9 (1.8799); otherwise s^2 / n. */
+static void mean_var_batches(void **state)
+{
+	double x[40], v, df;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(vms_mean_var(small_b, 6, &v, &df), 0);
+	assert_close(v, 12.3 / 6, 1e-12);
+	assert_close(df, 5, 1e-12);
+	assert_int_equal(vms_mean_var(small_b, 1, &v, &df), -EINVAL);
+	/* a step half-way (a slower second half): the batches see it, s^2 / n does not */
+	for (i = 0; i < 40; i++)
+		x[i] = (i < 20 ? 1 : 2) + (i % 2 ? 0.01 : -0.01);
+	assert_int_equal(vms_mean_var(x, 40, &v, &df), 1);
+	assert_close(v, 0.02777777777777778, 1e-9);
+	assert_close(df, 9, 1e-12);
+	/* the same values alternating: no batch differs, independent runs' s^2 / n */
+	for (i = 0; i < 40; i++)
+		x[i] = (i % 2 ? 1 : 2) + (i % 4 < 2 ? 0.01 : -0.01);
+	assert_int_equal(vms_mean_var(x, 40, &v, &df), 0);
+	assert_close(df, 39, 1e-12);
 }
 
 static void welch_degenerate(void **state)
@@ -354,8 +391,10 @@ static void yuen_trimmed(void **state)
 	struct vms_change c, w;
 
 	(void)state;
+	/* x has fewer runs and less spread: y's per-run variance (SciPy's trim=0.2 test gives
+	 * 0.016252917857140524 without that floor; the floored figures through SciPy's t) */
 	assert_int_equal(vms_yuen_change(x, 6, y, 8, 0.2, 0.05, &c), 0);
-	assert_close(c.p, 0.016252917857140524, 1e-6);
+	assert_close(c.p, 0.0332616954056998, 1e-6);
 	assert_close(c.ratio, 1.4384519790822248, 1e-9);
 	assert_true(c.lo < c.ratio && c.ratio < c.hi);
 	/* trim 0 is Welch's test on the logs */
@@ -411,25 +450,16 @@ static void runs_needed_one_sided(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(t_quantiles_textbook),
-	    cmocka_unit_test(welch_wiki),
-	    cmocka_unit_test(welch_unequal_sizes),
-	    cmocka_unit_test(welch_degenerate),
-	    cmocka_unit_test(change_log_ratio),
-	    cmocka_unit_test(change_raw_fallback),
-	    cmocka_unit_test(fisher_tables),
-	    cmocka_unit_test(runs_needed),
-	    cmocka_unit_test(summary),
-	    cmocka_unit_test(overflowing_samples),
-	    cmocka_unit_test(paired_log_ratio),
-	    cmocka_unit_test(paired_edge_cases),
-	    cmocka_unit_test(holm_adjustment),
-	    cmocka_unit_test(suites_drift),
-	    cmocka_unit_test(one_sided),
-	    cmocka_unit_test(yuen_trimmed),
-	    cmocka_unit_test(fisher_one_sided),
-	    cmocka_unit_test(outliers_and_groups),
-	    cmocka_unit_test(runs_needed_one_sided),
+	    cmocka_unit_test(t_quantiles_textbook), cmocka_unit_test(welch_wiki),
+	    cmocka_unit_test(welch_unequal_sizes),  cmocka_unit_test(mean_var_batches),
+	    cmocka_unit_test(welch_degenerate),     cmocka_unit_test(change_log_ratio),
+	    cmocka_unit_test(change_raw_fallback),  cmocka_unit_test(fisher_tables),
+	    cmocka_unit_test(runs_needed),          cmocka_unit_test(summary),
+	    cmocka_unit_test(overflowing_samples),  cmocka_unit_test(paired_log_ratio),
+	    cmocka_unit_test(paired_edge_cases),    cmocka_unit_test(holm_adjustment),
+	    cmocka_unit_test(suites_drift),         cmocka_unit_test(one_sided),
+	    cmocka_unit_test(yuen_trimmed),         cmocka_unit_test(fisher_one_sided),
+	    cmocka_unit_test(outliers_and_groups),  cmocka_unit_test(runs_needed_one_sided),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
