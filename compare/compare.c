@@ -156,15 +156,17 @@ static void side_done(struct vms_compare_side *s)
 	s->events = 0;
 	for (i = 0; i < s->s.n; i++)
 		s->events += s->values[i] > 0;
-	s->lsd = NAN;
+	s->lsd = s->esd = NAN;
 	if (s->events == s->s.n && s->s.n >= 2) {
-		double *l = vms_xcalloc(s->s.n, sizeof(*l));
+		double *l = vms_xcalloc(s->s.n, sizeof(*l)), var, df;
 		struct vms_summary ls;
 
 		for (i = 0; i < s->s.n; i++)
 			l[i] = log(s->values[i]);
 		vms_summarize(l, s->s.n, &ls);
 		s->lsd = ls.sd;
+		if (vms_mean_var(l, s->s.n, &var, &df) >= 0)
+			s->esd = sqrt(var * (double)s->s.n);
 		free(l);
 		positive = 1;
 	}

@@ -77,6 +77,9 @@ struct vms_compare_side {
 	struct vms_summary s;
 	unsigned events;
 	double lsd;             /* sd of ln values (NAN when a value is <= 0 or n < 2) */
+	double esd;             /* the per-run sd of ln values the tests use: sqrt(n times the
+	                         * variance of their mean, vms_mean_var()); lsd unless the runs
+	                         * drift together (NAN as lsd) */
 	size_t outliers;        /* runs far from the others on the log scale (vms_outliers()) */
 	unsigned char *outlier; /* outlier[i]: values[i] is one */
 	int bimodal;            /* the runs fall into two groups (vms_bimodal()) */

@@ -194,11 +194,12 @@ void vms_compare_decide_t(const struct vms_compare_opts *o, const struct vms_com
 	check_unstable(o, m, c);
 }
 
-/* The spread the runs-needed estimate uses: the larger sd of ln x of the sides (the larger cv
- * when a value is <= 0); judge_t() replaces it by the sd of the log ratios for pairs. */
+/* The spread the runs-needed estimate uses: the larger per-run sd of ln x of the sides as the
+ * tests see it (esd: larger than the plain sd when the runs drift together), the larger cv
+ * when a value is <= 0; judge_t() replaces it by the sd of the log ratios for pairs. */
 static double cell_cv(const struct vms_compare_metric *m, const struct vms_compare_cell *c)
 {
-	double cvb = m->base.lsd, cvx = c->side.lsd;
+	double cvb = m->base.esd, cvx = c->side.esd;
 
 	if (isnan(cvb) && isnan(cvx)) {
 		cvb = m->base.s.cv;
