@@ -28,7 +28,7 @@ void vms_summarize(const double *x, size_t n, struct vms_summary *s);
  * advance (docs/compare.md, Runs that are not independent). Returns 1 when batch means were
  * used, 0 otherwise, -EINVAL when n < 2. */
 #define VMS_BATCH_MIN_RUNS 20
-#define VMS_BATCHES        10
+#define VMS_BATCHES        5
 int vms_mean_var(const double *x, size_t n, double *var, double *df);
 
 /* Welch's two-sample t-test of mean(b) - mean(a) with a (1 - alpha) confidence interval using

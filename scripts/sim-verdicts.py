@@ -12,6 +12,10 @@ pair. Per cell (cv, runs per side):
   power  at the runs-needed the null pair's VERDICT printed (n≈N, the largest): new A and B
          with N runs each, B's elapsed_s × (1 + detect): the rate of exit 1
 
+With --wander RHO the runs of a suite are not independent: in run order their logs are a
+stationary AR(1) series with lag-1 correlation RHO (the same cv), as on a machine whose pace
+wanders; an 80-run suite at RHO 0.9 holds about as much as 4 independent runs.
+
 With --suites J (2 or more) each side is J suites of n runs, `compare A1..AJ -- B1..BJ`, and
 a cell may name the drift between suites, cv:n:drift: every suite's metrics are scaled by a
 log-normal factor of that sd (one per suite and metric: separate boots move a suite as a
@@ -25,7 +29,8 @@ Each rate is printed with its 95 % Wilson interval. --check compares the rates w
 bounds (for the fixed-seed ctest): exit 1 means a bound was crossed.
 
 usage: sim-verdicts.py --vmsuite BIN --gen GEN-RESULT [--seeds N] [--cells cv:n[:drift],...]
-                       [--suites J [--change PCT]] [--detect PCT] [--max-runs N] [--jobs N]
+                       [--suites J [--change PCT]] [--detect PCT] [--wander RHO]
+                       [--max-runs N] [--jobs N]
                        [--check] [--tmp DIR]
 """
 import argparse
@@ -89,12 +94,23 @@ class Sim:
             mu = math.log(mean * (1 + s)) - sd * sd / 2
             if drift:
                 mu += rng.gauss(0, drift)
+            rho = self.args.wander
+            if rho:
+                # runs in order as a stationary AR(1) on the log scale: the same marginal
+                # spread, neighbours alike (a host whose pace wanders)
+                x, logs = rng.gauss(0, sd), []
+                for _ in range(n):
+                    logs.append(x)
+                    x = rho * x + math.sqrt(1 - rho * rho) * rng.gauss(0, sd)
+                samples = [round(math.exp(mu + v), 6) for v in logs]
+            else:
+                samples = [round(rng.lognormvariate(mu, sd), 6) for _ in range(n)]
             ms[name] = {
                 "unit": "s",
                 "better": "lower",
                 "kind": "gauge",
                 "primary": True,
-                "samples": [round(rng.lognormvariate(mu, sd), 6) for _ in range(n)],
+                "samples": samples,
             }
         wl["metrics"] = ms
         return d
@@ -214,6 +230,8 @@ def main():
     ap.add_argument("--change", type=float,
                     help="--suites: also the exit-1 rate for a true change of PCT %%")
     ap.add_argument("--detect", type=float, default=5.0)
+    ap.add_argument("--wander", type=float, default=0.0,
+                    help="lag-1 correlation of consecutive runs (AR(1) on ln x), 0-0.99")
     ap.add_argument("--max-runs", type=int, default=5000)
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--null-max", type=float, default=10.0,
@@ -223,6 +241,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=1, help="cells simulated at once")
     ap.add_argument("--tmp")
     args = ap.parse_args()
+    if not 0 <= args.wander < 1:
+        ap.error(f"--wander must be in [0, 1), not {args.wander}")
     own = not args.tmp
     # SIGTERM and SIGHUP end through the finally below, so the directory goes too
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
