@@ -56,6 +56,8 @@ static json_t *side_json(const struct vms_compare_metric *m, const struct vms_co
 			json_array_append_new(out, json_integer((json_int_t)s->runs[i] + 1));
 	json_object_set_new(o, "outlier_runs", out);
 	json_object_set_new(o, "log_sd", num(s->lsd));
+	/* the per-run sd the tests used: larger than log_sd when the runs drift together */
+	json_object_set_new(o, "log_sd_effective", num(s->esd));
 	json_object_set_new(o, "bimodal", json_boolean(s->bimodal));
 	return o;
 }

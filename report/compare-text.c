@@ -171,6 +171,39 @@ static void text_series_metric(const struct vms_compare_metric *m, size_t k0, si
 	fputc('\n', f);
 }
 
+/* A side whose runs drift together: the spread its batch means give, as a multiple of the
+ * spread of independent runs. */
+static void drift_put(FILE *f, const struct vms_compare_side *s, char letter)
+{
+	if (s->esd > s->lsd * 1.0001)
+		fprintf(f, " %c %.1fx", letter, s->esd / s->lsd);
+}
+
+/* One line per primary metric whose runs drifted together on a side (batch means widened
+ * its interval). */
+static void text_drifting(const struct vms_compare *c, size_t k, FILE *f)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->n_workloads; i++)
+		for (j = 0; j < c->workloads[i].n_metrics; j++) {
+			const struct vms_compare_metric *m = &c->workloads[i].metrics[j];
+			const struct vms_compare_cell *cell = &m->cells[k];
+
+			if (!m->primary || !c->workloads[i].present[k] ||
+			    !(m->base.esd > m->base.lsd * 1.0001 ||
+			      cell->side.esd > cell->side.lsd * 1.0001))
+				continue;
+			fputs("  => runs drift together (batch means widen the interval): ", f);
+			vms_compare_put_str(f, c->workloads[i].display, 0);
+			fputc(' ', f);
+			vms_compare_put_str(f, m->name, 0);
+			drift_put(f, &m->base, 'A');
+			drift_put(f, &cell->side, vms_compare_file_letter(k + 1));
+			fputs(" the sd of independent runs\n", f);
+		}
+}
+
 static void text_series_workload(const struct vms_compare *c, const struct vms_compare_workload *w,
                                  FILE *f)
 {
@@ -317,6 +350,7 @@ void vms_compare_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 			            ? "more than trimming removes: unstable"
 			            : "the trimmed-means test decides");
 		}
+	text_drifting(c, k, f);
 }
 
 /* The idle audio baselines, one line per file: not tested (one window each), but a baseline

@@ -524,6 +524,36 @@ rc=0
 [ "$rc" -le 1 ] && [ "$(grep -c '^mmap001 *A: 6.1.0-base *B: 6.18.44-slow *C: 6.1.0-again$' out)" = 1 ] &&
 	ok "three files: one column group per file" || fail "three column groups (exit $rc)"
 
+# Runs that drift together (a slow first half, then a fast one): batch means widen the
+# interval, the text says so and the JSON gives the sd the tests used; independent runs do not.
+"$G" -o drift-a.json --runs 40 --seed 11 && "$G" -o drift-b.json --runs 40 --seed 12
+for f in drift-a.json drift-b.json; do
+	jq '.workloads[0].metrics.elapsed_s.samples |=
+		[range(0; length) as $i | (if $i < 20 then 1.10 else 1.00 end) * (1 + 0.01 * (($i % 3) - 1))]' \
+		"$f" >tmp.json && mv tmp.json "$f"
+done
+rc=0
+"$VMSUITE" compare drift-a.json drift-b.json >out 2>err || rc=$?
+if grep -q '=> runs drift together (batch means widen the interval): mmap001 elapsed_s A [0-9.]*x B [0-9.]*x' out; then
+	ok "drifting runs named (exit $rc)"
+else
+	fail "drifting runs: no 'runs drift together' line: $(grep '=>' out | head -3)"
+fi
+"$VMSUITE" compare --format json drift-a.json drift-b.json >out.json 2>/dev/null || true
+if jq -e '[.workloads[0].metrics[] | select(.name == "elapsed_s") | .base
+	| .log_sd_effective > 2 * .log_sd] | all' out.json >/dev/null; then
+	ok "JSON log_sd_effective above log_sd for drifting runs"
+else
+	fail "JSON: log_sd_effective not above log_sd for drifting runs"
+fi
+"$G" -o iid-a.json --runs 40 --seed 13 && "$G" -o iid-b.json --runs 40 --seed 14
+"$VMSUITE" compare iid-a.json iid-b.json >out 2>err || true
+if grep -q 'elapsed_s.*x the sd of independent runs\|drift together.*elapsed_s' out; then
+	fail "independent runs named as drifting: $(grep 'drift together' out)"
+else
+	ok "independent runs not named as drifting"
+fi
+
 # Two identical real runs on the host (the plan's mmap001 size follows the free disk, which
 # moves between them): no hard difference, verdicts given.
 if "$VMSUITE" run --machine host --no-drop-caches -w mtest01:bytes=8M -n 2 -o h1.json >/dev/null 2>h1.err; then
