@@ -171,6 +171,16 @@ static void text_series_metric(const struct vms_compare_metric *m, size_t k0, si
 	fputc('\n', f);
 }
 
+/* The start of a note line about one metric: "  => WHAT: WORKLOAD METRIC". */
+static void note_head(FILE *f, const struct vms_compare_workload *w,
+                      const struct vms_compare_metric *m, const char *what)
+{
+	fprintf(f, "  => %s: ", what);
+	vms_compare_put_str(f, w->display, 0);
+	fputc(' ', f);
+	vms_compare_put_str(f, m->name, 0);
+}
+
 /* A side whose runs drift together: the spread its batch means give, as a multiple of the
  * spread of independent runs. */
 static void drift_put(FILE *f, const struct vms_compare_side *s, char letter)
@@ -194,10 +204,8 @@ static void text_drifting(const struct vms_compare *c, size_t k, FILE *f)
 			    !(m->base.esd > m->base.lsd * 1.0001 ||
 			      cell->side.esd > cell->side.lsd * 1.0001))
 				continue;
-			fputs("  => runs drift together (batch means widen the interval): ", f);
-			vms_compare_put_str(f, c->workloads[i].display, 0);
-			fputc(' ', f);
-			vms_compare_put_str(f, m->name, 0);
+			note_head(f, &c->workloads[i], m,
+			          "runs drift together (batch means widen the interval)");
 			drift_put(f, &m->base, 'A');
 			drift_put(f, &cell->side, vms_compare_file_letter(k + 1));
 			fputs(" the sd of independent runs\n", f);
@@ -339,10 +347,7 @@ void vms_compare_text_verdict(const struct vms_compare *c, size_t k, FILE *f)
 			if (!m->primary || !c->workloads[i].present[k] ||
 			    (!m->base.outliers && !cell->side.outliers))
 				continue;
-			fputs("  => outliers: ", f);
-			vms_compare_put_str(f, c->workloads[i].display, 0);
-			fputc(' ', f);
-			vms_compare_put_str(f, m->name, 0);
+			note_head(f, &c->workloads[i], m, "outliers");
 			vms_compare_outliers_put(f, &m->base, 'A');
 			vms_compare_outliers_put(f, &cell->side, vms_compare_file_letter(k + 1));
 			fprintf(f, " (%s)\n",
