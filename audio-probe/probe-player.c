@@ -85,8 +85,7 @@ static void take_snap(struct child *c, struct snap *s, int with_psi)
 	getrusage(RUSAGE_THREAD, &ru);
 	s->majflt = ru.ru_majflt;
 	s->minflt = ru.ru_minflt;
-	s->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	s->cpu_s = vms_timeval_seconds(&ru.ru_utime) + vms_timeval_seconds(&ru.ru_stime);
 	s->runq_s = 0;
 	if (c->schedstat_fd >= 0) {
 		n = pread(c->schedstat_fd, buf, sizeof(buf) - 1, 0);
@@ -123,8 +122,7 @@ static void add_tick(struct child *c, double t)
 	/* the player's thread; maxrss is the process's */
 	getrusage(RUSAGE_THREAD, &ru);
 	r->t = t;
-	r->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	r->cpu_s = vms_timeval_seconds(&ru.ru_utime) + vms_timeval_seconds(&ru.ru_stime);
 	r->watch_cpu_s = vms_watcher_cpu_s(c->watch);
 	r->decode_cpu_s = c->decode_cpu;
 	r->audio_s = c->audio_s;
