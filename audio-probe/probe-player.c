@@ -33,7 +33,7 @@
 struct child {
 	const struct vms_probe_opts *o; /* o->file and o->device resolved */
 	const struct vms_probe_records *r;
-	struct shm_hdr *h;
+	struct vms_probe_shm_hdr *h;
 	snd_pcm_t *pcm;
 	struct vms_mp3 mp3;
 	unsigned char *stage;
@@ -43,13 +43,13 @@ struct child {
 	snd_pcm_status_t *status;
 	struct pollfd pfds[8];
 	int npfds;
-	struct snap xrun_from; /* the wake before the pending underrun */
-	struct snap prev, cur; /* the last full reading; the reading of this wake-up */
-	double expected;       /* when the next wake-up is due */
-	long pending;          /* the underrun waiting for sound to resume, or -1 */
-	int danger;            /* the last wake-up was late or short of headroom */
-	int started;           /* the device is running */
-	int have_delay;        /* delay accounting readable: delay and tid */
+	struct vms_probe_snap xrun_from; /* the wake before the pending underrun */
+	struct vms_probe_snap prev, cur; /* the last full reading; the reading of this wake-up */
+	double expected;                 /* when the next wake-up is due */
+	long pending;                    /* the underrun waiting for sound to resume, or -1 */
+	int danger;                      /* the last wake-up was late or short of headroom */
+	int started;                     /* the device is running */
+	int have_delay;                  /* delay accounting readable: delay and tid */
 	struct vms_delay delay;
 	pid_t tid;
 	struct vms_watcher *watch; /* NULL: the player takes its periodic readings itself */
@@ -63,8 +63,9 @@ static double thread_cpu(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void fail(struct shm_hdr *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(struct shm_hdr *h, const char *fmt, ...)
+static void fail(struct vms_probe_shm_hdr *h, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void fail(struct vms_probe_shm_hdr *h, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -75,7 +76,7 @@ static void fail(struct shm_hdr *h, const char *fmt, ...)
 	_exit(2);
 }
 
-static void take_snap(struct child *c, struct snap *s, int with_psi)
+static void take_snap(struct child *c, struct vms_probe_snap *s, int with_psi)
 {
 	struct rusage ru;
 	char buf[128];
@@ -85,8 +86,7 @@ static void take_snap(struct child *c, struct snap *s, int with_psi)
 	getrusage(RUSAGE_THREAD, &ru);
 	s->majflt = ru.ru_majflt;
 	s->minflt = ru.ru_minflt;
-	s->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	s->cpu_s = vms_timeval_seconds(&ru.ru_utime) + vms_timeval_seconds(&ru.ru_stime);
 	s->runq_s = 0;
 	if (c->schedstat_fd >= 0) {
 		n = pread(c->schedstat_fd, buf, sizeof(buf) - 1, 0);
@@ -112,7 +112,7 @@ static void take_snap(struct child *c, struct snap *s, int with_psi)
 
 static void add_tick(struct child *c, double t)
 {
-	struct shm_hdr *h = c->h;
+	struct vms_probe_shm_hdr *h = c->h;
 	size_t n = atomic_load_explicit(&h->n_ticks, memory_order_relaxed);
 	struct vms_tick_rec *r;
 	struct rusage ru;
@@ -123,8 +123,7 @@ static void add_tick(struct child *c, double t)
 	/* the player's thread; maxrss is the process's */
 	getrusage(RUSAGE_THREAD, &ru);
 	r->t = t;
-	r->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	r->cpu_s = vms_timeval_seconds(&ru.ru_utime) + vms_timeval_seconds(&ru.ru_stime);
 	r->watch_cpu_s = vms_watcher_cpu_s(c->watch);
 	r->decode_cpu_s = c->decode_cpu;
 	r->audio_s = c->audio_s;
@@ -136,7 +135,7 @@ static void add_tick(struct child *c, double t)
 
 static void add_wake(struct child *c, double t, double late_s, double fill_s)
 {
-	struct shm_hdr *h = c->h;
+	struct vms_probe_shm_hdr *h = c->h;
 	size_t n = atomic_load_explicit(&h->n_wakes, memory_order_relaxed);
 
 	if (n >= WAKE_CAP) {
@@ -150,7 +149,8 @@ static void add_wake(struct child *c, double t, double late_s, double fill_s)
 }
 
 /* The growth of everything the probe watches from snapshot a to b, as a gap's evidence. */
-static void set_evidence(struct vms_gap_evidence *ev, const struct snap *a, const struct snap *b)
+static void set_evidence(struct vms_gap_evidence *ev, const struct vms_probe_snap *a,
+                         const struct vms_probe_snap *b)
 {
 	ev->interval_ms = (b->t - a->t) * 1000;
 	ev->majflt = b->majflt - a->majflt;
@@ -170,10 +170,11 @@ static void set_evidence(struct vms_gap_evidence *ev, const struct snap *a, cons
 }
 
 /* Records an underrun seen at `now`; returns its index or -1. */
-static long add_xrun(struct child *c, double dry, double expected, const struct snap *prev,
-                     const struct snap *cur, int suspend)
+static long add_xrun(struct child *c, double dry, double expected,
+                     const struct vms_probe_snap *prev, const struct vms_probe_snap *cur,
+                     int suspend)
 {
-	struct shm_hdr *h = c->h;
+	struct vms_probe_shm_hdr *h = c->h;
 	size_t n = atomic_load_explicit(&h->n_xruns, memory_order_relaxed);
 	struct vms_xrun_rec *x;
 
@@ -247,7 +248,7 @@ static double trigger_time(struct child *c, double fallback)
 static void prepare_process(struct child *c)
 {
 	const struct vms_probe_opts *o = c->o;
-	struct shm_hdr *h = c->h;
+	struct vms_probe_shm_hdr *h = c->h;
 
 	if (o->join_procs) {
 		char pid[32];
@@ -283,7 +284,7 @@ static void prepare_process(struct child *c)
 
 static void open_all(struct child *c)
 {
-	struct shm_hdr *h = c->h;
+	struct vms_probe_shm_hdr *h = c->h;
 	const struct vms_probe_opts *o = c->o;
 	snd_pcm_uframes_t period, buffer;
 	char err[1024];
@@ -351,7 +352,7 @@ static void open_all(struct child *c)
  * that refill: the whole buffer. */
 static snd_pcm_sframes_t recover(struct child *c, long err, int resume)
 {
-	struct shm_hdr *h = c->h;
+	struct vms_probe_shm_hdr *h = c->h;
 
 	c->danger = 1;
 	if (err == -EPIPE || err == -ESTRPIPE)
@@ -421,7 +422,7 @@ void vms_probe_player_main(const struct vms_probe_opts *o, const struct vms_prob
 	                  .psi_io_fd = -1,
 	                  .pending = -1,
 	                  .danger = 1};
-	struct shm_hdr *h = rec->h;
+	struct vms_probe_shm_hdr *h = rec->h;
 	double next_tick, rate;
 	double buffer_s, period_s;
 	long wakes = 0, every;
@@ -545,7 +546,7 @@ void vms_probe_player_main(const struct vms_probe_opts *o, const struct vms_prob
 			t = now_mono();
 			snd_pcm_start(c.pcm);
 			if (c.pending >= 0) {
-				struct snap rs;
+				struct vms_probe_snap rs;
 
 				/* the evidence covers the whole silence: from the wake before it
 				 * to the moment sound resumed (published with the resume time) */

@@ -24,7 +24,7 @@
 enum { ST_STARTING, ST_PLAYING, ST_FAILED, ST_STOPPED };
 
 /* The start of the shared memory: the player's state, facts and counters. */
-struct shm_hdr {
+struct vms_probe_shm_hdr {
 	_Atomic int state;
 	_Atomic int stop;
 	char error[1024];
@@ -50,7 +50,7 @@ struct shm_hdr {
 
 /* The records in the shared memory: the header, then the wake-ups, underruns and ticks. */
 struct vms_probe_records {
-	struct shm_hdr *h;
+	struct vms_probe_shm_hdr *h;
 	struct vms_wake_rec *wakes;
 	struct vms_xrun_rec *xruns;
 	struct vms_tick_rec *ticks;
@@ -88,7 +88,7 @@ void vms_probe_player_main(const struct vms_probe_opts *o, const struct vms_prob
 
 /* A full reading of the player: taken by itself (take_snap) or by the watcher (watch_snap),
  * from the same counters. */
-struct snap {
+struct vms_probe_snap {
 	double t;
 	long majflt, minflt;
 	double cpu_s; /* on-CPU time (schedstat), else user+system (rusage) */
@@ -114,7 +114,7 @@ struct vms_watcher *vms_watcher_start(pid_t tid, int psi_mem_fd, int psi_io_fd, 
                                       const cpu_set_t *cpus);
 /* The watcher's newest reading into s when there is one newer than after (1), else 0; never
  * waits. w may be NULL (0). */
-int vms_watcher_newest(struct vms_watcher *w, double after, struct snap *s);
+int vms_watcher_newest(struct vms_watcher *w, double after, struct vms_probe_snap *s);
 /* The watcher thread's own CPU time in seconds, or -1 when w is NULL or it cannot be read. */
 double vms_watcher_cpu_s(const struct vms_watcher *w);
 

@@ -19,7 +19,7 @@ struct vms_watcher {
 	pthread_t thread;
 	clockid_t cpu_clock; /* its own CPU time */
 	pthread_mutex_t lock;
-	struct snap last; /* the newest reading; last.t = 0 before the first */
+	struct vms_probe_snap last; /* the newest reading; last.t = 0 before the first */
 	int stat_fd, schedstat_fd, psi_mem_fd, psi_io_fd;
 	int have_delay;
 	struct vms_delay delay;
@@ -78,7 +78,7 @@ static int parse_stat_faults(const char *buf, long *minflt, long *majflt)
 }
 
 /* The watcher's full reading of the player: the counters take_snap() reads, from outside. */
-static void watch_snap(struct vms_watcher *w, struct snap *s)
+static void watch_snap(struct vms_watcher *w, struct vms_probe_snap *s)
 {
 	char buf[1024];
 	const char *end;
@@ -113,7 +113,7 @@ static void *watch_main(void *arg)
 
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (;;) {
-		struct snap s;
+		struct vms_probe_snap s;
 
 		next.tv_nsec += step;
 		while (next.tv_nsec >= 1000000000) {
@@ -130,7 +130,7 @@ static void *watch_main(void *arg)
 	return NULL;
 }
 
-int vms_watcher_newest(struct vms_watcher *w, double after, struct snap *s)
+int vms_watcher_newest(struct vms_watcher *w, double after, struct vms_probe_snap *s)
 {
 	int got = 0;
 

@@ -41,7 +41,7 @@ struct vms_probe {
 	size_t n_seen, cap_seen;
 	void *map;
 	size_t map_len;
-	struct shm_hdr *h;
+	struct vms_probe_shm_hdr *h;
 	struct vms_wake_rec *wakes;
 	struct vms_xrun_rec *xruns;
 	struct vms_tick_rec *ticks;
@@ -117,7 +117,7 @@ int vms_probe_start(const struct vms_probe_opts *o, struct vms_probe **out)
 	p->opts.join_procs = o->join_procs ? vms_xstrdup(o->join_procs) : NULL;
 	p->opts.cpu_list = o->cpu_list ? vms_xstrdup(o->cpu_list) : NULL;
 
-	hdr = page_round(sizeof(struct shm_hdr));
+	hdr = page_round(sizeof(struct vms_probe_shm_hdr));
 	wl = page_round(WAKE_CAP * sizeof(struct vms_wake_rec));
 	xl = page_round(XRUN_CAP * sizeof(struct vms_xrun_rec));
 	p->map_len = hdr + wl + xl + page_round(TICK_CAP * sizeof(struct vms_tick_rec));

@@ -81,13 +81,9 @@ enum compare_key {
 /* -f: its help names the renderer table's formats (report/compare-render.c) */
 static const struct vms_cli_option *compare_format_row(void)
 {
-	static struct vms_cli_option rows[] = {
-	    {"format", 'f', VMS_CLI_REQUIRED, "FMT", NULL, 0, 0},
-	    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
-	};
+	static struct vms_cli_option rows[2];
 
-	rows[0].help = vms_compare_renderer_help();
-	return rows;
+	return vms_cli_one_row(rows, "format", 'f', "FMT", vms_compare_renderer_help());
 }
 
 static const struct vms_cli_option compare_options[] = {

@@ -30,13 +30,9 @@ enum report_key {
 /* --format: its help names the renderer table's formats (report/model.c) */
 static const struct vms_cli_option *report_format_row(void)
 {
-	static struct vms_cli_option rows[] = {
-	    {"format", 0, VMS_CLI_REQUIRED, "FORMAT", NULL, 0, 0},
-	    {NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0},
-	};
+	static struct vms_cli_option rows[2];
 
-	rows[0].help = vms_report_renderer_help();
-	return rows;
+	return vms_cli_one_row(rows, "format", 0, "FORMAT", vms_report_renderer_help());
 }
 
 static const struct vms_cli_option report_options[] = {

@@ -30,7 +30,8 @@
 
 /* Loads the --against baselines into docs[0..n) before anything runs: a baseline that cannot
  * be compared is a usage error (exit 129: `git bisect run` stops, nothing was measured). */
-static int load_baselines(const struct vms_command *self, const struct run_args *a, json_t **docs)
+static int load_baselines(const struct vms_command *self, const struct vms_run_args *a,
+                          json_t **docs)
 {
 	char err[512];
 	size_t i;
@@ -78,7 +79,7 @@ static long exit_status(const json_t *doc)
 /* `--against`: compares doc (written to output, named shown) with the baselines, prints the
  * verdict lines to rep (NULL: none), stores the verdict in the result and returns the `git
  * bisect run` status: 0, 1 or 125. */
-static int against(const struct run_args *a, json_t **base, json_t *doc, const char *output,
+static int against(const struct vms_run_args *a, json_t **base, json_t *doc, const char *output,
                    const char *shown, FILE *rep)
 {
 	json_t *docs[VMS_ARRAY_SIZE(a->against) + 1];
@@ -155,7 +156,7 @@ static int against(const struct run_args *a, json_t **base, json_t *doc, const c
  * runs. With 2, Welch's test is too often fooled by a baseline whose two values happen to be
  * close (6.2 % false "bad" at cv 10 % in simulation, against 2.9 % with 3). */
 #define VMS_ADAPTIVE_MIN_BASE 3
-static int adaptive_check_baselines(const struct vms_command *self, const struct run_args *a,
+static int adaptive_check_baselines(const struct vms_command *self, const struct vms_run_args *a,
                                     json_t *const *base, const struct vms_run_item *items, size_t n)
 {
 	size_t i, b;
@@ -186,7 +187,7 @@ static int adaptive_check_baselines(const struct vms_command *self, const struct
 
 /* -n auto: the suite's look between rounds (suite/adaptive.h) over the plan's n_items items
  * and n_variants variants, within --budget. */
-static void adaptive_setup(const struct run_args *a, json_t *const *base, const char *output,
+static void adaptive_setup(const struct vms_run_args *a, json_t *const *base, const char *output,
                            size_t n_items, size_t n_variants, struct vms_adaptive *ad,
                            struct vms_suite_config *sc)
 {
@@ -292,7 +293,7 @@ static char *stdout_checkpoints(void)
 int cmd_run(int argc, char **argv)
 {
 	const struct vms_command *self = vms_command_find("run");
-	struct run_args a = {.drop_caches = 1, .baseline_s = 10, .warmup = 1};
+	struct vms_run_args a = {.drop_caches = 1, .baseline_s = 10, .warmup = 1};
 	struct vms_suite_config sc = {0};
 	struct vms_suite suite;
 	struct vms_machine machine;

@@ -328,7 +328,7 @@ static int has_control(const char *s)
 static int run_option(void *ctx, const struct vms_cli_option *opt, const char *val, char *err,
                       size_t errlen)
 {
-	struct run_args *a = ctx;
+	struct vms_run_args *a = ctx;
 
 	if (!opt) {
 		snprintf(err, errlen, "unexpected argument '%s' (workloads go with -w)", val);
@@ -556,7 +556,8 @@ static int run_option(void *ctx, const struct vms_cli_option *opt, const char *v
 	return -EINVAL;
 }
 
-int vms_run_parse_args(const struct vms_command *self, int argc, char **argv, struct run_args *a)
+int vms_run_parse_args(const struct vms_command *self, int argc, char **argv,
+                       struct vms_run_args *a)
 {
 	char why[512];
 	int ret, i;

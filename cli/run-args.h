@@ -1,5 +1,5 @@
 /* `vmsuite run`'s options: the table its help, completion and parser share, and what they
- * leave in struct run_args. Checks each value and the rules between options (usage errors,
+ * leave in struct vms_run_args. Checks each value and the rules between options (usage errors,
  * 129); cli/cmd-run.c runs what they ask for. */
 #ifndef VMS_CLI_RUN_ARGS_H
 #define VMS_CLI_RUN_ARGS_H
@@ -10,7 +10,7 @@
 #include "core/machine.h"
 #include "suite/variants.h"
 
-struct run_args {
+struct vms_run_args {
 	const char *specs[64];
 	size_t n_specs;
 	long runs;     /* 0 = each workload's default */
@@ -42,5 +42,6 @@ struct run_args {
 
 /* Parses argv (argv[0] = "run") into a, which the caller set to the defaults first. 0, or the
  * exit status of a usage error (reported). */
-int vms_run_parse_args(const struct vms_command *self, int argc, char **argv, struct run_args *a);
+int vms_run_parse_args(const struct vms_command *self, int argc, char **argv,
+                       struct vms_run_args *a);
 #endif

@@ -12,6 +12,15 @@
 #define HELP_COL   26  /* where option help starts (longer option names push it right) */
 #define MAX_ROWS   VMS_CLI_MAX_ROWS
 
+const struct vms_cli_option *vms_cli_one_row(struct vms_cli_option rows[2], const char *name,
+                                             char short_name, const char *arg_name,
+                                             const char *help)
+{
+	rows[0] = (struct vms_cli_option){name, short_name, VMS_CLI_REQUIRED, arg_name, help, 0, 0};
+	rows[1] = (struct vms_cli_option){NULL, 0, VMS_CLI_FLAG, NULL, NULL, 0, 0};
+	return rows;
+}
+
 size_t vms_cli_rows(const struct vms_cli_usage *u, struct vms_cli_option *rows)
 {
 	const struct vms_cli_option *o, *g;

@@ -65,6 +65,13 @@ struct vms_cli_usage {
 /* The most rows a command has, a group's included */
 #define VMS_CLI_MAX_ROWS 64
 
+/* A group() of one option with an argument whose help is made at run time (e.g. --format
+ * naming a renderer table's formats): rows[0] becomes that option, rows[1] ends the group.
+ * Returns rows. */
+const struct vms_cli_option *vms_cli_one_row(struct vms_cli_option rows[2], const char *name,
+                                             char short_name, const char *arg_name,
+                                             const char *help);
+
 /* u's option rows into rows[VMS_CLI_MAX_ROWS], a VMS_CLI_GROUP row replaced by the rows of
  * u->group() with that row's key; NULL-name terminated: what the parser and the help read.
  * Returns the number of rows. */

@@ -372,6 +372,11 @@ void vms_sleep(double seconds, volatile int *stop)
 			return;
 }
 
+double vms_timeval_seconds(const struct timeval *t)
+{
+	return (double)t->tv_sec + (double)t->tv_usec / 1e6;
+}
+
 const char *vms_format_utc(double t, char *buf, size_t len)
 {
 	time_t secs = (time_t)t;

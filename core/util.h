@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/time.h>
 #include <sys/types.h>
 
 #define VMS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -78,6 +79,8 @@ double vms_now_mono(void);
 double vms_now_real(void);
 /* Sleeps for the given seconds, restarting on EINTR unless *stop becomes non-zero. */
 void vms_sleep(double seconds, volatile int *stop);
+/* Seconds of a timeval (an rusage's ru_utime, ru_stime). */
+double vms_timeval_seconds(const struct timeval *t);
 /* ISO 8601 UTC time "2026-11-30T18:10:09Z" of a CLOCK_REALTIME value, into buf. */
 const char *vms_format_utc(double t, char *buf, size_t len);
 

@@ -11,12 +11,12 @@ const char *vms_export_variant(const struct vms_report_model *m, size_t i)
 {
 	if (m->rd.n_variants < 2)
 		return NULL;
-	return m->workloads[i].variant;
+	return m->workloads[i].rd->variant;
 }
 
 char *vms_export_name(const struct vms_report_model *m, size_t i)
 {
-	return vms_name_token(m->workloads[i].name, vms_export_variant(m, i));
+	return vms_name_token(m->workloads[i].rd->name, vms_export_variant(m, i));
 }
 
 static const char *str(const json_t *o, const char *key)
@@ -49,9 +49,10 @@ const json_t *vms_export_verdict(const struct vms_report_model *m, size_t *other
 		return NULL;
 	}
 	json_array_foreach (json_object_get(cmp, "files"), i, f) {
-		int same = (m->label && str(f, "label") && !strcmp(str(f, "label"), m->label)) ||
-		           (m->opts && m->opts->result_name && str(f, "path") &&
-		            !strcmp(base_name(str(f, "path")), m->opts->result_name));
+		int same =
+		    (m->rd.label && str(f, "label") && !strcmp(str(f, "label"), m->rd.label)) ||
+		    (m->opts && m->opts->result_name && str(f, "path") &&
+		     !strcmp(base_name(str(f, "path")), m->opts->result_name));
 
 		if (json_is_true(json_object_get(f, "base"))) {
 			is_base |= same;
@@ -77,7 +78,7 @@ const json_t *vms_export_verdict(const struct vms_report_model *m, size_t *other
 		         is_base
 		             ? "it compares others with this file (the base), not this file"
 		             : "it compares %zu files with the base and none is this one ('%s')",
-		         n_others, m->label ? m->label : "");
+		         n_others, m->rd.label ? m->rd.label : "");
 	return NULL;
 }
 
@@ -91,7 +92,7 @@ static const json_t *cmp_workload(const struct vms_report_model *m, const json_t
 	json_array_foreach (json_object_get(cmp, "workloads"), k, w) {
 		const char *v = str(w, "variant");
 
-		if (!str(w, "name") || strcmp(str(w, "name"), m->workloads[i].name))
+		if (!str(w, "name") || strcmp(str(w, "name"), m->workloads[i].rd->name))
 			continue;
 		if (variant && v && strcmp(variant, v))
 			continue;

@@ -657,14 +657,14 @@ static void table2001(FILE *f, const struct vms_report_workload *w)
 	size_t i;
 
 	if (!w->elapsed.n) {
-		snprintf(buf, sizeof(buf), "No successful %s runs.", w->name);
+		snprintf(buf, sizeof(buf), "No successful %s runs.", w->rd->name);
 		line_p(f, buf);
 		return;
 	}
 	fputs("<table class=\"t2001\"><caption>", f);
-	fprintf(f, "%s for %zu ", strcmp(w->name, "mtest01") ? "Average" : "Averages",
+	fprintf(f, "%s for %zu ", strcmp(w->rd->name, "mtest01") ? "Average" : "Averages",
 	        w->elapsed.n);
-	esc(f, w->name);
+	esc(f, w->rd->name);
 	fputs(" runs</caption>\n", f);
 	for (i = 0; i < vms_report_rows2001_n; i++) {
 		const struct vms_metric_def *d = vms_metric_find(vms_report_rows2001[i].metric);
@@ -752,7 +752,7 @@ static void percentiles(FILE *f, const struct vms_report_metrics *m)
  * has several (the name alone would be used once per variant). */
 static void wl_id(FILE *f, const struct vms_report_workload *w, size_t variant)
 {
-	esc(f, w->name);
+	esc(f, w->rd->name);
 	if (variant)
 		fprintf(f, "-v%zu", variant);
 }
@@ -763,19 +763,19 @@ static void run_heading(FILE *f, const struct vms_report_workload *w,
 	fprintf(f, "<section class=\"run\" id=\"");
 	wl_id(f, w, variant);
 	fprintf(f, "-run-%zu\"><h3>", i + 1);
-	esc(f, w->name);
+	esc(f, w->rd->name);
 	if (variant) {
 		fputs(" [", f);
-		esc(f, w->variant);
+		esc(f, w->rd->variant);
 		fputc(']', f);
 	}
 	fprintf(f, " run %zu \u2014 ", i + 1);
-	esc(f, r->status);
+	esc(f, r->rd->status_name);
 	if (isfinite(r->elapsed_s))
 		fprintf(f, ", %.2f s", r->elapsed_s);
 	if (r->failed || r->interrupted) {
 		fputs(" \u2014 ", f);
-		esc(f, r->reason ? r->reason : "no reason recorded");
+		esc(f, r->rd->reason ? r->rd->reason : "no reason recorded");
 	}
 	fputs("</h3>\n", f);
 }
@@ -788,13 +788,13 @@ static void variants_table(FILE *f, const struct vms_report_workload *w, size_t 
 	size_t r, v;
 
 	fputs("<section class=\"variants\" id=\"", f);
-	esc(f, w->name);
+	esc(f, w->rd->name);
 	fputs("\">\n<h2>", f);
-	esc(f, w->name);
+	esc(f, w->rd->name);
 	fputs(": the variants side by side</h2>\n", f);
-	if (w->summary) {
+	if (w->rd->summary) {
 		fputs("<p class=\"meta\">", f);
-		esc(f, w->summary);
+		esc(f, w->rd->summary);
 		fputs("</p>\n", f);
 	}
 	fputs("<table class=\"t2001\"><tr><th></th>", f);
@@ -802,7 +802,7 @@ static void variants_table(FILE *f, const struct vms_report_workload *w, size_t 
 		fputs("<th><a href=\"#", f);
 		wl_id(f, &w[v], v + 1);
 		fputs("\">", f);
-		esc(f, w[v].variant);
+		esc(f, w[v].rd->variant);
 		fputs("</a></th>", f);
 	}
 	fputs("</tr>\n", f);
@@ -833,15 +833,15 @@ static void workload(FILE *f, const struct vms_report_model *m, const struct vms
 	fputs("<section class=\"workload\" id=\"", f);
 	wl_id(f, w, variant);
 	fputs("\">\n<h2>", f);
-	esc(f, w->name);
+	esc(f, w->rd->name);
 	if (variant) {
 		fputs(" \u2014 ", f);
-		esc(f, w->variant);
+		esc(f, w->rd->variant);
 	}
 	fputs("</h2>\n", f);
-	if (w->summary && !variant) {
+	if (w->rd->summary && !variant) {
 		fputs("<p class=\"meta\">", f);
-		esc(f, w->summary);
+		esc(f, w->rd->summary);
 		fputs("</p>\n", f);
 	}
 	if (!variant)
@@ -850,28 +850,29 @@ static void workload(FILE *f, const struct vms_report_model *m, const struct vms
 	snd = pre_sound(f, "Sound:", &w->sound);
 	if (!snd) {
 		fputs("<p class=\"note\">No sound line: this workload has no audio metrics", f);
-		fputs(m->with_audio ? " (the probe recorded nothing for it).</p>\n"
-		                    : " (the suite ran without --with-audio).</p>\n",
+		fputs(m->rd.with_audio ? " (the probe recorded nothing for it).</p>\n"
+		                       : " (the suite ran without --with-audio).</p>\n",
 		      f);
 	}
-	for (i = 0; i < w->n_runs; i++)
-		hist_add(&h, w->runs[i].audio);
+	for (i = 0; i < w->rd->n_runs; i++)
+		hist_add(&h, w->runs[i].rd->window);
 	if (h.n || (snd && base->n)) {
 		percentiles(f, &w->metrics);
-		snprintf(label, sizeof(label), "%s: wake-up lateness histogram", w->name);
-		latency_chart(f, &h, w->name, base, label);
+		snprintf(label, sizeof(label), "%s: wake-up lateness histogram", w->rd->name);
+		latency_chart(f, &h, w->rd->name, base, label);
 	}
-	for (i = 0; i < w->n_runs; i++) {
+	for (i = 0; i < w->rd->n_runs; i++) {
 		run_heading(f, w, &w->runs[i], i, variant);
 		if (variant)
-			snprintf(label, sizeof(label), "%s [%s] run %zu: timeline", w->name,
-			         w->variant, i + 1);
+			snprintf(label, sizeof(label), "%s [%s] run %zu: timeline", w->rd->name,
+			         w->rd->variant, i + 1);
 		else
-			snprintf(label, sizeof(label), "%s run %zu: timeline", w->name, i + 1);
-		timeline(f, w->runs[i].series, w->runs[i].audio, label, 1, m->with_audio);
+			snprintf(label, sizeof(label), "%s run %zu: timeline", w->rd->name, i + 1);
+		timeline(f, w->runs[i].rd->series, w->runs[i].rd->window, label, 1,
+		         m->rd.with_audio);
 		fputs("</section>\n", f);
 	}
-	if (!w->n_runs)
+	if (!w->rd->n_runs)
 		fputs("<p class=\"note\">No runs were started.</p>\n", f);
 	fputs("</section>\n", f);
 }
@@ -882,10 +883,10 @@ static size_t missing(FILE *f, const struct vms_report_model *m)
 	size_t i, j, runs = 0, no_series = 0, no_audio = 0, n = 0;
 
 	for (i = 0; i < m->n_workloads; i++) {
-		for (j = 0; j < m->workloads[i].n_runs; j++) {
+		for (j = 0; j < m->workloads[i].rd->n_runs; j++) {
 			runs++;
-			no_series += !m->workloads[i].runs[j].series;
-			no_audio += !m->workloads[i].runs[j].audio;
+			no_series += !m->workloads[i].runs[j].rd->series;
+			no_audio += !m->workloads[i].runs[j].rd->window;
 		}
 	}
 #define ITEM(...)                                                                                  \
@@ -896,17 +897,17 @@ static size_t missing(FILE *f, const struct vms_report_model *m)
 		fprintf(f, __VA_ARGS__);                                                           \
 		fputs("</li>\n", f);                                                               \
 	} while (0)
-	if (!m->complete)
+	if (!m->rd.complete)
 		ITEM("The suite %s: the figures cover the runs that ended.",
 		     vms_report_incomplete(m));
 	if (!m->n_workloads)
 		ITEM("No workloads in this result.");
-	if (!m->with_audio)
+	if (!m->rd.with_audio)
 		ITEM("No audio: the suite ran without <code>--with-audio</code>, so there are no "
 		     "sound lines, no buffer-fill panels, no gaps and no wake-up latency view.");
-	else if (!m->has_baseline)
+	else if (!m->rd.has_baseline)
 		ITEM("No idle baseline of the audio probe in this result.");
-	if (m->with_audio && no_audio)
+	if (m->rd.with_audio && no_audio)
 		ITEM("%zu of %zu runs have no audio detail (no buffer fill or gaps for them).",
 		     no_audio, runs);
 	if (no_series)
@@ -923,7 +924,7 @@ static void baseline(FILE *f, const struct vms_report_model *m, struct hist *h)
 {
 	struct hist none = {0};
 
-	if (!m->has_baseline)
+	if (!m->rd.has_baseline)
 		return;
 	hist_add(h, m->baseline_detail);
 	fputs("<section class=\"baseline\" id=\"baseline\">\n<h2>Idle baseline</h2>\n"
@@ -945,11 +946,11 @@ static void baseline(FILE *f, const struct vms_report_model *m, struct hist *h)
 
 int vms_report_render_html(const struct vms_report_model *m, FILE *out)
 {
-	const char *label = m->label ? m->label : "?";
+	const char *label = m->rd.label ? m->rd.label : "?";
 	struct hist base = {0};
 	size_t i, n, k;
 
-	vms_html_page_begin(out, "vmsuite report", label, m->version ? m->version : "?");
+	vms_html_page_begin(out, "vmsuite report", label, m->rd.version ? m->rd.version : "?");
 	fputs("<header>\n<h1>vmsuite report: ", out);
 	esc(out, label);
 	fputs("</h1>\n", out);
@@ -958,9 +959,9 @@ int vms_report_render_html(const struct vms_report_model *m, FILE *out)
 	fputs("<nav><p class=\"meta\">Workloads:", out);
 	for (i = 0; i < m->n_workloads; i += vms_report_group_size(m, i)) {
 		fputs(" <a href=\"#", out);
-		esc(out, m->workloads[i].name);
+		esc(out, m->workloads[i].rd->name);
 		fputs("\">", out);
-		esc(out, m->workloads[i].name);
+		esc(out, m->workloads[i].rd->name);
 		fputs("</a>", out);
 	}
 	fputs("</p></nav>\n</header>\n", out);

@@ -75,7 +75,7 @@ static void result_hash(const struct vms_report_model *m, char out[17])
 	const json_t *arg;
 	struct sha256_ctx ctx;
 	uint8_t d[SHA256_DIGEST_SIZE];
-	const char *parts[4] = {m->start_time, m->label, m->version, fp(m, "hostname")};
+	const char *parts[4] = {m->rd.start_time, m->rd.label, m->rd.version, fp(m, "hostname")};
 	size_t i;
 
 	sha256_init(&ctx);
@@ -270,14 +270,14 @@ static json_t *environment(const struct vms_report_model *m)
 	if (json_is_object(machine))
 		json_object_set_new(misc, "machine", no_nulls(machine));
 	set_str(misc, "hostname", fp(m, "hostname"));
-	json_object_set_new(misc, "with_audio", json_boolean(m->with_audio));
+	json_object_set_new(misc, "with_audio", json_boolean(m->rd.with_audio));
 	set_str(misc, "sound_device", device);
 	if (m->rd.audio_virtual >= 0)
 		json_object_set_new(misc, "sound_device_virtual",
 		                    json_boolean(m->rd.audio_virtual));
-	set_str(misc, "vmsuite_version", m->version);
+	set_str(misc, "vmsuite_version", m->rd.version);
 	comment = vms_xasprintf("vmsuite machine profile %s; %s%s",
-	                        m->machine.profile ? m->machine.profile : "unknown",
+	                        m->rd.machine.profile ? m->rd.machine.profile : "unknown",
 	                        device ? "sound device " : "no audio probe", device ? device : "");
 	json_object_set_new(env, "comment", json_string(comment));
 	free(comment);
@@ -330,7 +330,7 @@ static json_t *verdict_misc(const struct vms_report_model *m, const json_t *cmp,
 	json_array_foreach (json_object_get(cmp, "workloads"), k, w) {
 		const char *variant = vms_export_variant(m, i);
 
-		if (!str(w, "name") || strcmp(str(w, "name"), m->workloads[i].name) ||
+		if (!str(w, "name") || strcmp(str(w, "name"), m->workloads[i].rd->name) ||
 		    (variant && str(w, "variant") && strcmp(str(w, "variant"), variant)))
 			continue;
 		json_array_foreach (json_object_get(w, "metrics"), j, e)
@@ -390,31 +390,31 @@ static void workload_tests(const struct vms_report_model *m, const json_t *ids, 
 	/* the runs: FAIL when one failed or none succeeded, SKIP when the workload was skipped */
 	t = base_test(m, ids, i, name, "runs", anchor, mono0, env);
 	json_object_set_new(t, "status",
-	                    json_string(w->skipped                     ? "SKIP"
-	                                : w->n_failed || !w->elapsed.n ? "FAIL"
-	                                                               : "PASS"));
-	if (!w->skipped)
+	                    json_string(w->rd->skipped                     ? "SKIP"
+	                                : w->rd->n_failed || !w->elapsed.n ? "FAIL"
+	                                                                   : "PASS"));
+	if (!w->rd->skipped)
 		json_object_set_new(t, "number",
-		                    json_pack("{s:I, s:s}", "value", (json_int_t)w->n_failed,
+		                    json_pack("{s:I, s:s}", "value", (json_int_t)w->rd->n_failed,
 		                              "unit", "failed runs"));
-	misc = json_pack("{s:s, s:I, s:I, s:I}", "workload", w->name, "runs", (json_int_t)w->n_runs,
-	                 "failed", (json_int_t)w->n_failed, "interrupted",
-	                 (json_int_t)w->n_interrupted);
+	misc = json_pack("{s:s, s:I, s:I, s:I}", "workload", w->rd->name, "runs",
+	                 (json_int_t)w->rd->n_runs, "failed", (json_int_t)w->rd->n_failed,
+	                 "interrupted", (json_int_t)w->rd->n_interrupted);
 	set_str(misc, "variant", variant);
-	set_str(misc, "skipped", w->skipped);
-	if (w->n_failed || w->n_interrupted) {
+	set_str(misc, "skipped", w->rd->skipped);
+	if (w->rd->n_failed || w->rd->n_interrupted) {
 		json_t *why = json_array();
 
-		for (k = 0; k < w->n_runs; k++)
+		for (k = 0; k < w->rd->n_runs; k++)
 			if (w->runs[k].failed || w->runs[k].interrupted)
 				json_array_append_new(
 				    why, json_pack("{s:I, s:s, s:s}", "run", (json_int_t)(k + 1),
-				                   "status", w->runs[k].status, "reason",
-				                   w->runs[k].reason ? w->runs[k].reason
-				                                     : "none recorded"));
+				                   "status", w->runs[k].rd->status_name, "reason",
+				                   w->runs[k].rd->reason ? w->runs[k].rd->reason
+				                                         : "none recorded"));
 		json_object_set_new(misc, "failed_runs", why);
 	}
-	if (cmp && !w->skipped && (reg = vms_export_regressed(m, cmp, other, i)) >= 0)
+	if (cmp && !w->rd->skipped && (reg = vms_export_regressed(m, cmp, other, i)) >= 0)
 		json_object_set_new(misc, "regressed", json_boolean(reg));
 	json_object_set_new(t, "misc", misc);
 	json_array_append_new(tests, t);
@@ -440,7 +440,7 @@ static void workload_tests(const struct vms_report_model *m, const json_t *ids, 
 		num = json_pack("{s:f}", "value", r->s.mean);
 		set_str(num, "unit", unit && *unit ? unit : NULL);
 		json_object_set_new(t, "number", num);
-		misc = json_pack("{s:s, s:I}", "workload", w->name, "n", (json_int_t)r->s.n);
+		misc = json_pack("{s:s, s:I}", "workload", w->rd->name, "n", (json_int_t)r->s.n);
 		set_str(misc, "variant", variant);
 		set_num(misc, "cv", r->s.cv);
 		set_num(misc, "sd", r->s.sd);
@@ -466,7 +466,7 @@ int vms_report_render_kcidb(const struct vms_report_model *m, FILE *out)
 	const char *origin = o && o->origin ? o->origin : "vmsuite";
 	const char *release = fp(m, "kernel_release"), *kversion = fp(m, "kernel_version");
 	const char *arch = fp(m, "architecture");
-	double anchor = parse_utc(m->start_time), mono0 = first_mono(m);
+	double anchor = parse_utc(m->rd.start_time), mono0 = first_mono(m);
 	size_t other = 0, i;
 	const json_t *cmp = vms_export_verdict(m, &other, NULL, 0);
 	json_t *doc, *checkout, *build, *tests = json_array(), *ids, *misc, *env;
@@ -489,13 +489,13 @@ int vms_report_render_kcidb(const struct vms_report_model *m, FILE *out)
 		set_str(checkout, "tree_name", o->tree);
 	}
 	comment = vms_xasprintf("Linux %s %s, tested by vmsuite as '%s'", release ? release : "?",
-	                        kversion ? kversion : "", m->label ? m->label : "");
+	                        kversion ? kversion : "", m->rd.label ? m->rd.label : "");
 	json_object_set_new(checkout, "comment", json_string(comment));
 	free(comment);
 	misc = json_object();
 	set_str(misc, "kernel_release", release);
 	set_str(misc, "kernel_version", kversion);
-	set_str(misc, "label", m->label);
+	set_str(misc, "label", m->rd.label);
 	json_object_set_new(checkout, "misc", misc);
 
 	build = json_pack("{s:O, s:s, s:O}", "id", json_object_get(ids, "build"), "origin", origin,

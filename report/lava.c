@@ -57,11 +57,11 @@ int vms_report_render_lava(const struct vms_report_model *m, FILE *out)
 
 		/* the workload's block starts with its -runs case (lava/send-results.sh groups by
 		 * it) */
-		if (w->skipped)
+		if (w->rd->skipped)
 			fprintf(out, "%s-runs skip\n", name);
 		else
 			fprintf(out, "%s-runs %s %zu failed-runs\n", name,
-			        w->n_failed || !ok ? "fail" : "pass", w->n_failed);
+			        w->rd->n_failed || !ok ? "fail" : "pass", w->rd->n_failed);
 		for (k = 0; ok && k < w->metrics.n; k++) {
 			const struct vms_report_metric *r = &w->metrics.v[k];
 			const char *unit = r->rd->unit;
@@ -81,7 +81,7 @@ int vms_report_render_lava(const struct vms_report_model *m, FILE *out)
 			}
 			fputc('\n', out);
 		}
-		if (cmp && !w->skipped && (reg = vms_export_regressed(m, cmp, other, i)) >= 0)
+		if (cmp && !w->rd->skipped && (reg = vms_export_regressed(m, cmp, other, i)) >= 0)
 			fprintf(out, "%s-verdict %s\n", name, reg ? "fail" : "pass");
 		free(name);
 	}

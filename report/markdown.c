@@ -107,7 +107,7 @@ static void variants_block(FILE *out, const struct vms_report_workload *w, size_
 	fputs("| |", out);
 	for (v = 0; v < n; v++) {
 		fputc(' ', out);
-		md_esc(out, w[v].variant);
+		md_esc(out, w[v].rd->variant);
 		fputs(" |", out);
 	}
 	fputs("\n|:--|", out);
@@ -129,9 +129,9 @@ static void variants_block(FILE *out, const struct vms_report_workload *w, size_
 		struct wl_ctx c = {out, 0, 0};
 
 		fputs("\n### ", out);
-		md_esc(out, w[v].name);
+		md_esc(out, w[v].rd->name);
 		fputs(" \u2014 ", out);
-		md_esc(out, w[v].variant);
+		md_esc(out, w[v].rd->variant);
 		fputc('\n', out);
 		vms_report_workload_lines(&w[v], wl_beside, &c);
 		if (c.in_sound)
@@ -144,7 +144,7 @@ int vms_report_render_markdown(const struct vms_report_model *m, FILE *out)
 	size_t i, n;
 
 	fputs("# vmsuite report: ", out);
-	md_esc(out, m->label ? m->label : "?");
+	md_esc(out, m->rd.label ? m->rd.label : "?");
 	fputs("\n\n", out);
 	vms_report_header_lines(m, header_line, out);
 	baseline_block(out, &m->baseline);
@@ -154,7 +154,7 @@ int vms_report_render_markdown(const struct vms_report_model *m, FILE *out)
 
 		n = vms_report_group_size(m, i);
 		fputs("\n## ", out);
-		md_esc(out, w->name);
+		md_esc(out, w->rd->name);
 		fputs("\n\n", out);
 		if (n > 1) {
 			variants_block(out, w, n);

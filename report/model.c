@@ -70,10 +70,6 @@ static void workload_init(struct vms_report_workload *w, const struct vms_rdoc_w
 	size_t i;
 
 	w->rd = wl;
-	w->name = wl->name;
-	w->variant = wl->variant;
-	w->summary = wl->summary;
-	w->skipped = wl->skipped;
 	metrics_init(&w->metrics, wl->metrics, wl->n_metrics);
 	el = vms_report_metric_get(&w->metrics, "elapsed_s");
 	if (el)
@@ -86,26 +82,16 @@ static void workload_init(struct vms_report_workload *w, const struct vms_rdoc_w
 		w->has_cgroup |= d && d->group == VMS_GROUP_CGROUP;
 		w->has_busy |= !strcmp(w->metrics.v[i].name, "other_cpu_pct");
 	}
-	w->n_runs = wl->n_runs;
-	w->runs = w->n_runs ? vms_xcalloc(w->n_runs, sizeof(*w->runs)) : NULL;
+	w->runs = wl->n_runs ? vms_xcalloc(wl->n_runs, sizeof(*w->runs)) : NULL;
 	for (i = 0; i < wl->n_runs; i++) {
 		const struct vms_rdoc_run *run = &wl->runs[i];
 		struct vms_report_run *r = &w->runs[i];
 
-		r->status = run->status_name;
-		r->reason = run->reason;
+		r->rd = run;
 		r->interrupted = run->status == VMS_RDOC_INTERRUPTED;
 		r->failed = run->status == VMS_RDOC_FAILED || run->status == VMS_RDOC_OTHER;
 		r->elapsed_s = run->t_end - run->t_start; /* NAN when either is unknown */
-		r->series = run->series;
-		r->audio = run->window;
-		r->disturbed = run->disturbed;
-		r->other_cpu_pct = run->other_cpu_pct;
 	}
-	w->n_failed = wl->n_failed;
-	w->n_oom = wl->n_oom;
-	w->n_interrupted = wl->n_interrupted;
-	w->n_disturbed = wl->n_disturbed;
 }
 
 void vms_report_model_init(struct vms_report_model *m, const json_t *doc)
@@ -115,27 +101,10 @@ void vms_report_model_init(struct vms_report_model *m, const json_t *doc)
 
 	memset(m, 0, sizeof(*m));
 	vms_rdoc_read(&m->rd, doc);
-	m->version = d->version;
-	m->label = d->label;
-	m->start_time = d->start_time;
-	m->complete = d->complete;
-	m->interrupted = d->interrupted;
-	m->finished = d->finished;
-	m->machine = d->machine;
-	m->audio = d->audio;
-	m->with_audio = d->with_audio;
-	m->has_baseline = d->has_baseline;
 	vms_compare_sound_of_baseline(d, &m->baseline);
-	if (m->has_baseline) {
+	if (d->has_baseline) {
 		metrics_init(&m->baseline_metrics, d->baseline_metrics, d->n_baseline_metrics);
 		m->baseline_detail = d->baseline_window;
-	}
-	m->n_variants = d->n_variants;
-	m->variant_labels = vms_xcalloc(m->n_variants, sizeof(*m->variant_labels));
-	m->variant_settings = vms_xcalloc(m->n_variants, sizeof(*m->variant_settings));
-	for (i = 0; i < m->n_variants; i++) {
-		m->variant_labels[i] = d->variants[i].label;
-		m->variant_settings[i] = d->variants[i].settings;
 	}
 	m->n_workloads = d->n_workloads;
 	m->workloads = m->n_workloads ? vms_xcalloc(m->n_workloads, sizeof(*m->workloads)) : NULL;
@@ -152,8 +121,6 @@ void vms_report_model_release(struct vms_report_model *m)
 		free(m->workloads[i].runs);
 	}
 	free(m->workloads);
-	free(m->variant_labels);
-	free(m->variant_settings);
 	free(m->baseline_metrics.v);
 	vms_rdoc_release(&m->rd);
 	memset(m, 0, sizeof(*m));
@@ -174,11 +141,11 @@ typedef void emit_fn(void *ctx, enum vms_report_line kind, const char *text);
 
 const char *vms_report_incomplete(const struct vms_report_model *m)
 {
-	if (m->complete)
+	if (m->rd.complete)
 		return NULL;
-	if (m->interrupted)
+	if (m->rd.interrupted)
 		return "INCOMPLETE (interrupted)";
-	if (!m->finished)
+	if (!m->rd.finished)
 		return "did not finish (killed or crashed)";
 	return "INCOMPLETE (not every workload ran)";
 }
@@ -189,20 +156,20 @@ static void variant_lines(const struct vms_report_model *m, emit_fn *emit, void 
 	char line[1024];
 	size_t i;
 
-	if (m->n_variants < 2)
+	if (m->rd.n_variants < 2)
 		return;
 	snprintf(line, sizeof(line),
 	         "Variants: %zu, runs interleaved (run 1 of each, then run 2 of each, ...); the "
 	         "first is the baseline",
-	         m->n_variants);
+	         m->rd.n_variants);
 	emit(ctx, VMS_LINE_VARIANT, line);
-	for (i = 0; i < m->n_variants; i++) {
+	for (i = 0; i < m->rd.n_variants; i++) {
 		const char *k;
 		const json_t *v;
-		size_t off = (size_t)snprintf(line, sizeof(line), "  %s:", m->variant_labels[i]);
+		size_t off = (size_t)snprintf(line, sizeof(line), "  %s:", m->rd.variants[i].label);
 		const char *sep = " ";
 
-		json_object_foreach ((json_t *)m->variant_settings[i], k, v) {
+		json_object_foreach ((json_t *)m->rd.variants[i].settings, k, v) {
 			if (off < sizeof(line))
 				off += (size_t)snprintf(
 				    line + off, sizeof(line) - off, "%s%s=%s", sep, k,
@@ -217,9 +184,10 @@ size_t vms_report_group_size(const struct vms_report_model *m, size_t i)
 {
 	size_t n = 1;
 
-	if (m->n_variants < 2)
+	if (m->rd.n_variants < 2)
 		return 1;
-	while (i + n < m->n_workloads && !strcmp(m->workloads[i + n].name, m->workloads[i].name))
+	while (i + n < m->n_workloads &&
+	       !strcmp(m->workloads[i + n].rd->name, m->workloads[i].rd->name))
 		n++;
 	return n;
 }
@@ -270,14 +238,14 @@ void vms_report_header_lines(const struct vms_report_model *m, emit_fn *emit, vo
 
 static void header_machine_lines(const struct vms_report_model *m, emit_fn *emit, void *ctx)
 {
-	const struct vms_rdoc_machine *mc = &m->machine;
+	const struct vms_rdoc_machine *mc = &m->rd.machine;
 	char line[1024], mem[32], swap[32];
 	size_t off;
 
 	snprintf(line, sizeof(line), "vmsuite %s \u2014 %s \u2014 started %s \u2014 machine %s%s%s",
-	         m->version ? m->version : "?", m->label ? m->label : "?",
-	         m->start_time ? m->start_time : "?", mc->profile ? mc->profile : "?",
-	         m->complete ? "" : " \u2014 ", m->complete ? "" : vms_report_incomplete(m));
+	         m->rd.version ? m->rd.version : "?", m->rd.label ? m->rd.label : "?",
+	         m->rd.start_time ? m->rd.start_time : "?", mc->profile ? mc->profile : "?",
+	         m->rd.complete ? "" : " \u2014 ", m->rd.complete ? "" : vms_report_incomplete(m));
 	emit(ctx, VMS_LINE_HEADER, line);
 	if (!mc->shown)
 		return;
@@ -330,7 +298,7 @@ const char *vms_report_side_cell(const struct vms_report_workload *w, size_t row
 	const struct vms_summary *el = &w->elapsed;
 
 	if (row == 0)
-		snprintf(buf, len, "%zu of %zu", el->n, w->n_runs);
+		snprintf(buf, len, "%zu of %zu", el->n, w->rd->n_runs);
 	else if (row <= vms_report_rows2001_n)
 		mean_str(buf, len, w, vms_report_rows2001[row - 1].metric);
 	else if (!el->n)
@@ -349,11 +317,12 @@ static void run_lines(const struct vms_report_workload *w, int interrupted, emit
 	char line[1024];
 	size_t i;
 
-	for (i = 0; i < w->n_runs; i++) {
+	for (i = 0; i < w->rd->n_runs; i++) {
 		if (!(interrupted ? w->runs[i].interrupted : w->runs[i].failed))
 			continue;
-		snprintf(line, sizeof(line), "  run %zu: %s \u2014 %s", i + 1, w->runs[i].status,
-		         w->runs[i].reason ? w->runs[i].reason : "no reason recorded");
+		snprintf(line, sizeof(line), "  run %zu: %s \u2014 %s", i + 1,
+		         w->runs[i].rd->status_name,
+		         w->runs[i].rd->reason ? w->runs[i].rd->reason : "no reason recorded");
 		emit(ctx, VMS_LINE_FAILED_RUN, line);
 	}
 }
@@ -362,15 +331,16 @@ static void failed_lines(const struct vms_report_workload *w, emit_fn *emit, voi
 {
 	char line[1024];
 
-	if (w->n_failed) {
-		snprintf(line, sizeof(line), "Failed runs: %zu of %zu", w->n_failed, w->n_runs);
+	if (w->rd->n_failed) {
+		snprintf(line, sizeof(line), "Failed runs: %zu of %zu", w->rd->n_failed,
+		         w->rd->n_runs);
 		emit(ctx, VMS_LINE_FAILED, line);
 		run_lines(w, 0, emit, ctx);
 	}
 	/* stopped by a signal to vmsuite: not a failure of the kernel under test */
-	if (w->n_interrupted) {
-		snprintf(line, sizeof(line), "Interrupted runs: %zu of %zu", w->n_interrupted,
-		         w->n_runs);
+	if (w->rd->n_interrupted) {
+		snprintf(line, sizeof(line), "Interrupted runs: %zu of %zu", w->rd->n_interrupted,
+		         w->rd->n_runs);
 		emit(ctx, VMS_LINE_STOPPED, line);
 		run_lines(w, 1, emit, ctx);
 	}
@@ -393,16 +363,16 @@ static void busy_lines(const struct vms_report_workload *w, emit_fn *emit, void 
 		    mean_str(d, sizeof(d), w, "cpu_wait_pct"));
 		emit(ctx, VMS_LINE_BUSY, line);
 	}
-	for (i = 0; i < w->n_runs; i++) {
-		if (!w->runs[i].disturbed)
+	for (i = 0; i < w->rd->n_runs; i++) {
+		if (!w->runs[i].rd->disturbed)
 			continue;
-		if (isnan(w->runs[i].other_cpu_pct))
+		if (isnan(w->runs[i].rd->other_cpu_pct))
 			snprintf(line, sizeof(line),
 			         "disturbed: run %zu (other processes took the CPU)", i + 1);
 		else
 			snprintf(line, sizeof(line),
 			         "disturbed: run %zu (other processes took %.0f %% of the CPU)",
-			         i + 1, w->runs[i].other_cpu_pct);
+			         i + 1, w->runs[i].rd->other_cpu_pct);
 		emit(ctx, VMS_LINE_DISTURBED, line);
 	}
 }
@@ -414,17 +384,17 @@ void vms_report_workload_lines(const struct vms_report_workload *w, emit_fn *emi
 	size_t i;
 
 	if (!el->n) {
-		if (w->skipped)
-			snprintf(line, sizeof(line), "%s skipped: %s", w->name, w->skipped);
+		if (w->rd->skipped)
+			snprintf(line, sizeof(line), "%s skipped: %s", w->rd->name, w->rd->skipped);
 		else
-			snprintf(line, sizeof(line), "No successful %s runs.", w->name);
+			snprintf(line, sizeof(line), "No successful %s runs.", w->rd->name);
 		emit(ctx, VMS_LINE_NO_RUNS, line);
 		failed_lines(w, emit, ctx);
 		return;
 	}
 	/* the 2001 post wrote "Average for 5 mmap001 runs" but "Averages for 10 mtest01 runs" */
 	snprintf(line, sizeof(line), "%s for %zu %s runs",
-	         strcmp(w->name, "mtest01") ? "Average" : "Averages", el->n, w->name);
+	         strcmp(w->rd->name, "mtest01") ? "Average" : "Averages", el->n, w->rd->name);
 	emit(ctx, VMS_LINE_CAPTION, line);
 	for (i = 0; i < vms_report_rows2001_n; i++) {
 		snprintf(line, sizeof(line), "%s: %s", vms_report_rows2001[i].label,
@@ -479,11 +449,11 @@ void vms_report_workload_lines(const struct vms_report_workload *w, emit_fn *emi
 			snprintf(a, sizeof(a), "n/a");
 		/* the figures are the finished runs': a run the OOM killer ended is not among them,
 		 * so "OOM kills 0.0" alone would contradict the failed run listed below */
-		if (w->n_oom)
+		if (w->rd->n_oom)
 			snprintf(tail, sizeof(tail),
 			         " (the %zu finished run%s; %zu OOM-killed, below)", el->n,
-			         el->n == 1 ? "" : "s", w->n_oom);
-		else if (w->n_failed)
+			         el->n == 1 ? "" : "s", w->rd->n_oom);
+		else if (w->rd->n_failed)
 			snprintf(tail, sizeof(tail), " (the %zu finished run%s)", el->n,
 			         el->n == 1 ? "" : "s");
 		else
@@ -547,28 +517,30 @@ json_t *vms_report_summary_of_model(const struct vms_report_model *m)
 			              (json_int_t)s->n, "mean", s->mean, "sd", s->sd, "cv", s->cv,
 			              "min", s->min, "max", s->max));
 		}
-		for (k = 0; k < w->n_runs; k++)
-			if (w->runs[k].disturbed)
+		for (k = 0; k < w->rd->n_runs; k++)
+			if (w->runs[k].rd->disturbed)
 				json_array_append_new(
 				    dist, json_pack("{s:I, s:o}", "run", (json_int_t)k + 1,
 				                    "other_cpu_pct",
-				                    isnan(w->runs[k].other_cpu_pct)
+				                    isnan(w->runs[k].rd->other_cpu_pct)
 				                        ? json_null()
-				                        : json_real(w->runs[k].other_cpu_pct)));
-		json_array_append_new(wls, json_pack("{s:s, s:s, s:O, s:I, s:o, s:o}", "name",
-		                                     w->name, "variant", w->variant, "options",
-		                                     w->rd->options, "runs", (json_int_t)w->n_runs,
-		                                     "metrics", ms, "disturbed_runs", dist));
+				                        : json_real(w->runs[k].rd->other_cpu_pct)));
+		json_array_append_new(wls,
+		                      json_pack("{s:s, s:s, s:O, s:I, s:o, s:o}", "name",
+		                                w->rd->name, "variant", w->rd->variant, "options",
+		                                w->rd->options, "runs", (json_int_t)w->rd->n_runs,
+		                                "metrics", ms, "disturbed_runs", dist));
 	}
 	{
 		json_t *vs = json_array();
 
-		for (i = 0; i < m->n_variants; i++)
+		for (i = 0; i < m->rd.n_variants; i++)
 			json_array_append_new(
-			    vs, json_pack("{s:s, s:o}", "label", m->variant_labels[i], "settings",
-			                  m->variant_settings[i]
-			                      ? json_incref((json_t *)m->variant_settings[i])
-			                      : json_object()));
+			    vs,
+			    json_pack("{s:s, s:o}", "label", m->rd.variants[i].label, "settings",
+			              m->rd.variants[i].settings
+			                  ? json_incref((json_t *)m->rd.variants[i].settings)
+			                  : json_object()));
 		json_object_set_new(out, "variants", vs);
 	}
 	json_object_set_new(out, "workloads", wls);

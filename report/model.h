@@ -29,34 +29,26 @@ struct vms_report_metrics {
 	size_t n;
 };
 
+/* What the reports derive of a run; the rest is the reader's (rd: status_name, reason, series,
+ * window, disturbed, other_cpu_pct). */
 struct vms_report_run {
-	const char *status; /* "ok", "failed", ... */
-	const char *reason; /* why it failed; NULL when none was recorded */
-	int failed;         /* status is neither "ok" nor "interrupted" */
-	int interrupted;    /* status is "interrupted": stopped by a signal to vmsuite */
-	double elapsed_s;   /* t_end - t_start, NAN when unknown */
-	const struct vms_rdoc_series *series; /* the runner's time series, NULL when none */
-	const struct vms_rdoc_window *audio;  /* the probe's window detail, NULL when none */
-	int disturbed; /* runs[].disturbed: other processes took the emulated machine's CPU */
-	double other_cpu_pct; /* runs[].busy.other_cpu_pct, NAN when absent */
+	const struct vms_rdoc_run *rd; /* the reader's run (m->rd) */
+	int failed;                    /* status is neither "ok" nor "interrupted" */
+	int interrupted;               /* status is "interrupted": stopped by a signal to vmsuite */
+	double elapsed_s;              /* t_end - t_start, NAN when unknown */
 };
 
+/* What the reports derive of a workload; the rest is the reader's (rd: name, variant, summary,
+ * skipped, n_runs and the counts of failed, interrupted, OOM-killed and disturbed runs). */
 struct vms_report_workload {
 	const struct vms_rdoc_workload *rd; /* the reader's workload (m->rd) */
-	const char *name;
-	const char *variant; /* the label of its variant ("default" in a format-1 file) */
-	const char *summary; /* one-line description, NULL when none */
 	struct vms_report_metrics metrics;
 	struct vms_summary elapsed; /* elapsed_s; n == 0: no successful runs */
 	struct vms_compare_sound sound;
 	int has_pressure; /* the file has a PSI metric (none on kernels without PSI) */
 	int has_cgroup;   /* the file has a memory cgroup metric (an emulated machine) */
 	int has_busy;     /* the file has other_cpu_pct (what else used the machine's CPUs) */
-	struct vms_report_run *runs;
-	size_t n_runs, n_failed, n_interrupted;
-	size_t n_oom;        /* failed runs the OOM killer ended (derived by the reader) */
-	size_t n_disturbed;  /* runs marked disturbed */
-	const char *skipped; /* the reason when the workload was skipped (status "skipped") */
+	struct vms_report_run *runs; /* rd->n_runs, in the file's order */
 };
 
 /* What `report` tells the lava and kcidb renderers beyond the result file; all NULL: the
@@ -74,28 +66,17 @@ struct vms_report_opts {
 	const json_t *verdict; /* a "vmsuite.compare/1" document that replaces the file's verdict */
 };
 
+/* What the reports derive of a result document; the document itself is the reader's (rd:
+ * version, label, start_time, complete, interrupted, finished, machine, with_audio, audio,
+ * has_baseline, the variants, first = baseline). */
 struct vms_report_model {
 	const struct vms_report_opts *opts; /* borrowed; NULL: the defaults */
-	struct vms_rdoc rd; /* the document as read: the strings and json pointers below are
-	                     * borrowed from it */
-	const char *version, *label, *start_time;
-	int complete;
-	int interrupted; /* stopped by a signal, the result kept */
-	int finished;    /* end_time and exit_status are set: vmsuite got to the end */
-	struct vms_rdoc_machine machine;
-	int with_audio;      /* the suite ran with the audio probe */
-	const json_t *audio; /* the "audio" object (facts, baseline), NULL when none */
-	int has_baseline;    /* audio.baseline is an object */
+	struct vms_rdoc rd;                 /* the document as read */
 	struct vms_compare_sound baseline;
 	struct vms_report_metrics baseline_metrics;
 	const struct vms_rdoc_window *baseline_detail; /* NULL when the baseline has none */
-	struct vms_report_workload *workloads;
+	struct vms_report_workload *workloads;         /* one per rd.workloads[], in order */
 	size_t n_workloads;
-	/* the variants (result format 2), first = baseline; one, "default", when no knob took
-	 * more than one value. Labels and settings are borrowed from doc. */
-	const char **variant_labels;
-	const json_t **variant_settings;
-	size_t n_variants;
 };
 
 /* Builds the model of doc (a loaded result document, read with vms_rdoc_init(); the model

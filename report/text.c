@@ -49,7 +49,7 @@ static void variants_block(FILE *out, const struct vms_report_workload *w, size_
 		if (strlen(vms_report_side_label(r)) > lw)
 			lw = strlen(vms_report_side_label(r));
 	for (v = 0; v < n; v++) {
-		cw[v] = strlen(w[v].variant);
+		cw[v] = strlen(w[v].rd->variant);
 		for (r = 0; r < vms_report_side_rows; r++) {
 			size_t l = strlen(vms_report_side_cell(&w[v], r, cell, sizeof(cell)));
 
@@ -58,7 +58,7 @@ static void variants_block(FILE *out, const struct vms_report_workload *w, size_
 	}
 	put_cell(out, "", lw + 2);
 	for (v = 0; v < n; v++)
-		put_cell(out, w[v].variant, v + 1 < n ? cw[v] + 2 : 0);
+		put_cell(out, w[v].rd->variant, v + 1 < n ? cw[v] + 2 : 0);
 	fputc('\n', out);
 	for (r = 0; r < vms_report_side_rows; r++) {
 		put_cell(out, vms_report_side_label(r), lw + 2);
@@ -69,7 +69,7 @@ static void variants_block(FILE *out, const struct vms_report_workload *w, size_
 	}
 	for (v = 0; v < n; v++) {
 		fputs("\n[", out);
-		vms_text_put(out, w[v].variant);
+		vms_text_put(out, w[v].rd->variant);
 		fputs("]\n", out);
 		vms_report_workload_lines(&w[v], put_beside, out);
 	}
@@ -85,7 +85,7 @@ int vms_report_render_text(const struct vms_report_model *m, FILE *out)
 	for (i = 0; i < m->n_workloads; i += n) {
 		n = vms_report_group_size(m, i);
 		fputc('\n', out);
-		vms_text_put(out, m->workloads[i].name);
+		vms_text_put(out, m->workloads[i].rd->name);
 		fputs("\n\n", out);
 		if (n > 1)
 			variants_block(out, &m->workloads[i], n);

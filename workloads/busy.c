@@ -438,11 +438,6 @@ void vms_busy_child_exited(struct vms_busy *b, pid_t pid)
 	}
 }
 
-static double tv_s(const struct timeval *t)
-{
-	return (double)t->tv_sec + (double)t->tv_usec / 1e6;
-}
-
 /* The processes that took the most of the emulated machine's CPUs, largest first. */
 static void top_put(struct vms_busy *b, const struct busy_proc *p, double cpu_s)
 {
@@ -542,8 +537,8 @@ void vms_busy_end(struct vms_busy *b, const struct rusage *child)
 	b->hz = hz;
 	memset(t, 0, sizeof(*t));
 	t->elapsed_s = b->t1 - b->t0;
-	b->child_user_s = tv_s(&child->ru_utime);
-	b->child_sys_s = tv_s(&child->ru_stime);
+	b->child_user_s = vms_timeval_seconds(&child->ru_utime);
+	b->child_sys_s = vms_timeval_seconds(&child->ru_stime);
 	if (b->have_io) {
 		b->io.device_read = (double)(b->io1[0] - b->io0[0]);
 		b->io.device_written = (double)(b->io1[1] - b->io0[1]);

@@ -14,12 +14,12 @@
 json_t *vms_run_rusage_json(const struct rusage *ru)
 {
 	return json_pack("{s:f, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "user_s",
-	                 (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6, "sys_s",
-	                 (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6,
-	                 "maxrss_kib", (json_int_t)ru->ru_maxrss, "minflt",
-	                 (json_int_t)ru->ru_minflt, "majflt", (json_int_t)ru->ru_majflt, "nvcsw",
-	                 (json_int_t)ru->ru_nvcsw, "nivcsw", (json_int_t)ru->ru_nivcsw, "inblock",
-	                 (json_int_t)ru->ru_inblock, "oublock", (json_int_t)ru->ru_oublock);
+	                 vms_timeval_seconds(&ru->ru_utime), "sys_s",
+	                 vms_timeval_seconds(&ru->ru_stime), "maxrss_kib",
+	                 (json_int_t)ru->ru_maxrss, "minflt", (json_int_t)ru->ru_minflt, "majflt",
+	                 (json_int_t)ru->ru_majflt, "nvcsw", (json_int_t)ru->ru_nvcsw, "nivcsw",
+	                 (json_int_t)ru->ru_nivcsw, "inblock", (json_int_t)ru->ru_inblock,
+	                 "oublock", (json_int_t)ru->ru_oublock);
 }
 
 json_t *vms_run_start_state_json(void)
@@ -47,11 +47,6 @@ const char *vms_run_clean_state(int drop)
 	return "sync+drop_caches";
 }
 
-double vms_run_seconds(const struct timeval *t)
-{
-	return (double)t->tv_sec + (double)t->tv_usec / 1e6;
-}
-
 /* The run's figures from outside. host_ooms: record the host-wide OOM kill count, which only a
  * run without a memory cgroup does: in the emulated machine it would count kills in every other
  * cgroup on the host as this run's (cgroup_oom_kill is the run's own). */
@@ -60,7 +55,7 @@ void vms_run_put_metrics(json_t *metrics, size_t run, const struct rusage *ru, d
                          const struct vms_psi *pb, const struct vms_psi *pa, int host_ooms,
                          int thrashing)
 {
-	double user = vms_run_seconds(&ru->ru_utime), sys = vms_run_seconds(&ru->ru_stime),
+	double user = vms_timeval_seconds(&ru->ru_utime), sys = vms_timeval_seconds(&ru->ru_stime),
 	       el = t1 - t0;
 
 #define D(name) ((double)(vms_vmstat_get(a, name) - vms_vmstat_get(b, name)))

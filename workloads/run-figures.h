@@ -8,13 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
-#include <sys/time.h>
 
 #include "core/cgroup.h"
 #include "core/procfs.h"
 
-/* Seconds of a timeval. */
-double vms_run_seconds(const struct timeval *t);
 /* The rusage object of a run (user_s, sys_s, maxrss_kib, faults, switches, blocks). New. */
 json_t *vms_run_rusage_json(const struct rusage *ru);
 /* The host's memory at the start of a run (/proc/meminfo), or JSON null. New. */

@@ -329,8 +329,8 @@ static int run_once(const struct vms_run_config *cfg, struct vms_workload_ctx *c
 	/* the cost of measuring: the runner's own CPU while the child ran (sampling, polling) */
 	json_object_set_new(
 	    run, "runner_cpu_s",
-	    json_real(vms_run_seconds(&self1.ru_utime) + vms_run_seconds(&self1.ru_stime) -
-	              vms_run_seconds(&self0.ru_utime) - vms_run_seconds(&self0.ru_stime)));
+	    json_real(vms_timeval_seconds(&self1.ru_utime) + vms_timeval_seconds(&self1.ru_stime) -
+	              vms_timeval_seconds(&self0.ru_utime) - vms_timeval_seconds(&self0.ru_stime)));
 
 	vms_vmstat_read(va, NULL);
 	vms_psi_read(&pa, NULL);

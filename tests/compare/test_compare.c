@@ -449,16 +449,49 @@ static void env_one_fact(void **state)
 	}
 }
 
-static void env_identical_and_workload_option(void **state)
+/* No environment difference between a and b. */
+static void env_none(const json_t *a, const json_t *b)
 {
-	json_t *a = gen_standard("k", 3, 5, 0, 0), *b = gen_standard("k", 3, 5, 0, 0);
 	struct vms_envdiff d;
-	struct vms_compare c;
 
-	(void)state;
 	vms_envdiff_build(a, b, &d);
 	assert_int_equal(d.n, 0);
 	vms_envdiff_release(&d);
+}
+
+/* Exactly one environment difference between a and b, of class cls (an enum vms_env_class, -1:
+ * not checked); its workload, key, base and other values as given (NULL: not checked). Returns
+ * its scope. */
+static enum vms_env_scope env_one(const json_t *a, const json_t *b, int cls, const char *workload,
+                                  const char *key, const char *base, const char *other)
+{
+	struct vms_envdiff d;
+	enum vms_env_scope scope;
+
+	vms_envdiff_build(a, b, &d);
+	assert_int_equal(d.n, 1);
+	if (cls >= 0)
+		assert_int_equal(d.items[0].cls, cls);
+	if (workload)
+		assert_string_equal(d.items[0].workload, workload);
+	if (key)
+		assert_string_equal(d.items[0].key, key);
+	if (base)
+		assert_string_equal(d.items[0].base, base);
+	if (other)
+		assert_string_equal(d.items[0].other, other);
+	scope = d.items[0].scope;
+	vms_envdiff_release(&d);
+	return scope;
+}
+
+static void env_identical_and_workload_option(void **state)
+{
+	json_t *a = gen_standard("k", 3, 5, 0, 0), *b = gen_standard("k", 3, 5, 0, 0);
+	struct vms_compare c;
+
+	(void)state;
+	env_none(a, b);
 	/* Facts that change from run to run by nature are not differences. */
 	gen_set(b, "fingerprint.workdir_fs.value.free_bytes", "1234");
 	gen_set(b, "fingerprint.cgroup.value.path", "\"/process_api/5678\"");
@@ -471,27 +504,18 @@ static void env_identical_and_workload_option(void **state)
 	        "[{\"name\": \"/w/.vmsuite-swap-11\", \"size_bytes\": 1073741824}]");
 	gen_set(b, "fingerprint.swap_devices.value",
 	        "[{\"name\": \"/w/.vmsuite-swap-22\", \"size_bytes\": 1073741824}]");
-	vms_envdiff_build(a, b, &d);
-	assert_int_equal(d.n, 0);
-	vms_envdiff_release(&d);
+	env_none(a, b);
 	/* ... but a swap area of the host's own is */
 	gen_set(b, "fingerprint.swap_devices.value",
 	        "[{\"name\": \"/w/.vmsuite-swap-22\", \"size_bytes\": 1073741824}, "
 	        "{\"name\": \"/dev/vdb\", \"size_bytes\": 4096}]");
-	vms_envdiff_build(a, b, &d);
-	assert_int_equal(d.n, 1);
-	assert_string_equal(d.items[0].key, "swap_devices");
-	vms_envdiff_release(&d);
+	env_one(a, b, -1, NULL, "swap_devices", NULL, NULL);
 	gen_set(b, "fingerprint.swap_devices.value",
 	        "[{\"name\": \"/w/.vmsuite-swap-22\", \"size_bytes\": 1073741824}]");
 	/* A workload size: hard, and only that workload is not comparable. */
 	gen_set(json_array_get(json_object_get(b, "workloads"), 0), "options.bytes", "1024000000");
-	vms_envdiff_build(a, b, &d);
-	assert_int_equal(d.n, 1);
-	assert_int_equal(d.items[0].cls, VMS_ENV_HARD);
-	assert_int_equal(d.items[0].scope, VMS_ENV_WORKLOAD);
-	assert_string_equal(d.items[0].workload, "mmap001");
-	vms_envdiff_release(&d);
+	assert_int_equal(env_one(a, b, VMS_ENV_HARD, "mmap001", NULL, NULL, NULL),
+	                 VMS_ENV_WORKLOAD);
 	cmp2(&c, a, b, 0);
 	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
 	assert_int_not_equal(verdict(&c, "mtest01", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
@@ -510,24 +534,14 @@ static void env_workload_version(void **state)
 {
 	json_t *a = gen_standard("k", 3, 5, 0, 0), *b = gen_standard("k", 3, 5, 0, 0);
 	json_t *wb = json_array_get(json_object_get(b, "workloads"), 0);
-	struct vms_envdiff d;
 	struct vms_compare c;
 
 	(void)state;
 	gen_set(wb, "version", "1"); /* a file from before versions: the same definition */
-	vms_envdiff_build(a, b, &d);
-	assert_int_equal(d.n, 0);
-	vms_envdiff_release(&d);
+	env_none(a, b);
 	gen_set(wb, "version", "2");
-	vms_envdiff_build(a, b, &d);
-	assert_int_equal(d.n, 1);
-	assert_int_equal(d.items[0].cls, VMS_ENV_HARD);
-	assert_int_equal(d.items[0].scope, VMS_ENV_WORKLOAD);
-	assert_string_equal(d.items[0].workload, "mmap001");
-	assert_string_equal(d.items[0].key, "mmap001: version");
-	assert_string_equal(d.items[0].base, "1");
-	assert_string_equal(d.items[0].other, "2");
-	vms_envdiff_release(&d);
+	assert_int_equal(env_one(a, b, VMS_ENV_HARD, "mmap001", "mmap001: version", "1", "2"),
+	                 VMS_ENV_WORKLOAD);
 	cmp2(&c, a, b, 0);
 	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
 	assert_int_not_equal(verdict(&c, "mtest01", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
@@ -546,31 +560,18 @@ static void env_swap_kind(void **state)
 	const char *zram = "{\"device\": \"/dev/zram1\", \"diskseq\": 40, \"size_bytes\": "
 	                   "1073741824, \"compressor\": \"lzo-rle\", \"pool_limit_bytes\": "
 	                   "134217728, \"priority\": 32767}";
-	struct vms_envdiff d;
 	struct vms_compare c;
 
 	(void)state;
 	gen_set(b, "protocol.machine.swap_kind", "\"file\"");
 	gen_set(b, "protocol.machine.zram", "null");
 	gen_set(b, "protocol.machine.zswap", "null");
-	vms_envdiff_build(a, b, &d);
-	assert_int_equal(d.n, 0);
-	vms_envdiff_release(&d);
+	env_none(a, b);
 	gen_set(b, "protocol.machine.swap_kind", "\"zswap\"");
-	vms_envdiff_build(a, b, &d);
-	assert_int_equal(d.n, 1);
-	assert_int_equal(d.items[0].cls, VMS_ENV_HARD);
-	assert_string_equal(d.items[0].other, "zswap");
-	vms_envdiff_release(&d);
+	env_one(a, b, VMS_ENV_HARD, NULL, NULL, NULL, "zswap");
 	gen_set(b, "protocol.machine.swap_kind", "\"zram\"");
-	vms_envdiff_build(a, b, &d);
-	assert_int_equal(d.n, 1);
-	assert_int_equal(d.items[0].cls, VMS_ENV_HARD);
-	assert_int_equal(d.items[0].scope, VMS_ENV_GLOBAL);
-	assert_string_equal(d.items[0].key, "machine.swap_kind");
-	assert_string_equal(d.items[0].base, "file");
-	assert_string_equal(d.items[0].other, "zram");
-	vms_envdiff_release(&d);
+	assert_int_equal(env_one(a, b, VMS_ENV_HARD, NULL, "machine.swap_kind", "file", "zram"),
+	                 VMS_ENV_GLOBAL);
 	cmp2(&c, a, b, 0);
 	assert_int_equal(verdict(&c, "mmap001", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
 	assert_int_equal(verdict(&c, "mtest01", "elapsed_s"), VMS_VERDICT_NOT_COMPARABLE);
@@ -581,15 +582,9 @@ static void env_swap_kind(void **state)
 	gen_set(b, "protocol.machine.zram", zram);
 	gen_set(b, "protocol.machine.zram.device", "\"/dev/zram2\"");
 	gen_set(b, "protocol.machine.zram.diskseq", "77");
-	vms_envdiff_build(a, b, &d);
-	assert_int_equal(d.n, 0);
-	vms_envdiff_release(&d);
+	env_none(a, b);
 	gen_set(b, "protocol.machine.zram.compressor", "\"lz4\"");
-	vms_envdiff_build(a, b, &d);
-	assert_int_equal(d.n, 1);
-	assert_int_equal(d.items[0].cls, VMS_ENV_HARD);
-	assert_string_equal(d.items[0].key, "machine.zram.compressor");
-	vms_envdiff_release(&d);
+	env_one(a, b, VMS_ENV_HARD, NULL, "machine.zram.compressor", NULL, NULL);
 	json_decref(a);
 	json_decref(b);
 }

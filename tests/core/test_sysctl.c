@@ -23,26 +23,14 @@
 #include "core/hoststate.h"
 #include "core/sysctl.h"
 #include "core/util.h"
+#include "tests/vms_fakeroot.h"
 #include "tests/vms_test.h"
 
 static char tmp[64], fake[96], state[96];
 
 static void put(const char *rel, const char *text)
 {
-	char path[PATH_MAX], dir[PATH_MAX], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", fake, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (slash = strchr(dir + strlen(fake) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		mkdir(dir, 0755);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
+	vms_fakeroot_put(fake, rel, text);
 }
 
 static char *get(const char *rel)
@@ -58,8 +46,7 @@ static char *get(const char *rel)
 static int setup(void **st)
 {
 	(void)st;
-	snprintf(tmp, sizeof(tmp), "/tmp/vms-sysctl-XXXXXX");
-	if (!mkdtemp(tmp))
+	if (vms_fakeroot_make(tmp, sizeof(tmp), "sysctl"))
 		return -1;
 	snprintf(fake, sizeof(fake), "%s/root", tmp);
 	snprintf(state, sizeof(state), "%s/state", tmp);
@@ -88,12 +75,8 @@ static int setup(void **st)
 
 static int teardown(void **st)
 {
-	char cmd[128];
-
 	(void)st;
-	vms_sysctl_set_root(NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	return system(cmd);
+	return vms_fakeroot_remove(tmp);
 }
 
 static void resolves(const char *name, const char *rel)

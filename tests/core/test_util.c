@@ -1,5 +1,7 @@
-/* Unit tests of core/util.c: size, duration and number parsing, size formatting, atomic writes. */
+/* Unit tests of core/util.c: size, duration and number parsing, size formatting, atomic writes,
+ * seconds of a timeval. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -348,6 +350,18 @@ static int report_usage(void)
 	return vms_error_ret(VMS_EXIT_USAGE, "no %s", "file");
 }
 
+/* an rusage's times: whole seconds plus microseconds */
+static void test_timeval_seconds(void **state)
+{
+	struct timeval t = {.tv_sec = 3, .tv_usec = 250000}, zero = {0};
+
+	(void)state;
+	assert_true(vms_timeval_seconds(&t) == 3.25);
+	assert_true(vms_timeval_seconds(&zero) == 0);
+	t.tv_usec = 999999;
+	assert_true(fabs(vms_timeval_seconds(&t) - 3.999999) < 1e-12);
+}
+
 static void test_error_ret(void **state)
 {
 	char *text;
@@ -367,11 +381,17 @@ static void test_error_ret(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_size),        cmocka_unit_test(test_parse_seconds_and_long),
-	    cmocka_unit_test(test_format_size),       cmocka_unit_test(test_write_atomic),
-	    cmocka_unit_test(test_error_ret),         cmocka_unit_test(test_parse_u64),
-	    cmocka_unit_test(test_read_u64),          cmocka_unit_test(test_write_text),
-	    cmocka_unit_test(test_parse_size_strict), cmocka_unit_test(test_parse_seconds_strict),
+	    cmocka_unit_test(test_parse_size),
+	    cmocka_unit_test(test_parse_seconds_and_long),
+	    cmocka_unit_test(test_format_size),
+	    cmocka_unit_test(test_write_atomic),
+	    cmocka_unit_test(test_error_ret),
+	    cmocka_unit_test(test_timeval_seconds),
+	    cmocka_unit_test(test_parse_u64),
+	    cmocka_unit_test(test_read_u64),
+	    cmocka_unit_test(test_write_text),
+	    cmocka_unit_test(test_parse_size_strict),
+	    cmocka_unit_test(test_parse_seconds_strict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

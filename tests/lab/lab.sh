@@ -2,11 +2,17 @@
 # `vmsuite lab` on two real kernels (the newest Debian 6.1 and 6.12 packages, picked with
 # apt-cache): one boot each runs tests/lab/guest-checks.sh, which records what real cgroup v2
 # and a real kernel sound card (snd-dummy) do; this script asserts on it, and on the two-kernel
-# compare the lab prints. Skips (77) when QEMU, busybox-static or a package cannot be had.
+# compare the lab prints. Skips (77) when QEMU, busybox-static or a package cannot be had, or
+# when the host has one CPU (the guest needs two).
 . "$VMS_SOURCE_DIR/tests/cli/lib.sh"
 
 command -v qemu-system-x86_64 >/dev/null || skip_rest "no qemu-system-x86_64 (scripts/install-deps.sh)"
 command -v busybox >/dev/null || skip_rest "no busybox (busybox-static; scripts/install-deps.sh)"
+# The guest checks pin a run with --cpus 1 to one CPU of two: the lab gives the guest as many
+# CPUs as the host has, at most 2 (lab/vmsuite-lab.sh), and nproc is what it counts.
+host_cpus=$(nproc)
+[ "$host_cpus" -ge 2 ] ||
+  skip_rest "the guest needs 2 CPUs (--cpus 1 pins a run to one of them); this host has $host_cpus"
 newest() { apt-cache search --names-only "$1" 2>/dev/null | awk '{print $1}' | sort -V | tail -n1; }
 k61=$(newest '^linux-image-6\.1\.0-[0-9]+-amd64$')
 k612=$(newest '^linux-image-6\.12\.[0-9]+\+deb[0-9]+-amd64$')

@@ -90,9 +90,9 @@ static void test_header(void **state)
 	const struct vms_report_model *m = *state;
 	struct lines l = {0};
 
-	assert_string_equal(m->version, "9.9");
-	assert_false(m->complete);
-	assert_false(m->with_audio);
+	assert_string_equal(m->rd.version, "9.9");
+	assert_false(m->rd.complete);
+	assert_false(m->rd.with_audio);
 	assert_false(m->baseline.present);
 	assert_int_equal(m->n_workloads, 2);
 	vms_report_header_lines(m, collect, &l);
@@ -144,7 +144,7 @@ static void test_metrics(void **state)
 	const struct vms_report_workload *w = &m->workloads[0];
 	const struct vms_summary *s;
 
-	assert_string_equal(w->name, "full");
+	assert_string_equal(w->rd->name, "full");
 	assert_int_equal(w->elapsed.n, 2);
 	assert_true(fabs(w->elapsed.mean - 15) < 1e-9);
 	s = vms_report_metric_get(&w->metrics, "pgsteal");
@@ -164,16 +164,16 @@ static void test_runs_and_sound(void **state)
 	const struct vms_report_model *m = *state;
 	const struct vms_report_workload *w = &m->workloads[0];
 
-	assert_int_equal(w->n_runs, 3);
-	assert_int_equal(w->n_failed, 1);
+	assert_int_equal(w->rd->n_runs, 3);
+	assert_int_equal(w->rd->n_failed, 1);
 	assert_true(w->runs[1].failed);
-	assert_string_equal(w->runs[1].reason, "oom");
+	assert_string_equal(w->runs[1].rd->reason, "oom");
 	assert_true(fabs(w->runs[0].elapsed_s - 10) < 1e-9);
 	assert_true(isnan(w->runs[1].elapsed_s));
-	assert_null(w->runs[0].series); /* JSON null: no series */
-	assert_non_null(w->runs[2].series);
-	assert_non_null(w->runs[0].audio);
-	assert_null(w->runs[1].audio);
+	assert_null(w->runs[0].rd->series); /* JSON null: no series */
+	assert_non_null(w->runs[2].rd->series);
+	assert_non_null(w->runs[0].rd->window);
+	assert_null(w->runs[1].rd->window);
 	assert_true(w->sound.present);
 	assert_true(fabs(w->sound.rating - 6) < 1e-9);
 	assert_true(fabs(w->sound.played_s - 17) < 1e-9);

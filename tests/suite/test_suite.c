@@ -26,6 +26,7 @@
 #include "core/util.h"
 #include "suite/suite.h"
 #include "suite/variants.h"
+#include "tests/vms_fakeroot.h"
 #include "tests/vms_test.h"
 
 static char tmp[64], state[96], output[96];
@@ -175,38 +176,23 @@ int __wrap_vms_runner_run(const struct vms_run_config *rc, json_t **doc_out)
 
 static void put(const char *rel, const char *text)
 {
-	char path[256], cmd[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", tmp, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
+	vms_fakeroot_put(tmp, rel, text);
 }
 
 static int setup(void **st)
 {
 	(void)st;
-	snprintf(tmp, sizeof(tmp), "/tmp/vms-suite-XXXXXX");
-	if (!mkdtemp(tmp))
+	if (vms_fakeroot_make(tmp, sizeof(tmp), "suite"))
 		return -1;
 	snprintf(state, sizeof(state), "%s/state", tmp);
 	snprintf(output, sizeof(output), "%s/result.json", tmp);
-	vms_sysctl_set_root(tmp);
 	return 0;
 }
 
 static int teardown(void **st)
 {
-	char cmd[128];
-
 	(void)st;
-	vms_sysctl_set_root(NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	return system(cmd);
+	return vms_fakeroot_remove(tmp);
 }
 
 /* Before each test: the knobs at their originals, nothing logged, no result, no journal. */

@@ -16,28 +16,19 @@
 
 #include "core/sysctl.h"
 #include "suite/variants.h"
+#include "tests/vms_fakeroot.h"
 
 static char tmp[64];
 
 static void put(const char *rel, const char *text)
 {
-	char path[512], cmd[1024];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", tmp, rel);
-	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
-	assert_int_equal(system(cmd), 0);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	vms_fakeroot_put(tmp, rel, text);
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(tmp, sizeof(tmp), "/tmp/vms-variants-XXXXXX");
-	if (!mkdtemp(tmp))
+	if (vms_fakeroot_make(tmp, sizeof(tmp), "variants"))
 		return -1;
 	put("/proc/sys/vm/page-cluster", "3\n");
 	put("/proc/sys/vm/swappiness", "60\n");
@@ -46,18 +37,13 @@ static int setup(void **state)
 	put("/sys/kernel/mm/lru_gen/enabled", "0x0007\n");
 	put("/sys/module/zswap/parameters/enabled", "N\n");
 	put("/sys/module/zswap/parameters/max_pool_percent", "20\n");
-	vms_sysctl_set_root(tmp);
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	vms_sysctl_set_root(NULL);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	return system(cmd);
+	return vms_fakeroot_remove(tmp);
 }
 
 static const char *setting(const struct vms_variants *vs, size_t v, const char *name)
