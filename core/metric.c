@@ -69,10 +69,14 @@ const struct vms_metric_def vms_metric_defs[] = {
      "`/proc/vmstat zswpout` delta over the run: pages swapped out into zswap's compressed "
      "pool instead of the swap device (not in `pswpout`); 0 without zswap"},
     {"pgscan", "pages", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "scanned", 0,
-     "sum of `pgscan_{kswapd,direct,khugepaged,proactive}` deltas; the `_anon`/`_file` splits "
-     "are not added twice"},
+     "pages reclaim scanned: in the emulated machine its memory cgroup's `memory.stat pgscan` "
+     "delta (cgroup v2; v1's memory.stat has no scan counters, so the metric is left out "
+     "there), else the sum of `/proc/vmstat pgscan_{kswapd,direct,khugepaged,proactive}` "
+     "deltas, the `_anon`/`_file` splits not added twice (`/proc/vmstat` leaves out the "
+     "reclaim a cgroup's limit starts)"},
     {"pgsteal", "pages", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "stolen", 0,
-     "sum of `pgsteal_*` deltas, counted like `pgscan`"},
+     "pages reclaim freed, read where `pgscan` is read (`memory.stat pgsteal`, or the sum "
+     "of `/proc/vmstat pgsteal_*`)"},
     {"allocstall", "stalls", L, C, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "allocstalls", 0,
      "sum of `allocstall_*` deltas: direct reclaim entries"},
     {"workingset_refault", "pages", L, G, 0, VMS_GROUP_RECLAIM, VMS_SOURCE_RUNNER, "refaults", 0,

@@ -47,12 +47,14 @@ const char *vms_run_clean_state(int drop)
 	return "sync+drop_caches";
 }
 
-/* The run's figures from outside. host_ooms: record the host-wide OOM kill count, which only a
- * run without a memory cgroup does: in the emulated machine it would count kills in every other
- * cgroup on the host as this run's (cgroup_oom_kill is the run's own). */
+/* The run's figures from outside. host_wide: record the host-wide OOM kill and reclaim scan
+ * counts, which only a run without a memory cgroup does: in the emulated machine the kill count
+ * would count kills in every other cgroup on the host as this run's (cgroup_oom_kill is the
+ * run's own), and /proc/vmstat's pgscan_ and pgsteal_ leave out the cgroup's limit reclaim
+ * (vms_run_put_cgroup_metrics() takes them from its memory.stat). */
 void vms_run_put_metrics(json_t *metrics, size_t run, const struct rusage *ru, double t0, double t1,
                          uint64_t bytes, const struct vms_vmstat *b, const struct vms_vmstat *a,
-                         const struct vms_psi *pb, const struct vms_psi *pa, int host_ooms,
+                         const struct vms_psi *pb, const struct vms_psi *pa, int host_wide,
                          int thrashing)
 {
 	double user = vms_timeval_seconds(&ru->ru_utime), sys = vms_timeval_seconds(&ru->ru_stime),
@@ -79,11 +81,13 @@ void vms_run_put_metrics(json_t *metrics, size_t run, const struct rusage *ru, d
 	 * zswap, which then stores nothing */
 	vms_metric_record(metrics, "zswpin", run, D("zswpin"));
 	vms_metric_record(metrics, "zswpout", run, D("zswpout"));
-	vms_metric_record(metrics, "pgscan", run, S("pgscan_", 1));
-	vms_metric_record(metrics, "pgsteal", run, S("pgsteal_", 1));
+	if (host_wide) {
+		vms_metric_record(metrics, "pgscan", run, S("pgscan_", 1));
+		vms_metric_record(metrics, "pgsteal", run, S("pgsteal_", 1));
+	}
 	vms_metric_record(metrics, "allocstall", run, S("allocstall_", 0));
 	vms_metric_record(metrics, "workingset_refault", run, S("workingset_refault_", 0));
-	if (host_ooms)
+	if (host_wide)
 		vms_metric_record(metrics, "oom_kill", run, D("oom_kill"));
 	if (thrashing && el > 0)
 		vms_metric_record(metrics, "pswpin_per_s", run, D("pswpin") / el);
@@ -106,7 +110,11 @@ void vms_run_put_metrics(json_t *metrics, size_t run, const struct rusage *ru, d
 	}
 }
 
-/* The emulated machine's own figures as metrics: how close the run came to the limit. */
+/* The emulated machine's own figures as metrics: how close the run came to the limit, and its
+ * reclaim. The reclaim scan counts come from its memory.stat: the cgroup's limit reclaim is not
+ * in /proc/vmstat's pgscan_ and pgsteal_ (the kernel counts there only reclaim that no cgroup
+ * limit started). v1's memory.stat has no scan counters: there the metrics are left out, not
+ * recorded as 0. */
 void vms_run_put_cgroup_metrics(json_t *metrics, size_t run, const json_t *cg)
 {
 	static const struct {
@@ -116,6 +124,8 @@ void vms_run_put_cgroup_metrics(json_t *metrics, size_t run, const json_t *cg)
 	    {"limit_hits", "cgroup_limit_hits"},
 	    {"oom_kill", "cgroup_oom_kill"},
 	};
+	static const char *const from_stat[] = {"pgscan", "pgsteal"};
+	const json_t *sd = json_object_get(cg, "stat_delta");
 	size_t i;
 
 	for (i = 0; i < VMS_ARRAY_SIZE(map); i++) {
@@ -123,6 +133,13 @@ void vms_run_put_cgroup_metrics(json_t *metrics, size_t run, const json_t *cg)
 
 		if (json_is_number(v))
 			vms_metric_record(metrics, map[i].metric, run, json_number_value(v));
+	}
+	for (i = 0; i < VMS_ARRAY_SIZE(from_stat); i++) {
+		json_t *v = json_object_get(sd, from_stat[i]);
+
+		if (json_is_integer(v))
+			vms_metric_record(metrics, from_stat[i], run,
+			                  (double)json_integer_value(v));
 	}
 }
 

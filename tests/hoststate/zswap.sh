@@ -41,7 +41,8 @@ pool=$((before[max_pool_percent] == 20 ? 0x19 : 0x14))
 
 # ---- a normal end: off and on, their runs alternating, zswap as before ----
 # Exit 1 is a run OOM-killed, which is data: memload in the 512 MiB cgroup v1 machine with zswap
-# on was killed in one of two runs here (kernel 6.18), every page active when it was.
+# on was killed in one of two runs here (kernel 6.18), and in both on another day, every page
+# active when it was: the charge of a page read back from zswap gave up (docs/workloads.md).
 # 10 s: long enough for memload's cold tail to fill the 512 MiB machine and page out (in 3 s
 # it touched less than the RAM in one session here and never swapped).
 "$VMSUITE" run -w memload:seconds=10 -n 2 --sysctl zswap.enabled=0,1 \
