@@ -65,6 +65,37 @@ static double sample0(const json_t *metrics, const char *name)
 	return json_number_value(json_array_get(json_object_get(m, "samples"), 0));
 }
 
+/* One run in cgroup cg: memory.stat (at path) reads stat0 when it begins and stat1 when it ends;
+ * returns the run's metrics as recorded, *cgj the cgroup object they came from. */
+static json_t *run_between(struct fake *f, struct vms_cgroup *cg, const char *path,
+                           const char *stat0, const char *stat1, json_t **cgj)
+{
+	struct vms_cgroup_stats *before = vms_xmalloc(sizeof(*before));
+	struct vms_cgroup_stats *after = vms_xmalloc(sizeof(*after));
+	struct vms_vmstat *b = vms_xmalloc(sizeof(*b)), *a = vms_xmalloc(sizeof(*a));
+	json_t *metrics;
+
+	fake_write(f, path, stat0);
+	assert_int_equal(vms_cgroup_run_begin(cg, before), 0);
+	fake_write(f, path, stat1);
+	assert_int_equal(vms_cgroup_stats_read(cg, after), 0);
+	*cgj = vms_cgroup_delta_json(cg, before, after);
+	read_vmstat(f, b, a);
+	metrics = record(b, a, *cgj);
+	free(before);
+	free(after);
+	free(b);
+	free(a);
+	return metrics;
+}
+
+static void run_done(struct vms_cgroup *cg, json_t *metrics, json_t *cgj)
+{
+	json_decref(metrics);
+	json_decref(cgj);
+	assert_int_equal(vms_cgroup_destroy(cg, 0), 0);
+}
+
 /* v2: memory.stat's pgscan and pgsteal, the cgroup's own limit reclaim */
 static void test_v2_from_memory_stat(void **state)
 {
@@ -72,41 +103,27 @@ static void test_v2_from_memory_stat(void **state)
 	struct vms_cgroup cg = VMS_CGROUP_INIT;
 	struct vms_cgroup_fs_ops ops = fake_ops(f);
 	struct vms_cgroup_info info;
-	struct vms_cgroup_stats *before = vms_xmalloc(sizeof(*before));
-	struct vms_cgroup_stats *after = vms_xmalloc(sizeof(*after));
-	struct vms_vmstat *b = vms_xmalloc(sizeof(*b)), *a = vms_xmalloc(sizeof(*a));
 	json_t *cgj, *metrics;
 
 	fake_v2(f, "/u", 1, 8 * GIB, GIB);
 	assert_int_equal(vms_cgroup_detect(&info, f->root), 0);
 	assert_int_equal(vms_cgroup_create(&cg, &info, "x", 512 * MIB, GIB, &ops), 0);
 #define C "/sys/fs/cgroup/u/x/"
-	fake_write(f, C "memory.stat",
-	           "anon 4096\nfile 0\npgfault 5\npgscan 100\npgsteal 60\npgscan_kswapd 0\n"
-	           "pgscan_direct 100\npgsteal_kswapd 0\npgsteal_direct 60\n");
-	assert_int_equal(vms_cgroup_run_begin(&cg, before), 0);
-	fake_write(f, C "memory.stat",
-	           "anon 536870912\nfile 0\npgfault 90005\npgscan 250100\npgsteal 40060\n"
-	           "pgscan_kswapd 0\npgscan_direct 250100\npgsteal_kswapd 0\n"
-	           "pgsteal_direct 40060\n");
+	metrics = run_between(
+	    f, &cg, C "memory.stat",
+	    "anon 4096\nfile 0\npgfault 5\npgscan 100\npgsteal 60\npgscan_kswapd 0\n"
+	    "pgscan_direct 100\npgsteal_kswapd 0\npgsteal_direct 60\n",
+	    "anon 536870912\nfile 0\npgfault 90005\npgscan 250100\npgsteal 40060\n"
+	    "pgscan_kswapd 0\npgscan_direct 250100\npgsteal_kswapd 0\npgsteal_direct 40060\n",
+	    &cgj);
 #undef C
-	assert_int_equal(vms_cgroup_stats_read(&cg, after), 0);
-	cgj = vms_cgroup_delta_json(&cg, before, after);
-	read_vmstat(f, b, a);
-	metrics = record(b, a, cgj);
 	assert_true(sample0(metrics, "pgscan") == 250000);
 	assert_true(sample0(metrics, "pgsteal") == 40000);
 	/* the other reclaim figures stay the host's */
 	assert_true(sample0(metrics, "pswpin") == 30000);
 	assert_true(sample0(metrics, "workingset_refault") == 30000);
 	assert_null(json_object_get(metrics, "oom_kill"));
-	json_decref(metrics);
-	json_decref(cgj);
-	assert_int_equal(vms_cgroup_destroy(&cg, 0), 0);
-	free(before);
-	free(after);
-	free(b);
-	free(a);
+	run_done(&cg, metrics, cgj);
 }
 
 /* v1: memory.stat as kernel 6.18 writes it has no scan counters: no pgscan, not a 0 */
@@ -116,9 +133,6 @@ static void test_v1_unavailable(void **state)
 	struct vms_cgroup cg = VMS_CGROUP_INIT;
 	struct vms_cgroup_fs_ops ops = fake_ops(f);
 	struct vms_cgroup_info info;
-	struct vms_cgroup_stats *before = vms_xmalloc(sizeof(*before));
-	struct vms_cgroup_stats *after = vms_xmalloc(sizeof(*after));
-	struct vms_vmstat *b = vms_xmalloc(sizeof(*b)), *a = vms_xmalloc(sizeof(*a));
 	json_t *cgj, *metrics;
 
 	fake_hybrid_v1(f, "/process_api/abc", 24 * GIB, 0);
@@ -133,15 +147,10 @@ static void test_v1_unavailable(void **state)
 	"hierarchical_memory_limit 536870912\nhierarchical_memsw_limit 1610612736\n"               \
 	"total_cache 0\ntotal_rss " rss "\ntotal_workingset_refault_anon " refault "\n"            \
 	"total_pgpgin " in "\ntotal_pgpgout " out "\n"
-	fake_write(f, C "memory.stat", V1STAT("4096", "10", "5", "0"));
-	assert_int_equal(vms_cgroup_run_begin(&cg, before), 0);
-	fake_write(f, C "memory.stat", V1STAT("536870912", "200010", "70005", "30000"));
+	metrics = run_between(f, &cg, C "memory.stat", V1STAT("4096", "10", "5", "0"),
+	                      V1STAT("536870912", "200010", "70005", "30000"), &cgj);
 #undef V1STAT
 #undef C
-	assert_int_equal(vms_cgroup_stats_read(&cg, after), 0);
-	cgj = vms_cgroup_delta_json(&cg, before, after);
-	read_vmstat(f, b, a);
-	metrics = record(b, a, cgj);
 	assert_null(json_object_get(metrics, "pgscan"));
 	assert_null(json_object_get(metrics, "pgsteal"));
 	/* the cgroup's reclaim still shows: pages uncharged (pgpgout) in the run's cgroup object */
@@ -149,13 +158,7 @@ static void test_v1_unavailable(void **state)
 	    json_integer_value(json_object_get(json_object_get(cgj, "stat_delta"), "pgpgout")),
 	    70000);
 	assert_true(sample0(metrics, "pswpin") == 30000);
-	json_decref(metrics);
-	json_decref(cgj);
-	assert_int_equal(vms_cgroup_destroy(&cg, 0), 0);
-	free(before);
-	free(after);
-	free(b);
-	free(a);
+	run_done(&cg, metrics, cgj);
 }
 
 /* no memory cgroup (the host profile): the host's /proc/vmstat sums, the _anon/_file splits
