@@ -255,7 +255,7 @@ static void finish_cell(const struct vms_compare *cmp, const struct vms_compare_
 		c->runs_needed = 0;
 		return;
 	}
-	if (vms_compare_disturbance_explains(w, m, c, k)) {
+	if (vms_compare_disturbance_explains(w, m, c, k, cmp->opts.threshold)) {
 		c->verdict = VMS_VERDICT_CONFOUNDED;
 		c->runs_needed = 0;
 		c->confounded = soft_applies(env, w->name, m->audio);
@@ -281,7 +281,7 @@ static void build_cell(const struct vms_compare *cmp, const struct cmp_ctx *x,
 
 	memset(c, 0, sizeof(*c));
 	c->change = c->lo = c->hi = c->p = c->p_adj = c->drift = c->within = NAN;
-	c->p_worse = c->p_better = c->p_adj_worse = c->p_adj_better = c->bound = NAN;
+	c->p_worse = c->p_better = c->p_adj_worse = c->p_adj_better = c->bound = c->shown = NAN;
 	side_fill(cmp, x, &c->side, k + 1, w, m->name, m->derived);
 	nb = c->side.s.n;
 	/* A side where the workload never ran to the end: its measurements, whatever a failed
@@ -373,7 +373,7 @@ static void metric_add(struct vms_compare *c, const struct cmp_ctx *x,
 			cell->drift = cell->within = NAN;
 			cell->p_worse = cell->p_better = cell->p_adj_worse = cell->p_adj_better =
 			    NAN;
-			cell->bound = NAN;
+			cell->bound = cell->shown = NAN;
 			cell->verdict = VMS_VERDICT_MISSING;
 			cell->side.values = vms_xcalloc(1, sizeof(*cell->side.values));
 			cell->side.runs = vms_xcalloc(1, sizeof(*cell->side.runs));

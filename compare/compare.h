@@ -107,6 +107,9 @@ struct vms_compare_cell {
 	double p_adj_worse, p_adj_better; /* their Holm adjustments in the family, else NAN */
 	double bound;         /* the one-sided (1 - alpha) bound of the change in the worse
 	                       * direction (the upper one when lower is better), NAN if none */
+	double shown;         /* a shown regression or improvement: the one-sided bound that made
+	                       * it one (the side of the interval nearest no change, at the
+	                       * verdict's level), else NAN */
 	int noninferior;      /* bisect "good" for this metric: the bound stays within --detect
 	                       * (counts: no more runs with an event than BASE; failed_runs: none) */
 	struct vms_change ch; /* the test's change (method != NONE and not Fisher) */
@@ -321,18 +324,26 @@ void vms_compare_check_suites(struct vms_compare *c, size_t k, const struct vms_
 
 /* What other processes took of the CPUs during the runs of the n workloads wls (one
  * per suite of a side; NULL entries skipped): their other_cpu_pct samples, a run above `above`
- * (in %) disturbed. b->known 0 when no run recorded it. Also their other_io_mb samples
- * (b->io_runs 0 when none). */
+ * (in %) and not below its resolution_pct (two clock ticks) disturbed. b->known 0 when no run
+ * recorded it. Also their other_io_mb samples (b->io_runs 0 when none). */
 void vms_compare_busy_of(struct vms_compare_busy *b, const struct vms_rdoc_workload *const *wls,
                          size_t n, double above);
+
+/* Other processes that took a share d of the CPUs (other_cpu_pct / 100) can slow a side's
+ * wall-clock metrics by at most 1 / (1 - GAIN x d): a CPU-bound workload that loses d of its
+ * CPU runs 1 / (1 - d) as long; competitors on the emulated CPU of the development machine
+ * slowed mtest01 by 0.8-1.4 times that (docs/compare.md), and GAIN 2 leaves a margin. */
+#define VMS_COMPARE_DISTURBANCE_GAIN 2.0
 
 /* True when the disturbance of the busier side (w->busy, side k + 1 against BASE) could explain
  * cell c of metric m: a timing metric (elapsed_s, the workload's rates, the sound and latency
  * metrics) changed the way busier CPUs move it, and that side had disturbed runs and more of
- * other processes' CPU time on average. */
+ * other processes' CPU time on average; for elapsed_s and the rates, also a change within what
+ * that much more CPU time can explain (VMS_COMPARE_DISTURBANCE_GAIN; threshold: the
+ * relative change that matters, opts.threshold). The rule in full in sides.c. */
 int vms_compare_disturbance_explains(const struct vms_compare_workload *w,
                                      const struct vms_compare_metric *m,
-                                     const struct vms_compare_cell *c, size_t k);
+                                     const struct vms_compare_cell *c, size_t k, double threshold);
 
 /* The settings in which variant b of doc differs from variant a, added to d as expected
  * differences ("variant: NAME"): what the tester chose to vary. */

@@ -142,7 +142,7 @@ void vms_compare_decide_t(const struct vms_compare_opts *o, const struct vms_com
 	c->runs_needed = 0;
 	c->unstable_side = 0;
 	c->noninferior = 0;
-	c->bound = NAN;
+	c->bound = c->shown = NAN;
 	if (m->better == VMS_BETTER_NONE) {
 		c->verdict = VMS_VERDICT_INFO;
 		return;
@@ -170,6 +170,8 @@ void vms_compare_decide_t(const struct vms_compare_opts *o, const struct vms_com
 
 		reg = wu ? lo1 > 1 + th : hi1 < 1 - th;
 		imp = wu ? hi1 < 1 - th : lo1 > 1 + th;
+		if (reg || imp)
+			c->shown = reg == wu ? lo1 : hi1;
 	}
 	if (c->lo >= 1 - th && c->hi <= 1 + th) {
 		c->verdict = VMS_VERDICT_NO_CHANGE;

@@ -70,32 +70,48 @@ int vms_compare_suite_means_change(const struct vms_compare_side *a,
 	return ret;
 }
 
+/* True for the workload's wall-clock time and rates: another process on its CPUs slows them
+ * by about its share of the CPUs. */
+static int wall_clock_metric(const struct vms_compare_metric *m)
+{
+	size_t len = strlen(m->unit);
+
+	return m->def &&
+	       (!strcmp(m->name, "elapsed_s") || (m->def->group == VMS_GROUP_WORKLOAD && len > 2 &&
+	                                          !strcmp(m->unit + len - 2, "/s")));
+}
+
 /* True for the metrics that another process on the CPUs moves: the workload's wall-clock time
  * and rates, and what the audio probe hears and how late it wakes. CPU times, faults and
  * reclaim counts are the kernel's work and stay. */
 static int timing_metric(const struct vms_compare_metric *m)
 {
-	const struct vms_metric_def *d = m->def;
-	size_t len = strlen(m->unit);
-
-	if (!d)
-		return 0;
-	return !strcmp(m->name, "elapsed_s") || d->group == VMS_GROUP_SOUND ||
-	       d->group == VMS_GROUP_LATENCY ||
-	       (d->group == VMS_GROUP_WORKLOAD && len > 2 && !strcmp(m->unit + len - 2, "/s"));
+	return wall_clock_metric(m) ||
+	       (m->def && (m->def->group == VMS_GROUP_SOUND || m->def->group == VMS_GROUP_LATENCY));
 }
 
-/* True when the disturbance of the busier side could explain the change of cell c: a timing
- * metric moved in the direction that busier CPUs move it (worse on the busier side), and that
- * side had disturbed runs and more of other processes' CPU time on average. "no change" and
- * the verdicts that judge nothing are left alone; an unstable one is confounded too (other
- * processes spread the runs as well as slow them). */
+/* True when the disturbance of the busier side could explain the change of cell c.
+ *
+ * A timing metric that moved the way busier CPUs move it (worse on the side with more of other
+ * processes' CPU time on average, which had disturbed runs), then:
+ *  - sound and latency metrics, and an unstable verdict: confounded (an underrun follows a late
+ *    wake-up, not a share of the CPU; other processes spread the runs as well as slow them);
+ *  - the wall-clock ones (elapsed_s, the workload's rates) by size: with d the busier side's
+ *    mean other_cpu_pct beyond the other side's times VMS_COMPARE_DISTURBANCE_GAIN (at most
+ *    95 %), 1 + e = 1 / (1 - d) is the most it can have slowed that side. Confounded when the
+ * change is within it (the point estimate no more than 1 + e worse), or when a shown regression or
+ * improvement no longer lies beyond the threshold once its bound is moved by 1 + e; and not when
+ * BASE was the quieter side and the change stays non-inferior (other work only made that side look
+ *    worse, and it passed anyway).
+ * "no change" and the verdicts that judge nothing are left alone. */
 int vms_compare_disturbance_explains(const struct vms_compare_workload *w,
                                      const struct vms_compare_metric *m,
-                                     const struct vms_compare_cell *c, size_t k)
+                                     const struct vms_compare_cell *c, size_t k, double threshold)
 {
 	const struct vms_compare_busy *a = &w->busy[0], *b = &w->busy[k + 1];
-	int worse;
+	const struct vms_compare_busy *busier, *quieter;
+	int worse, lower = m->better == VMS_BETTER_LOWER;
+	double e, slowed;
 
 	if (!timing_metric(m) || m->better == VMS_BETTER_NONE || isnan(c->change) || c->change == 1)
 		return 0;
@@ -108,10 +124,28 @@ int vms_compare_disturbance_explains(const struct vms_compare_workload *w,
 	case VMS_VERDICT_UNSTABLE: break;
 	default: return 0;
 	}
-	worse = m->better == VMS_BETTER_LOWER ? c->change > 1 : c->change < 1;
-	if (worse)
-		return b->disturbed && b->mean > (a->known ? a->mean : 0);
-	return a->disturbed && a->mean > (b->known ? b->mean : 0);
+	worse = lower ? c->change > 1 : c->change < 1;
+	busier = worse ? b : a;
+	quieter = worse ? a : b;
+	if (!busier->disturbed || !(busier->mean > (quieter->known ? quieter->mean : 0)))
+		return 0;
+	if (!wall_clock_metric(m) || c->verdict == VMS_VERDICT_UNSTABLE)
+		return 1;
+	if (worse && c->noninferior && c->verdict != VMS_VERDICT_REGRESSION)
+		return 0;
+	/* other processes holding a share d of a CPU-bound workload's CPU slow it by 1 / (1 - d) */
+	e = VMS_COMPARE_DISTURBANCE_GAIN * (busier->mean - (quieter->known ? quieter->mean : 0)) /
+	    100;
+	e = 1 / (1 - fmin(e, 0.95)) - 1;
+	/* how much slower the busier side looks: > 1 */
+	slowed = lower == worse ? c->change : 1 / c->change;
+	if (slowed <= 1 + e)
+		return 1;
+	if (isnan(c->shown))
+		return 0;
+	/* the shown bound moved towards 1 by what the disturbance can do: still beyond? */
+	return c->shown > 1 ? c->shown / (1 + e) <= 1 + threshold
+	                    : c->shown * (1 + e) >= 1 - threshold;
 }
 
 void vms_compare_busy_of(struct vms_compare_busy *b, const struct vms_rdoc_workload *const *wls,
@@ -139,10 +173,15 @@ void vms_compare_busy_of(struct vms_compare_busy *b, const struct vms_rdoc_workl
 
 		for (j = 0; m && j < m->n_values; j++) {
 			double x = m->values[j]; /* a failed run has no value */
+			double res = m->value_run[j] < wls[i]->n_runs
+			                 ? wls[i]->runs[m->value_run[j]].resolution_pct
+			                 : NAN;
 
 			b->max = b->runs ? fmax(b->max, x) : x;
 			b->runs++;
-			b->disturbed += x > above;
+			/* less than two clock ticks of other processes' time is within
+			 * /proc/stat's rounding: not disturbed, as the runner marks it */
+			b->disturbed += x > above && !(x < res);
 			sum += x;
 		}
 	}

@@ -339,6 +339,7 @@ static void run_read(struct walk *w, struct vms_rdoc_workload *wl, struct vms_rd
 	r->disturbed = flag(w, run, p, "disturbed");
 	busy = obj(w, run, p, "busy");
 	r->other_cpu_pct = busy ? num(w, busy, p, "other_cpu_pct") : NAN;
+	r->resolution_pct = busy ? num(w, busy, p, "resolution_pct") : NAN;
 	v = obj(w, run, p, "series");
 	r->series = v ? series_read(v) : NULL;
 	r->audio = obj(w, run, p, "audio");

@@ -115,6 +115,8 @@ struct vms_rdoc_run {
 	double t_start, t_end;       /* monotonic seconds, NAN when absent */
 	int disturbed;               /* other processes took the emulated machine's CPU */
 	double other_cpu_pct;        /* runs[].busy.other_cpu_pct, NAN when absent */
+	double resolution_pct;       /* runs[].busy.resolution_pct (two clock ticks of the run
+	                              * window), NAN when absent */
 	const char *no_sound_data;   /* why its probe window has no sound data, NULL: it has */
 	size_t causes[VMS_CAUSE_NR]; /* its probe window's gaps by cause ("causes"), 0 when none */
 	struct vms_rdoc_series *series; /* the runner's time series, NULL when none */

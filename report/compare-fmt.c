@@ -290,9 +290,9 @@ void vms_compare_busy_note(const struct vms_compare *c, FILE *f, const char *pre
 		}
 	if (shared)
 		fprintf(f,
-		        "%s  => other processes shared the CPUs: a timing change in the direction "
-		        "they explain is\n%s     \"confounded\" (exit 2; 125 under --bisect), "
-		        "never a regression\n",
+		        "%s  => other processes shared the CPUs: a timing change they could "
+		        "explain (its way\n%s     and size) is \"confounded\" (exit 2; 125 under "
+		        "--bisect), never a regression\n",
 		        prefix, prefix);
 }
 

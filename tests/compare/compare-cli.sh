@@ -515,6 +515,37 @@ expect_rc 1 "$VMSUITE" compare --bisect --disturbed-above 20 --metric elapsed_s 
 	[ "$(jq -r '.workloads[0].metrics[] | select(.name == "elapsed_s") | .others[0].verdict' out)" = confounded ] &&
 	ok "json: disturbance and confounded verdict" || fail "json disturbance"
 
+# The size counts: B's ~6 % more of the CPU can explain a slowdown up to 1 / (1 - 2 x 0.057),
+# +13 %: a +9 % one is confounded, a +40 % one stays a regression (the disturbance shown)
+$G -o busy6.json --label busy6 --seed 32 --busy 6 --shift 0.09
+$G -o busy6slow.json --label busy6slow --seed 32 --busy 6 --shift 0.40
+expect_rc 2 "$VMSUITE" compare --metric elapsed_s quiet.json busy6.json &&
+	grep -q '^elapsed_s .* confounded$' out && ok "+9 % beside 6 % more CPU: confounded" ||
+	fail "+9 % beside 6 %: $(grep '^elapsed_s' out)"
+expect_rc 1 "$VMSUITE" compare --metric elapsed_s quiet.json busy6slow.json &&
+	grep -q '^elapsed_s .* regression$' out &&
+	grep -A4 '^Other processes on the CPUs' out | grep -q ' B  *[0-9.]*% (max [0-9.]*%), [1-5]/5 runs disturbed' &&
+	ok "+40 % beside 6 % more CPU: a regression, the disturbance shown" ||
+	fail "+40 % beside 6 %: $(grep '^elapsed_s' out)"
+expect_rc 1 "$VMSUITE" compare --bisect --metric elapsed_s quiet.json busy6slow.json &&
+	ok "+40 % beside 6 % more CPU: bisect bad"
+# a run's other_cpu_pct below its resolution_pct (two clock ticks of a short run) is within
+# /proc/stat's rounding: not disturbed, so B's +9 % is judged (bad), as with a CPU quota
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for w in d["workloads"]:
+    v = w["metrics"]["other_cpu_pct"]["samples"]
+    for r, x in zip(w["runs"], v):
+        r["busy"] = {"other_cpu_pct": x, "resolution_pct": 7.0}
+json.dump(d, open(sys.argv[2], "w"))
+' busy6.json busy6res.json
+expect_rc 1 "$VMSUITE" compare --bisect --metric elapsed_s quiet.json busy6res.json &&
+	ok "disturbance within two clock ticks: not disturbed, bad"
+[ "$(grep -A4 '^Other processes on the CPUs' out | grep -c ' B  *[0-9.]*% (max [0-9.]*%), 0/5 runs disturbed')" = 2 ] &&
+	ok "runs within the resolution: 0/5 disturbed" ||
+	fail "resolution: $(grep -A3 'Other processes' out)"
+
 expect_rc 2 "$VMSUITE" compare s1.json s2.json -- && ok "'--' without files after it: usage error"
 expect_rc 2 "$VMSUITE" compare s1.json -- -- s2.json && ok "empty side: usage error"
 
