@@ -529,6 +529,15 @@ expect_rc 1 "$VMSUITE" compare --metric elapsed_s quiet.json busy6slow.json &&
 	fail "+40 % beside 6 %: $(grep '^elapsed_s' out)"
 expect_rc 1 "$VMSUITE" compare --bisect --metric elapsed_s quiet.json busy6slow.json &&
 	ok "+40 % beside 6 % more CPU: bisect bad"
+# B busier but still non-inferior (+2 %, its one-sided bound within --detect): other work only
+# made B look worse and it passed anyway, so the step is good, not confounded (the rule before
+# the size counted said 125)
+$G -o qm.json --label quiet --seed 31 --busy 0.3 --drop-workload mtest01
+$G -o bm.json --label busy6 --seed 32 --busy 6 --shift 0.01 --drop-workload mtest01
+expect_rc 0 "$VMSUITE" compare --bisect --metric elapsed_s qm.json bm.json &&
+	! grep -q '^elapsed_s .* confounded$' out &&
+	grep -A2 '^Other processes on the CPUs' out | grep -q ' B  *[0-9.]*% (max [0-9.]*%), [1-5]/5 runs disturbed' &&
+	ok "busier B, non-inferior: good" || fail "busier B, non-inferior: $(grep '^elapsed_s' out)"
 # a run's other_cpu_pct below its resolution_pct (two clock ticks of a short run) is within
 # /proc/stat's rounding: not disturbed, so B's +9 % is judged (bad), as with a CPU quota
 python3 -c '
