@@ -338,9 +338,9 @@ void vms_compare_busy_of(struct vms_compare_busy *b, const struct vms_rdoc_workl
 /* True when the disturbance of the busier side (w->busy, side k + 1 against BASE) could explain
  * cell c of metric m: a timing metric (elapsed_s, the workload's rates, the sound and latency
  * metrics) changed the way busier CPUs move it, and that side had disturbed runs and more of
- * other processes' CPU time on average; for elapsed_s and the rates, also a change within what
- * that much more CPU time can explain (VMS_COMPARE_DISTURBANCE_GAIN; threshold: the
- * relative change that matters, opts.threshold). The rule in full in sides.c. */
+ * other processes' CPU time on average; a shown change of elapsed_s or a rate only when it is
+ * within what that much more CPU time can explain (VMS_COMPARE_DISTURBANCE_GAIN; threshold:
+ * the relative change that matters, opts.threshold). The rule in full in sides.c. */
 int vms_compare_disturbance_explains(const struct vms_compare_workload *w,
                                      const struct vms_compare_metric *m,
                                      const struct vms_compare_cell *c, size_t k, double threshold);

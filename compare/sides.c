@@ -96,13 +96,14 @@ static int timing_metric(const struct vms_compare_metric *m)
  * processes' CPU time on average, which had disturbed runs), then:
  *  - sound and latency metrics, and an unstable verdict: confounded (an underrun follows a late
  *    wake-up, not a share of the CPU; other processes spread the runs as well as slow them);
- *  - the wall-clock ones (elapsed_s, the workload's rates) by size: with d the busier side's
- *    mean other_cpu_pct beyond the other side's times VMS_COMPARE_DISTURBANCE_GAIN (at most
- *    95 %), 1 + e = 1 / (1 - d) is the most it can have slowed that side. Confounded when the
- * change is within it (the point estimate no more than 1 + e worse), or when a shown regression or
- * improvement no longer lies beyond the threshold once its bound is moved by 1 + e; and not when
- * BASE was the quieter side and the change stays non-inferior (other work only made that side look
- *    worse, and it passed anyway).
+ *  - the wall-clock ones (elapsed_s, the workload's rates): with d the busier side's mean
+ *    other_cpu_pct beyond the other side's times VMS_COMPARE_DISTURBANCE_GAIN (at most 95 %),
+ *    1 + e = 1 / (1 - d) is the most it can have slowed that side. A shown regression or
+ *    improvement is confounded when its bound (c->shown), moved towards 1 by 1 + e, no longer
+ *    lies beyond the threshold: a large change survives a small disturbance. Any other verdict
+ *    is confounded (its interval holds changes the disturbance explains), except where BASE
+ *    was the quieter side and the change stays non-inferior (other work only made that side
+ *    look worse, and it passed anyway).
  * "no change" and the verdicts that judge nothing are left alone. */
 int vms_compare_disturbance_explains(const struct vms_compare_workload *w,
                                      const struct vms_compare_metric *m,
@@ -111,7 +112,7 @@ int vms_compare_disturbance_explains(const struct vms_compare_workload *w,
 	const struct vms_compare_busy *a = &w->busy[0], *b = &w->busy[k + 1];
 	const struct vms_compare_busy *busier, *quieter;
 	int worse, lower = m->better == VMS_BETTER_LOWER;
-	double e, slowed;
+	double e;
 
 	if (!timing_metric(m) || m->better == VMS_BETTER_NONE || isnan(c->change) || c->change == 1)
 		return 0;
@@ -137,12 +138,8 @@ int vms_compare_disturbance_explains(const struct vms_compare_workload *w,
 	e = VMS_COMPARE_DISTURBANCE_GAIN * (busier->mean - (quieter->known ? quieter->mean : 0)) /
 	    100;
 	e = 1 / (1 - fmin(e, 0.95)) - 1;
-	/* how much slower the busier side looks: > 1 */
-	slowed = lower == worse ? c->change : 1 / c->change;
-	if (slowed <= 1 + e)
-		return 1;
 	if (isnan(c->shown))
-		return 0;
+		return 1;
 	/* the shown bound moved towards 1 by what the disturbance can do: still beyond? */
 	return c->shown > 1 ? c->shown / (1 + e) <= 1 + threshold
 	                    : c->shown * (1 + e) >= 1 - threshold;
