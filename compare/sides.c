@@ -111,8 +111,8 @@ int vms_compare_disturbance_explains(const struct vms_compare_workload *w,
 {
 	const struct vms_compare_busy *a = &w->busy[0], *b = &w->busy[k + 1];
 	const struct vms_compare_busy *busier, *quieter;
-	int worse, lower = m->better == VMS_BETTER_LOWER;
-	double e;
+	int worse;
+	double other, e;
 
 	if (!timing_metric(m) || m->better == VMS_BETTER_NONE || isnan(c->change) || c->change == 1)
 		return 0;
@@ -125,21 +125,20 @@ int vms_compare_disturbance_explains(const struct vms_compare_workload *w,
 	case VMS_VERDICT_UNSTABLE: break;
 	default: return 0;
 	}
-	worse = lower ? c->change > 1 : c->change < 1;
+	worse = m->better == VMS_BETTER_LOWER ? c->change > 1 : c->change < 1;
 	busier = worse ? b : a;
 	quieter = worse ? a : b;
-	if (!busier->disturbed || !(busier->mean > (quieter->known ? quieter->mean : 0)))
+	other = quieter->known ? quieter->mean : 0;
+	if (!busier->disturbed || !(busier->mean > other))
 		return 0;
 	if (!wall_clock_metric(m) || c->verdict == VMS_VERDICT_UNSTABLE)
 		return 1;
-	if (worse && c->noninferior && c->verdict != VMS_VERDICT_REGRESSION)
+	if (worse && c->noninferior) /* never set on a regression */
 		return 0;
-	/* other processes holding a share d of a CPU-bound workload's CPU slow it by 1 / (1 - d) */
-	e = VMS_COMPARE_DISTURBANCE_GAIN * (busier->mean - (quieter->known ? quieter->mean : 0)) /
-	    100;
-	e = 1 / (1 - fmin(e, 0.95)) - 1;
 	if (isnan(c->shown))
 		return 1;
+	/* other processes holding a share d of a CPU-bound workload's CPU slow it by 1 / (1 - d) */
+	e = 1 / (1 - fmin(VMS_COMPARE_DISTURBANCE_GAIN * (busier->mean - other) / 100, 0.95)) - 1;
 	/* the shown bound moved towards 1 by what the disturbance can do: still beyond? */
 	return c->shown > 1 ? c->shown / (1 + e) <= 1 + threshold
 	                    : c->shown * (1 + e) >= 1 - threshold;
