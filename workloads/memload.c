@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "workloads/memload.h"
 #include "workloads/memload_pattern.h"
 #include "workloads/workload.h"
 
@@ -32,7 +33,8 @@ enum {
 	OPT_DIR,
 	OPT_HOT,
 	OPT_HOT_SHARE,
-	OPT_RATE
+	OPT_RATE,
+	OPT_RANDOM
 };
 
 static const struct vms_option_def options[] = {
@@ -58,6 +60,11 @@ static const struct vms_option_def options[] = {
                        "share of the stores that go to the hot set", 0, 100},
     [OPT_RATE] = {"rate", VMS_OPT_COUNT, "0", "pages/s",
                   "at most this many stores a second (0 = as fast as it can)", 0, 0},
+    [OPT_RANDOM] = {"random", VMS_OPT_BOOL, "1", "bool",
+                    "madvise(MADV_RANDOM) on the cold tail (the whole set with hot=0), so that "
+                    "reclaim takes its pages without checking their accessed bits; 0 = version "
+                    "2, which cgroup v1 OOM-kills beside swap readahead (docs/workloads.md)",
+                    0, 0},
 };
 
 static const char *const not_primary[] = {"elapsed_s", NULL};
@@ -179,6 +186,21 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
+char *vms_memload_map(uint64_t pages, uint64_t random_from)
+{
+	char *mem = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
+	                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	int err;
+
+	if (mem == MAP_FAILED || random_from >= pages ||
+	    !madvise(mem + random_from * PAGE, (pages - random_from) * PAGE, MADV_RANDOM))
+		return mem;
+	err = errno;
+	munmap(mem, pages * PAGE);
+	errno = err;
+	return MAP_FAILED;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -201,8 +223,10 @@ static int run(struct vms_workload_ctx *ctx)
 	if (!pages)
 		return vms_workload_fail(ctx, "working set of %llu bytes is less than a page",
 		                         (unsigned long long)bytes);
-	mem = mmap(NULL, pages * PAGE, PROT_READ | PROT_WRITE,
-	           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	vms_memload_pattern_init(&pat, pages, (unsigned)ctx->opts[OPT_HOT].u,
+	                         (unsigned)ctx->opts[OPT_HOT_SHARE].u,
+	                         0x9e3779b97f4a7c15ull ^ (uint64_t)getpid());
+	mem = vms_memload_map(pages, ctx->opts[OPT_RANDOM].u ? pat.hot_pages : pages);
 	if (mem == MAP_FAILED)
 		return vms_workload_fail(ctx, "cannot map a %llu-byte working set: %s",
 		                         (unsigned long long)bytes, strerror(errno));
@@ -218,9 +242,6 @@ static int run(struct vms_workload_ctx *ctx)
 			return vms_workload_fail(ctx, "cannot start the writer: %s", strerror(ret));
 		writing = 1;
 	}
-	vms_memload_pattern_init(&pat, pages, (unsigned)ctx->opts[OPT_HOT].u,
-	                         (unsigned)ctx->opts[OPT_HOT_SHARE].u,
-	                         0x9e3779b97f4a7c15ull ^ (uint64_t)getpid());
 	t0 = now_s();
 	/* a failed writer ends the run: a full work filesystem is not worth thrashing on */
 	while (t < seconds && !w.err) {
@@ -270,7 +291,9 @@ const struct vms_workload vms_workload_memload = {
     .faithful_to = "no 2001 test: interbench Memload (110 % of RAM) and mmtests stutterp "
                    "(anonymous hogs plus writers beside a latency probe)",
     .not_primary = not_primary,
-    .version = 2, /* 1: uniform stores over the whole working set */
+    /* 1: uniform stores over the whole working set; 2: the hot set and cold tail, without
+     * the advice (random=0) */
+    .version = 3,
     .own_metric = "pages_touched_per_s",
     .thrashing = 1,
     .plan = plan,

@@ -182,10 +182,14 @@ static void test_memload(void **state)
 	assert_true(v >= 1.0);
 	/* the writer wrote: the run's blocks out (a loaded machine may not have flushed all) */
 	assert_non_null(json_object_get(m, "oublock"));
-	/* version 2 (hot set and cold tail), and the rates that show a thrashing load */
+	/* version 3 (hot set, cold tail advised random), and the rates that show a thrashing load
+	 */
 	assert_int_equal(json_integer_value(json_object_get(
 	                     json_array_get(json_object_get(doc, "workloads"), 0), "version")),
-	                 2);
+	                 3);
+	assert_true(json_is_true(json_object_get(
+	    json_object_get(json_array_get(json_object_get(doc, "workloads"), 0), "options"),
+	    "random")));
 	assert_non_null(json_object_get(m, "pswpin_per_s"));
 	if (json_object_get(m, "psi_memory_some_ms"))
 		assert_non_null(json_object_get(m, "psi_memory_some_pct"));
