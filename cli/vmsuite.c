@@ -140,8 +140,6 @@ static int cmd_help(int argc, char **argv)
 {
 	const struct vms_command *c;
 
-	/* results are read with this build's workloads: which metrics decide for each */
-	vms_rdoc_use_workloads(vms_workload_not_primary);
 	if (argc < 2) {
 		usage(stdout);
 		return 0;
@@ -182,6 +180,8 @@ int main(int argc, char **argv)
 {
 	const struct vms_command *c;
 
+	/* every command reads results with this build's workloads: which metrics decide for each */
+	vms_rdoc_use_workloads(vms_workload_not_primary);
 	if (argc < 2) {
 		usage(stderr);
 		return VMS_EXIT_USAGE;

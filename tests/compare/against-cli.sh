@@ -45,13 +45,13 @@ def busy(d):
     # a loaded CI machine made it as slow as the baseline: "no change", good, exit 0)
     m["samples"] = [None if v is None else v * 10 for v in m["samples"]]
     w["metrics"]["other_cpu_pct"] = {"unit": "%", "better": "lower", "primary": False,
-                                     "kind": "gauge", "samples": [90.0, 92.0, 91.0]}
+                                     "kind": "gauge", "samples": [96.0, 98.0, 97.0]}
     # runs that long: two clock ticks are 1 % of them (a short real run's resolution could
-    # exceed 91 %, and compare counts no run disturbed below its resolution)
-    for r, x in zip(w["runs"], (90.0, 92.0, 91.0)):
+    # exceed 97 %, and compare counts no run disturbed below its resolution)
+    for r, x in zip(w["runs"], (96.0, 98.0, 97.0)):
         r.setdefault("busy", {}).update(other_cpu_pct=x, resolution_pct=1.0)
 variant("morehard", lambda d: (scale(2.0)(d), hard(d)))  # as more.json, on another machine
-variant("busybase", busy)      # a baseline made while other processes took ~91 % of the CPU
+variant("busybase", busy)      # a baseline made while other processes took ~97 % of the CPU
 PY
 
 # compare --bisect on the prepared files alone (no run)
@@ -106,8 +106,17 @@ expect_in "$(cat err)" "side A has 2 suites" "advice on the suites per side"
 # a baseline made on a busy machine: the new run's faster elapsed time is confounded (skip)
 got=0
 run_small busy-new.json --against busybase.json --metric elapsed_s >out 2>err || got=$?
-[ "$got" = 125 ] && ok || fail "run --against busybase.json: exit $got, want 125"
-expect_in "$(cat err)" "confounded" "the confounded change is named"
+# the disturbance explains the change only by how much busier BASE was: when parallel tests
+# took half of the new run's CPU too, 2 x (97 - that) points no longer explain a tenfold
+# change, and "good" is then the right verdict, so the test cannot judge confounding
+new_busy=$(json_get busy-new.json \
+  'sum(d["workloads"][0]["metrics"]["other_cpu_pct"]["samples"]) / 3')
+if python3 -c "import sys; sys.exit(float(sys.argv[1]) <= 45)" "$new_busy"; then
+  echo "note: the new run itself had ${new_busy} % of its CPU taken: confounding not judged"
+else
+  [ "$got" = 125 ] && ok || fail "run --against busybase.json: exit $got, want 125"
+  expect_in "$(cat err)" "confounded" "the confounded change is named"
+fi
 [ "$(json_get busy-new.json 'd["verdict"]["compare"]["workloads"][0]["disturbance"][0]["disturbed"]')" = 3 ] &&
   ok || fail "busy-new.json: the stored verdict lacks the baseline's disturbance"
 # the verdict lines are printed without -q
