@@ -118,6 +118,13 @@ static int cmd_help(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--roff")) {
+		/* the man page's OPTIONS, from the same tables (scripts/update-man.sh) */
+		for (c = vms_commands; c->name; c++)
+			if (c->usage)
+				vms_cli_print_roff(stdout, c->name, c->usage);
+		return 0;
+	}
 	c = vms_command_find(argv[1]);
 	if (!c)
 		return unknown_command(argv[1]);

@@ -387,3 +387,66 @@ void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 	if (u->more)
 		fputs(u->more, f);
 }
+
+/* text for roff: '-' and '\\' escaped, newlines filled into spaces (so only the text's start
+ * begins a line: guarded when it is '.' or '\'', which roff would read as a request) */
+static void put_roff(FILE *f, const char *text)
+{
+	if (*text == '.' || *text == '\'')
+		fputs("\\&", f);
+	for (; *text; text++) {
+		if (*text == '-')
+			fputs("\\-", f);
+		else if (*text == '\\')
+			fputs("\\e", f);
+		else if (*text == '\n')
+			fputc(' ', f);
+		else
+			fputc(*text, f);
+	}
+}
+
+void vms_cli_print_roff(FILE *f, const char *cmd, const struct vms_cli_usage *u)
+{
+	struct vms_cli_option rows[MAX_ROWS];
+	const struct vms_cli_option *o;
+	const char *sep = ":";
+	int aliases = 0;
+
+	vms_cli_rows(u, rows);
+	fprintf(f, ".SS \"vmsuite %s\"\n", cmd);
+	for (o = rows; o->name; o++) {
+		if (o->arg == VMS_CLI_ALIAS) {
+			aliases = 1;
+			continue;
+		}
+		fputs(".TP\n", f);
+		if (o->short_name)
+			fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
+		fputs("\\fB\\-\\-", f);
+		put_roff(f, o->name);
+		fputs("\\fR", f);
+		if (o->arg != VMS_CLI_FLAG) {
+			fputs(o->arg == VMS_CLI_OPTIONAL ? " [\\fI" : " \\fI", f);
+			put_roff(f, o->arg_name);
+			fputs(o->arg == VMS_CLI_OPTIONAL ? "\\fR]" : "\\fR", f);
+		}
+		fputs(o->repeatable ? " ...\n" : "\n", f);
+		put_roff(f, o->help);
+		fputc('\n', f);
+	}
+	if (!aliases)
+		return;
+	fputs(".PP\nOld spellings, still accepted with a warning until the next release", f);
+	for (o = rows; o->name; o++) {
+		if (o->arg != VMS_CLI_ALIAS)
+			continue;
+		fprintf(f, "%s \\fB\\-\\-", sep);
+		put_roff(f, o->name);
+		fputs("\\fR (now \\fB\\-\\-", f);
+		put_roff(f, o->arg_name);
+		fputs("\\fR)", f);
+		sep = ",";
+	}
+	fputs(".\n", f);
+}
