@@ -156,7 +156,7 @@ static const struct vms_cli_option run_options[] = {
      "lru_gen.* (MGLRU: enabled=n,y) and zswap.* (enabled=0,1);\n"
      "each combination of values is a variant, the variants' runs\n"
      "interleaved; every knob is restored afterwards (docs/knobs.md)",
-     RUN_SYSCTL, 0},
+     RUN_SYSCTL, 1},
     {"thp", 0, VMS_CLI_REQUIRED, "off|kernel|off,kernel",
      "transparent huge pages in the workloads: off =\n"
      "prctl(PR_SET_THP_DISABLE), 4 KiB pages as in 2001; kernel = the\n"

@@ -91,39 +91,13 @@ static void usage(FILE *f)
 	    "one with -o after.json, then `vmsuite compare before.json after.json`.\n");
 }
 
-/* Edit distance for "did you mean". */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t row[64];
-
-	if (lb >= VMS_ARRAY_SIZE(row))
-		return lb;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t prev = row[0];
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t cur = row[j];
-			size_t sub = prev + (a[i - 1] != b[j - 1]);
-			size_t best = row[j] + 1 < row[j - 1] + 1 ? row[j] + 1 : row[j - 1] + 1;
-
-			row[j] = sub < best ? sub : best;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
 static int unknown_command(const char *name)
 {
 	const struct vms_command *c, *best = NULL;
 	size_t bestd = 3;
 
 	for (c = vms_commands; c->name; c++) {
-		size_t d = distance(name, c->name);
+		size_t d = vms_edit_distance(name, c->name);
 
 		if (d < bestd) {
 			bestd = d;
@@ -142,6 +116,13 @@ static int cmd_help(int argc, char **argv)
 
 	if (argc < 2) {
 		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--roff")) {
+		/* the man page's OPTIONS, from the same tables (scripts/update-man.sh) */
+		for (c = vms_commands; c->name; c++)
+			if (c->usage)
+				vms_cli_print_roff(stdout, c->name, c->usage);
 		return 0;
 	}
 	c = vms_command_find(argv[1]);

@@ -107,10 +107,49 @@ int vms_cli_usage_error(const char *cmd, const char *fmt, ...)
 	return ret;
 }
 
+/* The option name (after "--", up to '=') is most like: a row's name within a third of its
+ * length in edits (at least 1, at most 3), the old spellings included; NULL when none is. */
+static const char *most_similar(const struct vms_cli_option *opts, const char *arg)
+{
+	const struct vms_cli_option *o;
+	const char *best = NULL;
+	size_t bestd = SIZE_MAX, len = strcspn(arg, "=");
+	char name[64];
+
+	if (len >= sizeof(name))
+		return NULL;
+	memcpy(name, arg, len);
+	name[len] = '\0';
+	for (o = opts; o->name; o++) {
+		size_t d = vms_edit_distance(name, o->name), limit = strlen(o->name) / 3;
+
+		if (limit < 1)
+			limit = 1;
+		if (limit > 3)
+			limit = 3;
+		if (d <= limit && d < bestd) {
+			bestd = d;
+			best = o->name;
+		}
+	}
+	return best;
+}
+
+static int unknown_option(const char *cmd, const struct vms_cli_option *opts, const char *arg)
+{
+	const char *like = arg[1] == '-' ? most_similar(opts, arg + 2) : NULL;
+
+	if (like)
+		return vms_cli_usage_error(cmd, "unknown option '%s'; did you mean '--%s'?", arg,
+		                           like);
+	return vms_cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
 int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char **argv,
                   vms_cli_handler fn, void *ctx)
 {
 	struct vms_cli_option opts[MAX_ROWS];
+	unsigned char seen[MAX_ROWS] = {0};
 	int i, operands_only = 0;
 	char err[1024];
 
@@ -132,7 +171,7 @@ int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char
 		}
 		o = find(opts, arg, &val);
 		if (!o)
-			return vms_cli_usage_error(cmd, "unknown option '%s'", arg);
+			return unknown_option(cmd, opts, arg);
 		if (arg[1] == '-')
 			snprintf(typed, sizeof(typed), "--%s", o->name);
 		else
@@ -146,6 +185,11 @@ int vms_cli_parse(const char *cmd, const struct vms_cli_usage *u, int argc, char
 			         cmd, typed, to->name);
 			o = to;
 		}
+		/* one meaning, one value: a second -o would silently win over the first */
+		if (!o->repeatable && seen[o - opts]++)
+			return vms_cli_usage_error(cmd, "option '--%s' given twice%s", o->name,
+			                           o->arg == VMS_CLI_FLAG ? ""
+			                                                  : ": it takes one value");
 		switch (o->arg) {
 		case VMS_CLI_FLAG:
 			if (val)
@@ -342,4 +386,67 @@ void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u)
 	}
 	if (u->more)
 		fputs(u->more, f);
+}
+
+/* text for roff: '-' and '\\' escaped, newlines filled into spaces (so only the text's start
+ * begins a line: guarded when it is '.' or '\'', which roff would read as a request) */
+static void put_roff(FILE *f, const char *text)
+{
+	if (*text == '.' || *text == '\'')
+		fputs("\\&", f);
+	for (; *text; text++) {
+		if (*text == '-')
+			fputs("\\-", f);
+		else if (*text == '\\')
+			fputs("\\e", f);
+		else if (*text == '\n')
+			fputc(' ', f);
+		else
+			fputc(*text, f);
+	}
+}
+
+void vms_cli_print_roff(FILE *f, const char *cmd, const struct vms_cli_usage *u)
+{
+	struct vms_cli_option rows[MAX_ROWS];
+	const struct vms_cli_option *o;
+	const char *sep = ":";
+	int aliases = 0;
+
+	vms_cli_rows(u, rows);
+	fprintf(f, ".SS \"vmsuite %s\"\n", cmd);
+	for (o = rows; o->name; o++) {
+		if (o->arg == VMS_CLI_ALIAS) {
+			aliases = 1;
+			continue;
+		}
+		fputs(".TP\n", f);
+		if (o->short_name)
+			fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
+		fputs("\\fB\\-\\-", f);
+		put_roff(f, o->name);
+		fputs("\\fR", f);
+		if (o->arg != VMS_CLI_FLAG) {
+			fputs(o->arg == VMS_CLI_OPTIONAL ? " [\\fI" : " \\fI", f);
+			put_roff(f, o->arg_name);
+			fputs(o->arg == VMS_CLI_OPTIONAL ? "\\fR]" : "\\fR", f);
+		}
+		fputs(o->repeatable ? " ...\n" : "\n", f);
+		put_roff(f, o->help);
+		fputc('\n', f);
+	}
+	if (!aliases)
+		return;
+	fputs(".PP\nOld spellings, still accepted with a warning until the next release", f);
+	for (o = rows; o->name; o++) {
+		if (o->arg != VMS_CLI_ALIAS)
+			continue;
+		fprintf(f, "%s \\fB\\-\\-", sep);
+		put_roff(f, o->name);
+		fputs("\\fR (now \\fB\\-\\-", f);
+		put_roff(f, o->arg_name);
+		fputs("\\fR)", f);
+		sep = ",";
+	}
+	fputs(".\n", f);
 }

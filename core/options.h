@@ -108,6 +108,12 @@ void vms_cli_help_append(char *buf, size_t len, const char *sep, const char *ite
  * in text ends a line. */
 void vms_cli_print_wrapped(FILE *f, const char *text);
 
+/* Writes the options of command cmd (u's rows, a group's included) to f as the man page's
+ * subsection `.SS "vmsuite CMD"`: one `.TP` entry a row, its help filled as one paragraph, the
+ * old spellings in a paragraph after; text escaped for roff. What `vmsuite help --roff`
+ * prints and docs/vmsuite.1 holds between its markers (scripts/update-man.sh). */
+void vms_cli_print_roff(FILE *f, const char *cmd, const struct vms_cli_usage *u);
+
 /* Writes the help of command cmd (see struct vms_cli_usage) to f. */
 void vms_cli_print_help(FILE *f, const char *cmd, const struct vms_cli_usage *u);
 

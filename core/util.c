@@ -635,6 +635,32 @@ int vms_dir_writable(const char *dir)
 	return ret;
 }
 
+size_t vms_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t d[3][64], *two, *prev, *row; /* rows i - 2, i - 1 and i of the matrix */
+
+	if (la >= VMS_ARRAY_SIZE(d[0]) || lb >= VMS_ARRAY_SIZE(d[0]))
+		return SIZE_MAX;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++) {
+		two = d[(i + 1) % 3], prev = d[(i - 1) % 3], row = d[i % 3];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t best = (prev[j] < row[j - 1] ? prev[j] : row[j - 1]) + 1;
+
+			row[j] = sub < best ? sub : best;
+			/* two neighbours swapped ("lable") are one edit */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    two[j - 2] + 1 < row[j])
+				row[j] = two[j - 2] + 1;
+		}
+	}
+	return d[la % 3][lb];
+}
+
 int vms_utf8_valid(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -129,6 +129,11 @@ int vms_dir_writable(const char *dir);
  * above U+10FFFF). */
 int vms_utf8_valid(const char *s);
 
+/* The edit distance between a and b, for "did you mean": insertions, deletions, substitutions
+ * and swaps of two neighbours count one each (optimal string alignment); names of 64 bytes or
+ * more count as far from everything (SIZE_MAX). */
+size_t vms_edit_distance(const char *a, const char *b);
+
 /* True when stderr is a terminal (progress then rewrites a live line). */
 int vms_stderr_is_tty(void);
 

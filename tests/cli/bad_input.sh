@@ -15,6 +15,12 @@ bad() { # bad CODE NEEDLE args...
 bad 129 "unknown workload 'nosuch'" -w nosuch
 bad 129 "unknown option 'size'" -w mmap001:size=1G
 bad 129 "unknown option '--bogus'" --bogus
+bad 129 "unknown option '--machien'; did you mean '--machine'?" --machien host
+bad 129 "unknown option '--lable=x'; did you mean '--label'?" --lable=x
+# one meaning, one value: a repeated option would silently take the last value
+bad 129 "option '--output' given twice: it takes one value" -o other.json
+bad 129 "option '--label' given twice: it takes one value" --label a --label b
+bad 129 "option '--no-drop-caches' given twice" --no-drop-caches --no-drop-caches
 bad 129 "malformed size 'big'" -w mmap001:bytes=big
 bad 129 "runs must be" -n 0
 bad 129 "runs must be" -n -3

@@ -1,4 +1,5 @@
-# docs/vmsuite.1 keeps up with the code: every environment variable vmsuite reads (each
+# docs/vmsuite.1 keeps up with the code: its OPTIONS are what the option tables make (`vmsuite
+# help --roff`, written in by scripts/update-man.sh); every environment variable vmsuite reads (each
 # getenv() in the sources, and what the lab script reads) is in ENVIRONMENT, every command of
 # `vmsuite --help` has its entry in COMMANDS, there are EXAMPLES, and SEE ALSO names each guide
 # of docs/ (installed under share/doc/vmsuite) and no guide that is not there.
@@ -25,6 +26,20 @@ for n in $names; do
   printf '%s\n' "$env_section" | grep -qE "^\\.B (.*, )?$n(,|\$)" && ok ||
     fail "docs/vmsuite.1: $n is read (getenv or the lab script) but not in ENVIRONMENT"
 done
+
+# OPTIONS is made from the option tables (scripts/update-man.sh): what the binary prints now
+expect_exit 0 "vmsuite help --roff" -- "$VMSUITE" help --roff
+generated=$(sed -n '/^\.\\" BEGIN generated options/,/^\.\\" END generated options/p' "$man" |
+  sed '1d;$d')
+[ -n "$generated" ] && ok || fail "docs/vmsuite.1: no generated OPTIONS between the markers"
+if [ "$generated" = "$out" ]; then ok; else
+  fail "docs/vmsuite.1's OPTIONS differ from the option tables (run scripts/update-man.sh): $(
+    diff <(printf '%s\n' "$generated") <(printf '%s\n' "$out") | head -20)"
+fi
+for c in run probe report compare; do
+  expect_in "$generated" ".SS \"vmsuite $c\"" "OPTIONS: a subsection for $c"
+done
+expect_in "$generated" "\\fB\\-\\-threshold\\fR" "OPTIONS: compare's --threshold"
 
 expect_exit 0 "vmsuite --help" -- "$VMSUITE" --help
 cmds=$(printf '%s\n' "$out" | sed -n '/^Commands:/,/^$/p' | awk 'NF > 1 { print $1 }')

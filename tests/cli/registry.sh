@@ -18,8 +18,13 @@ json.dump(d, open("b.json", "w"))
 PY
 [ "$(json_get a.json 'd["workloads"][0]["metrics"]["elapsed_s"]["primary"]')" = True ] &&
   ok || fail "a.json: elapsed_s not marked primary"
-expect_exit 0 "compare: memload's elapsed_s does not decide" -- \
-  "$VMSUITE" compare --ignore-hard-differences a.json b.json
+# (short memload runs on a busy host may spread enough to leave another primary metric
+# undecided, exit 2: anything but the regression, exit 1, the slower elapsed_s would make)
+got=0
+"$VMSUITE" compare --ignore-hard-differences a.json b.json >out 2>err || got=$?
+out=$(cat out)
+[ "$got" = 0 ] || [ "$got" = 2 ] && ok ||
+  fail "compare: memload's elapsed_s decided: exit $got, want 0 or 2; $(cat err)"
 expect_in "$out" "elapsed_s" "the slower elapsed_s is still shown"
 if printf '%s\n' "$out" | sed -n '/^VERDICT/,$p' | grep -q 'elapsed_s'; then
   fail "elapsed_s is among the deciding rows: $(printf '%s\n' "$out" | sed -n '/^VERDICT/,$p')"

@@ -163,6 +163,11 @@ expect_rc 1 "$VMSUITE" compare --format html -o cmp.html base.json slow.json &&
 	grep -q '<svg' cmp.html && ok "html compare page written (regression: exit 1)"
 expect_rc 2 "$VMSUITE" compare --threshold abc base.json slow.json && ok "bad threshold"
 expect_rc 2 "$VMSUITE" compare --bogus base.json slow.json && ok "unknown option"
+expect_rc 2 "$VMSUITE" compare --threshhold 5 base.json slow.json &&
+	grep -q "did you mean '--threshold'?" err && ok "a mistyped option gets a hint"
+expect_rc 2 "$VMSUITE" compare --threshold 2 --threshold 5 base.json slow.json &&
+	grep -q "option '--threshold' given twice: it takes one value" err &&
+	ok "a repeated single-meaning option is refused"
 expect_rc 2 "$VMSUITE" compare -o /nonexistent-dir/x.txt base.json slow.json &&
 	grep -q "cannot write '/nonexistent-dir/x.txt'" err && ok "unwritable -o: $(cat err)"
 

@@ -362,6 +362,24 @@ static void test_timeval_seconds(void **state)
 	assert_true(fabs(vms_timeval_seconds(&t) - 3.999999) < 1e-12);
 }
 
+static void test_edit_distance(void **state)
+{
+	char long_name[80];
+
+	(void)state;
+	assert_int_equal(vms_edit_distance("", ""), 0);
+	assert_int_equal(vms_edit_distance("machine", "machine"), 0);
+	assert_int_equal(vms_edit_distance("machien", "machine"), 1); /* a swap is one edit */
+	assert_int_equal(vms_edit_distance("lable", "label"), 1);
+	assert_int_equal(vms_edit_distance("ca", "abc"), 3); /* no edit of a swapped pair */
+	assert_int_equal(vms_edit_distance("latancy", "latency"), 1);
+	assert_int_equal(vms_edit_distance("", "run"), 3);
+	assert_int_equal(vms_edit_distance("kitten", "sitting"), 3);
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	assert_true(vms_edit_distance(long_name, "a") == SIZE_MAX);
+}
+
 static void test_error_ret(void **state)
 {
 	char *text;
@@ -392,6 +410,7 @@ int main(void)
 	    cmocka_unit_test(test_write_text),
 	    cmocka_unit_test(test_parse_size_strict),
 	    cmocka_unit_test(test_parse_seconds_strict),
+	    cmocka_unit_test(test_edit_distance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

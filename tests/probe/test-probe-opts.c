@@ -86,7 +86,10 @@ static const struct refused {
     {{"--rt=1"}, "option '--rt' takes no value"},
     {{"--mlock=yes"}, "option '--mlock' takes no value"},
     {{"--period"}, "option '--period' needs a value (MS)"},
-    {{"--latancy", "pro"}, "unknown option '--latancy'"},
+    {{"--latancy", "pro"}, "unknown option '--latancy'; did you mean '--latency'?"},
+    {{"--nothing-like-it"}, "unknown option '--nothing-like-it'"},
+    {{"--rt", "--rt"}, "option '--rt' given twice"},
+    {{"--period", "20", "--period=25"}, "option '--period' given twice: it takes one value"},
 };
 
 /* An accepted command line and the geometry the probe is asked for. */
